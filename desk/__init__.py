@@ -1,0 +1,3 @@
+"""desk: an offline, keyboard-driven reading list for research-paper abstracts."""
+
+__version__ = "0.1.0"

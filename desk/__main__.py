@@ -1,0 +1,5 @@
+"""`python -m desk` is the same as `desk`."""
+
+from desk.cli.main import entry
+
+entry()

@@ -1,0 +1,334 @@
+"""One function per command; each opens the library, calls Library, prints."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from desk.cli.output import (
+    detail_json,
+    emit_json,
+    page_json,
+    say,
+    summary_json,
+    summary_line,
+    warn,
+)
+from desk.core.library import Library
+from desk.core.paths import resolve_library_dir
+from desk.core.records import ResultPage
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, help, arguments and what it runs."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _progress(label: str) -> Callable[[int, int], None]:
+    def report(done: int, total: int) -> None:
+        if total >= 500 and sys.stderr.isatty():
+            sys.stderr.write(f"\r{label}: {done * 100 // max(total, 1)}%")
+            if done >= total:
+                sys.stderr.write("\n")
+    return report
+
+
+@contextmanager
+def opened(args: argparse.Namespace) -> Iterator[Library]:
+    """The library named by --library / $DESK_LIBRARY / the default, index repaired."""
+    lib = Library(resolve_library_dir(args.library), progress=_progress("Rebuilding the search index"))
+    try:
+        if lib.repaired and lib.count():
+            warn(f"desk: {lib.repaired}; rebuilt it from the database")
+        yield lib
+    finally:
+        lib.close()
+
+
+def _json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _ids(p: argparse.ArgumentParser, many: bool = True) -> None:
+    p.add_argument("ids", metavar="ID", type=int, nargs="+" if many else 1, help="paper id")
+
+
+# -- import ------------------------------------------------------------------------------------
+def _import_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", metavar="PATH", nargs="+", type=Path, help="a .txt list or a folder of them")
+    _json_flag(p)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """desk import PATH..."""
+    with opened(args) as lib:
+        report = lib.import_paths(args.paths)
+    if args.json:
+        emit_json(report.as_json())
+    else:
+        say(
+            f"Imported {report.files} file(s): {report.paragraphs} abstracts, {report.added} new papers, "
+            f"{report.merged} already known"
+            + (f", {report.already_imported} file(s) imported before" if report.already_imported else "")
+        )
+    for err in report.errors:
+        warn(f"desk: skipped {err.file}: {err.error}")
+    return 1 if report.errors else 0
+
+
+# -- reading -----------------------------------------------------------------------------------
+def _list_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--starred", action="store_true", help="only starred papers")
+    _json_flag(p)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """desk list [--starred]"""
+    with opened(args) as lib:
+        papers = lib.list_papers(starred=args.starred)
+    if args.json:
+        emit_json({"papers": [summary_json(p) for p in papers]})
+    else:
+        for p in papers:
+            say(summary_line(p))
+    return 0
+
+
+def _show_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", type=int)
+    _json_flag(p)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """desk show ID"""
+    with opened(args) as lib:
+        paper = lib.paper(args.id)
+    if args.json:
+        emit_json(detail_json(paper))
+        return 0
+    say(summary_line(paper))
+    if paper.short_name:
+        say(f"Short name: {paper.short_name}")
+    for s in paper.sources:
+        say(f"Source: {s.collection} — {s.file} #{s.index}")
+    say()
+    say(paper.abstract)
+    if paper.note:
+        say()
+        say("Note:")
+        say(paper.note)
+    return 0
+
+
+def _search_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="how many hits (default 20)")
+    _json_flag(p)
+
+
+def _print_page(page: ResultPage, as_json: bool) -> None:
+    if as_json:
+        emit_json(page_json(page))
+        return
+    if page.message:
+        warn(f"desk: {page.message}")
+    if page.suggestion:
+        say(f"Did you mean: {page.suggestion}" + (" (showing results for it)" if page.corrected else ""))
+    say(f"{page.total} hit(s) in {page.took_ms:.1f} ms")
+    for row in page.rows:
+        say(summary_line(row.paper))
+        say(f"         {row.snippet}")
+
+
+def run_search(args: argparse.Namespace) -> int:
+    """desk search QUERY"""
+    with opened(args) as lib:
+        _print_page(lib.search(args.query, limit=max(args.limit, 0)), args.json)
+    return 0
+
+
+def _related_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("--limit", type=int, default=10, metavar="N")
+    _json_flag(p)
+
+
+def run_related(args: argparse.Namespace) -> int:
+    """desk related ID"""
+    with opened(args) as lib:
+        _print_page(lib.related(args.id, limit=max(args.limit, 0)), args.json)
+    return 0
+
+
+def _stats_args(p: argparse.ArgumentParser) -> None:
+    _json_flag(p)
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """desk stats"""
+    with opened(args) as lib:
+        s = lib.stats()
+    if args.json:
+        emit_json(
+            {"papers": s.papers, "sources": s.sources, "starred": s.starred, "read": s.read,
+             "notes": s.notes, "collections": s.collections}
+        )
+    else:
+        say(f"{s.papers} papers from {s.sources} sources; {s.starred} starred, {s.read} read, "
+            f"{s.notes} with notes")
+        for name, n in s.collections.items():
+            say(f"  {n:>6}  {name}")
+    return 0
+
+
+# -- writing -----------------------------------------------------------------------------------
+def _flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        with opened(args) as lib:
+            setter = lib.set_starred if attr == "starred" else lib.set_read
+            setter(args.ids, value)
+        return 0
+    return run
+
+
+def _note_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("--set", dest="text", required=True, metavar="TEXT", help='the note ("" clears it)')
+
+
+def run_note(args: argparse.Namespace) -> int:
+    """desk note ID --set TEXT"""
+    with opened(args) as lib:
+        lib.set_note(args.id, args.text)
+    return 0
+
+
+def _retitle_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("text", metavar="TEXT", help='the title ("" goes back to the derived one)')
+
+
+def run_retitle(args: argparse.Namespace) -> int:
+    """desk retitle ID TEXT"""
+    with opened(args) as lib:
+        lib.set_title(args.id, args.text)
+    return 0
+
+
+def _export_args(p: argparse.ArgumentParser) -> None:
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--starred", action="store_true", help="the starred papers (the default)")
+    which.add_argument("--query", metavar="Q", help="the results of a search")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """desk export [--starred | --query Q] [-o FILE]"""
+    with opened(args) as lib:
+        if args.query is not None:
+            result = lib.search_ids(args.query, limit=max(lib.count(), 1))
+            ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
+        else:
+            ids, what = lib.paper_ids(starred=True), "starred papers"
+        text = lib.export_markdown(ids, what=what)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        tmp = args.output.with_name(args.output.name + ".part")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(args.output)
+        warn(f"desk: wrote {len(ids)} paper(s) to {args.output}")
+    return 0
+
+
+# -- maintenance -------------------------------------------------------------------------------
+def run_reindex(args: argparse.Namespace) -> int:
+    """desk reindex"""
+    with opened(args) as lib:
+        lib.reindex(_progress("Rebuilding the search index"))
+        say(f"Rebuilt the search index: {lib.count()} papers")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """desk check"""
+    with opened(args) as lib:
+        problems = lib.check()
+        count = lib.count()
+    for p in problems:
+        warn(f"desk: {p}")
+    if not problems:
+        say(f"OK: the database is sound and the search index agrees with it ({count} papers)")
+    return 1 if problems else 0
+
+
+def _backup_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", nargs="?", type=Path, help="where to write the copy")
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """desk backup [FILE]"""
+    with opened(args) as lib:
+        dest = lib.backup(args.file)
+    say(f"Backed up the library to {dest}")
+    return 0
+
+
+def _restore_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", type=Path, help="a file made by desk backup")
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    """desk restore FILE"""
+    from desk.core.restore import restore_library
+
+    saved = restore_library(resolve_library_dir(args.library), args.file)
+    with opened(args) as lib:
+        say(f"Restored {lib.count()} papers from {args.file}")
+    if saved:
+        say(f"The library as it was before is kept in {saved}")
+    return 0
+
+
+def run_install_desktop(args: argparse.Namespace) -> int:
+    """desk install-desktop"""
+    from desk.core.desktop import install_desktop
+
+    for path in install_desktop():
+        say(f"Installed {path}")
+    return 0
+
+
+def _none(_p: argparse.ArgumentParser) -> None:
+    return None
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("import", "import .txt lists (files or folders)", _import_args, run_import),
+    Command("search", "search the library", _search_args, run_search),
+    Command("list", "list every paper", _list_args, run_list),
+    Command("show", "show one paper", _show_args, run_show),
+    Command("star", "star papers", _ids, _flag_command("starred", True)),
+    Command("unstar", "unstar papers", _ids, _flag_command("starred", False)),
+    Command("read", "mark papers read", _ids, _flag_command("read", True)),
+    Command("unread", "mark papers unread", _ids, _flag_command("read", False)),
+    Command("note", "replace a paper's note", _note_args, run_note),
+    Command("retitle", "set the title you prefer for a paper", _retitle_args, run_retitle),
+    Command("related", "papers like this one", _related_args, run_related),
+    Command("export", "export papers to Markdown", _export_args, run_export),
+    Command("stats", "counts over the library", _stats_args, run_stats),
+    Command("reindex", "rebuild the search index from the database", _none, run_reindex),
+    Command("check", "verify the database and that the index agrees with it", _none, run_check),
+    Command("backup", "write an online copy of the library", _backup_args, run_backup),
+    Command("restore", "put a backup back in place of the library", _restore_args, run_restore),
+    Command("install-desktop", "install the desktop entry and icon for this user", _none, run_install_desktop),
+)

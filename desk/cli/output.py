@@ -1,0 +1,75 @@
+"""How the CLI prints: JSON objects on stdout, plain-words lines for people."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from desk.core.records import PaperDetail, PaperSummary, ResultPage, SourceInfo
+
+
+def emit_json(obj: dict[str, Any]) -> None:
+    """Print one JSON object on stdout and nothing else."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def say(line: str = "") -> None:
+    """A line for a person on stdout."""
+    sys.stdout.write(line + "\n")
+
+
+def warn(line: str) -> None:
+    """A line on stderr."""
+    sys.stderr.write(line + "\n")
+
+
+def sources_json(sources: tuple[SourceInfo, ...]) -> list[dict[str, Any]]:
+    """Sources in the contract's shape."""
+    return [{"file": s.file, "index": s.index, "collection": s.collection} for s in sources]
+
+
+def summary_json(p: PaperSummary) -> dict[str, Any]:
+    """A paper's list fields in the contract's shape."""
+    return {
+        "id": p.id,
+        "title": p.title,
+        "short_name": p.short_name,
+        "starred": p.starred,
+        "read": p.read,
+        "has_note": p.has_note,
+        "sources": sources_json(p.sources),
+    }
+
+
+def detail_json(p: PaperDetail) -> dict[str, Any]:
+    """`desk show --json`: the list fields plus abstract and note."""
+    return {**summary_json(p), "abstract": p.abstract, "note": p.note}
+
+
+def page_json(page: ResultPage) -> dict[str, Any]:
+    """`desk search --json` / `desk related --json`."""
+    results = []
+    for row in page.rows:
+        item = summary_json(row.paper)
+        sources = item.pop("sources")
+        item.update(score=round(row.score, 4), snippet=row.snippet, sources=sources)
+        results.append(item)
+    return {
+        "query": page.query,
+        "total": page.total,
+        "took_ms": round(page.took_ms, 2),
+        "suggestion": page.suggestion,
+        "results": results,
+    }
+
+
+def marks(p: PaperSummary) -> str:
+    """Star / unread / note markers for a plain line."""
+    return ("★" if p.starred else " ") + (" " if p.read else "•") + ("✎" if p.has_note else " ")
+
+
+def summary_line(p: PaperSummary) -> str:
+    """One paper on one line."""
+    name = f" [{p.short_name}]" if p.short_name and p.short_name not in p.title else ""
+    return f"{p.id:>6} {marks(p)} {p.title}{name}"

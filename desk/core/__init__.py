@@ -1,0 +1,1 @@
+"""The app without a window: models, import, text, search, dedup, export and the Library façade."""

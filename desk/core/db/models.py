@@ -1,0 +1,102 @@
+"""SQLAlchemy 2.x typed models: the library's source of truth."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (stored naive-free as ISO by SQLAlchemy's DateTime)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every desk table."""
+
+
+class Paper(Base):
+    """One paper, known by its abstract; several sources may point at it."""
+
+    __tablename__ = "paper"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(Text, unique=True, index=True)
+    abstract_raw: Mapped[str] = mapped_column(Text)
+    abstract: Mapped[str] = mapped_column(Text)
+    derived_title: Mapped[str] = mapped_column(String(200))
+    user_title: Mapped[str | None] = mapped_column(Text, default=None)
+    short_name: Mapped[str | None] = mapped_column(String(80), default=None)
+    starred: Mapped[bool] = mapped_column(default=False, index=True)
+    read: Mapped[bool] = mapped_column(default=False, index=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    rev: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    sources: Mapped[list[Source]] = relationship(
+        back_populates="paper", order_by="Source.id", cascade="all, delete-orphan"
+    )
+
+    @property
+    def title(self) -> str:
+        """The title a user sees: theirs if they set one, else the derived one."""
+        return self.user_title or self.derived_title
+
+    def touch(self) -> None:
+        """Record a change: bump the revision the search index is checked against."""
+        self.rev = (self.rev or 0) + 1
+        self.updated_at = utcnow()
+
+
+class ImportRecord(Base):
+    """One imported file; its content hash makes re-importing it add nothing."""
+
+    __tablename__ = "import_record"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    file: Mapped[str] = mapped_column(Text)
+    path: Mapped[str] = mapped_column(Text)
+    collection: Mapped[str] = mapped_column(Text)
+    encoding: Mapped[str] = mapped_column(String(40))
+    paragraphs: Mapped[int] = mapped_column(default=0)
+    added: Mapped[int] = mapped_column(default=0)
+    merged: Mapped[int] = mapped_column(default=0)
+    imported_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    sources: Mapped[list[Source]] = relationship(back_populates="import_record")
+
+
+class Source(Base):
+    """Where a paper was read from: a file's base name and the abstract's 0-based index in it."""
+
+    __tablename__ = "source"
+    __table_args__ = (
+        UniqueConstraint("paper_id", "file", "index", name="uq_source_paper_file_index"),
+        Index("ix_source_file_index", "file", "index"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), index=True)
+    file: Mapped[str] = mapped_column(Text)
+    index: Mapped[int] = mapped_column()
+    collection: Mapped[str] = mapped_column(Text)
+    import_id: Mapped[int] = mapped_column(ForeignKey("import_record.id"), index=True)
+
+    paper: Mapped[Paper] = relationship(back_populates="sources")
+    import_record: Mapped[ImportRecord] = relationship(back_populates="sources")
+
+
+class IndexQueue(Base):
+    """Papers changed in the database whose search-index entry is not yet rewritten.
+
+    Written in the same transaction as the change, emptied after the index commit, so a
+    crash between the two commits is repaired at the next open.
+    """
+
+    __tablename__ = "index_queue"
+
+    paper_id: Mapped[int] = mapped_column(primary_key=True)

@@ -1,0 +1,173 @@
+"""Import list files into the database: one transaction per file, exact duplicates merged."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+
+from desk.core.db import Database, ImportRecord, IndexQueue, Paper, Source
+from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
+from desk.core.records import ImportFileError, ImportReport
+from desk.core.text import dedup_key, derive_title, find_short_name, readable_text
+
+# progress(done_files, total_files, current_file_name)
+ImportProgress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """What desk derives from one raw abstract."""
+
+    raw: str
+    key: str
+    readable: str
+    short_name: str | None
+    title: str
+
+
+def analyse(raw: str) -> Analysed:
+    """Derive the duplicate key, readable text, short name and title of one abstract."""
+    readable = readable_text(raw)
+    short = find_short_name(readable)
+    return Analysed(raw, dedup_key(raw), readable, short, derive_title(readable, short))
+
+
+@dataclass
+class FileOutcome:
+    """What importing one parsed file did."""
+
+    paragraphs: int
+    added_ids: list[int] = field(default_factory=list)
+    touched_ids: list[int] = field(default_factory=list)
+    merged: int = 0
+    already_imported: bool = False
+
+
+def _existing_ids(session: Session, keys: Sequence[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    unique = list(dict.fromkeys(keys))
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        found.update(session.execute(select(Paper.key, Paper.id).where(Paper.key.in_(chunk))).tuples())
+    return found
+
+
+def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed]) -> FileOutcome:
+    """Write one parsed file in a single transaction; a file already imported adds nothing."""
+    outcome = FileOutcome(paragraphs=len(parsed.abstracts))
+    with db.writing() as session:
+        if session.scalar(select(ImportRecord.id).where(ImportRecord.sha256 == parsed.sha256)):
+            outcome.already_imported = True
+            return outcome
+        record = ImportRecord(
+            sha256=parsed.sha256,
+            file=parsed.name,
+            path=str(parsed.path),
+            collection=parsed.collection,
+            encoding=parsed.encoding,
+            paragraphs=len(parsed.abstracts),
+        )
+        session.add(record)
+        session.flush()
+        ids = _existing_ids(session, [a.key for a in analysed])
+        existing_sources = set(
+            session.execute(
+                select(Source.paper_id, Source.index).where(Source.file == parsed.name)
+            ).tuples()
+        )
+        sources: list[dict[str, object]] = []
+        touched: set[int] = set()
+        for index, item in enumerate(analysed):
+            paper_id = ids.get(item.key)
+            if paper_id is None:
+                paper = Paper(
+                    key=item.key,
+                    abstract_raw=item.raw,
+                    abstract=item.readable,
+                    derived_title=item.title,
+                    short_name=item.short_name,
+                )
+                session.add(paper)
+                session.flush()
+                paper_id = ids[item.key] = paper.id
+                outcome.added_ids.append(paper_id)
+            else:
+                outcome.merged += 1
+                touched.add(paper_id)
+            if (paper_id, index) in existing_sources:
+                continue
+            existing_sources.add((paper_id, index))
+            sources.append(
+                {
+                    "paper_id": paper_id,
+                    "file": parsed.name,
+                    "index": index,
+                    "collection": parsed.collection,
+                    "import_id": record.id,
+                }
+            )
+        if sources:
+            session.execute(insert(Source), sources)
+        touched -= set(outcome.added_ids)
+        for paper in session.scalars(select(Paper).where(Paper.id.in_(touched))):
+            paper.touch()  # a new source changes what the index holds for it
+        queued = [*outcome.added_ids, *touched]
+        if queued:
+            session.execute(
+                insert(IndexQueue).prefix_with("OR IGNORE"), [{"paper_id": i} for i in queued]
+            )
+        record.added = len(outcome.added_ids)
+        record.merged = outcome.merged
+        outcome.touched_ids = sorted(touched)
+    return outcome
+
+
+def import_paths(
+    db: Database,
+    paths: Iterable[Path],
+    *,
+    progress: ImportProgress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    after_file: Callable[[FileOutcome], None] | None = None,
+) -> ImportReport:
+    """Import files and folders of `.txt` lists; bad files are reported and skipped."""
+    files = list(find_list_files(paths))
+    errors: list[ImportFileError] = []
+    paragraphs = added = merged = already = 0
+    new_ids: list[int] = []
+    was_cancelled = False
+    for done, path in enumerate(files):
+        if cancelled is not None and cancelled():
+            was_cancelled = True
+            break
+        if progress is not None:
+            progress(done, len(files), path.name)
+        try:
+            parsed = read_list_file(path)
+        except ReadError as exc:
+            errors.append(ImportFileError(path.name, exc.reason))
+            continue
+        outcome = store_parsed(db, parsed, [analyse(a) for a in parsed.abstracts])
+        paragraphs += outcome.paragraphs
+        added += len(outcome.added_ids)
+        merged += outcome.merged
+        already += outcome.already_imported
+        new_ids += outcome.added_ids
+        if after_file is not None:
+            after_file(outcome)
+    if progress is not None and not was_cancelled:
+        progress(len(files), len(files), "")
+    return ImportReport(
+        files=len(files),
+        paragraphs=paragraphs,
+        added=added,
+        merged=merged,
+        already_imported=already,
+        errors=tuple(errors),
+        cancelled=was_cancelled,
+        new_ids=tuple(new_ids),
+    )

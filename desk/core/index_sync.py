@@ -1,0 +1,141 @@
+"""Keep the derived search index in step with the database, and say where they differ."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session, selectinload
+
+from desk.core.db import Database, IndexQueue, Paper
+from desk.core.search import IndexDoc, IndexState, SearchIndex
+
+Progress = Callable[[int, int], None]
+BATCH = 1000
+
+
+def index_doc(paper: Paper) -> IndexDoc:
+    """The search-index document for one paper."""
+    return IndexDoc(
+        id=paper.id,
+        rev=paper.rev,
+        title=paper.title,
+        short_name=paper.short_name or "",
+        abstract=paper.abstract,
+        note=paper.note,
+        starred=paper.starred,
+        read=paper.read,
+        collections=tuple(dict.fromkeys(s.collection for s in paper.sources)),
+    )
+
+
+def _docs(session: Session, ids: Sequence[int]) -> list[IndexDoc]:
+    stmt = select(Paper).where(Paper.id.in_(ids)).options(selectinload(Paper.sources))
+    return [index_doc(p) for p in session.scalars(stmt)]
+
+
+class IndexSync:
+    """Applies queued changes to the index, rebuilds it, and compares it with the database."""
+
+    def __init__(self, db: Database, index: SearchIndex) -> None:
+        self.db = db
+        self.index = index
+
+    def flush(self) -> int:
+        """Write every queued paper to the index; returns how many were written."""
+        written = 0
+        while True:
+            # The write transaction doubles as the cross-process lock on the index writer.
+            with self.db.writing() as session:
+                ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
+                if not ids:
+                    return written
+                docs = _docs(session, ids)
+                self.index.update(docs)
+                gone = set(ids) - {d.id for d in docs}
+                if gone:
+                    self.index.delete(gone)
+                session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+                written += len(ids)
+
+    def _iter_all(self, session: Session) -> Iterator[IndexDoc]:
+        last = 0
+        while True:
+            stmt = (
+                select(Paper)
+                .where(Paper.id > last)
+                .order_by(Paper.id)
+                .limit(BATCH)
+                .options(selectinload(Paper.sources))
+            )
+            batch = list(session.scalars(stmt))
+            if not batch:
+                return
+            for paper in batch:
+                yield index_doc(paper)
+            last = batch[-1].id
+            session.expunge_all()
+
+    def rebuild(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
+        """Rebuild the whole index from the database."""
+        with self.db.writing() as session:
+            total = session.scalar(select(func.count(Paper.id))) or 0
+            self.index.rebuild(self._iter_all(session), total, progress, cancelled)
+            if cancelled is None or not cancelled():
+                session.execute(delete(IndexQueue))
+
+    def needs_rebuild(self) -> str | None:
+        """Why the index must be rebuilt before use, or None when it can be used as it is."""
+        state = self.index.state()
+        if state is not IndexState.OK:
+            return {
+                IndexState.MISSING: "the search index is missing",
+                IndexState.CORRUPT: "the search index is damaged",
+                IndexState.OLD_SCHEMA: "the search index is from an older desk",
+            }.get(state, "the search index cannot be used")
+        with self.db.reading() as session:
+            papers = session.scalar(select(func.count(Paper.id))) or 0
+            queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
+        if queued == 0 and self.index.doc_count() != papers:
+            return "the search index is out of date"
+        return None
+
+    def ensure(self, progress: Progress | None = None) -> str | None:
+        """Repair the index if needed (rebuild or apply queued changes); returns what was repaired."""
+        reason = self.needs_rebuild()
+        if reason:
+            self.rebuild(progress)
+            return reason
+        if self.flush():
+            return "the search index missed recent changes"
+        return None
+
+    def differences(self) -> list[str]:
+        """Every way the index and the database disagree (empty when they agree)."""
+        state = self.index.state()
+        if state is not IndexState.OK:
+            return [f"search index: {state.name.lower().replace('_', ' ')}"]
+        with self.db.reading() as session:
+            in_db = dict(session.execute(select(Paper.id, Paper.rev)).tuples())
+            queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
+        in_index = self.index.revisions()
+        problems: list[str] = []
+        missing = sorted(set(in_db) - set(in_index))
+        extra = sorted(set(in_index) - set(in_db))
+        stale = sorted(i for i in set(in_db) & set(in_index) if in_db[i] != in_index[i])
+        for label, ids in (("missing from", missing), ("extra in", extra), ("out of date in", stale)):
+            if ids:
+                shown = ", ".join(map(str, ids[:10])) + (" …" if len(ids) > 10 else "")
+                problems.append(f"search index: {len(ids)} papers {label} the index ({shown})")
+        if queued:
+            problems.append(f"search index: {queued} changes not yet applied")
+        return problems
+
+
+def queue(session: Session, ids: Iterable[int]) -> None:
+    """Mark papers for re-indexing, inside the caller's transaction."""
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    rows = [{"paper_id": i} for i in ids]
+    if rows:
+        session.execute(sqlite_insert(IndexQueue).on_conflict_do_nothing(), rows)

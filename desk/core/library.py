@@ -1,0 +1,260 @@
+"""The Library façade: the one entry point the CLI and the window call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from desk.core import export, importer
+from desk.core.db import Database, Paper, Source
+from desk.core.errors import PaperNotFound
+from desk.core.index_sync import IndexSync, queue
+from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.records import (
+    ImportReport,
+    PaperDetail,
+    PaperSummary,
+    ResultPage,
+    ResultRow,
+    SourceInfo,
+    Stats,
+)
+from desk.core.search import SearchIndex, SearchResult
+
+Progress = Callable[[int, int], None]
+
+
+def _sources(paper: Paper) -> tuple[SourceInfo, ...]:
+    return tuple(SourceInfo(s.file, s.index, s.collection) for s in paper.sources)
+
+
+def summary_of(paper: Paper) -> PaperSummary:
+    """The list-row record of a paper."""
+    return PaperSummary(
+        id=paper.id,
+        title=paper.title,
+        short_name=paper.short_name,
+        starred=paper.starred,
+        read=paper.read,
+        has_note=bool(paper.note.strip()),
+        sources=_sources(paper),
+    )
+
+
+def detail_of(paper: Paper) -> PaperDetail:
+    """The full record of a paper."""
+    s = summary_of(paper)
+    return PaperDetail(
+        **{f: getattr(s, f) for f in s.__dataclass_fields__},
+        abstract=paper.abstract,
+        abstract_raw=paper.abstract_raw,
+        note=paper.note,
+        derived_title=paper.derived_title,
+        user_title=paper.user_title,
+        created_at=paper.created_at,
+        updated_at=paper.updated_at,
+    )
+
+
+class Library:
+    """A library folder: the database (the truth) and its derived search index."""
+
+    def __init__(self, directory: Path, progress: Progress | None = None) -> None:
+        """Open (creating if needed) the library in directory and repair its index."""
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
+        self.index = SearchIndex(directory / INDEX_DIR_NAME)
+        self._sync = IndexSync(self.db, self.index)
+        self.repaired: str | None = self._sync.ensure(progress)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the index and the database."""
+        self.index.close()
+        self.db.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------------
+    def _load(self, session: Session, ids: Iterable[int]) -> dict[int, Paper]:
+        ids = list(ids)
+        found: dict[int, Paper] = {}
+        for start in range(0, len(ids), 900):
+            stmt = (
+                select(Paper)
+                .where(Paper.id.in_(ids[start : start + 900]))
+                .options(selectinload(Paper.sources))
+            )
+            found.update((p.id, p) for p in session.scalars(stmt))
+        return found
+
+    def count(self) -> int:
+        """How many papers the library holds."""
+        with self.db.reading() as session:
+            return session.scalar(select(func.count(Paper.id))) or 0
+
+    def paper_ids(self, *, starred: bool = False) -> list[int]:
+        """Every paper id (or every starred one), in import order."""
+        stmt = select(Paper.id).order_by(Paper.id)
+        if starred:
+            stmt = stmt.where(Paper.starred.is_(True))
+        with self.db.reading() as session:
+            return list(session.scalars(stmt))
+
+    def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
+        """Row records for the given ids (ids that do not exist are left out)."""
+        with self.db.reading() as session:
+            return {i: summary_of(p) for i, p in self._load(session, ids).items()}
+
+    def list_papers(self, *, starred: bool = False) -> list[PaperSummary]:
+        """Every paper (or every starred one), in import order."""
+        stmt = select(Paper).order_by(Paper.id).options(selectinload(Paper.sources))
+        if starred:
+            stmt = stmt.where(Paper.starred.is_(True))
+        with self.db.reading() as session:
+            return [summary_of(p) for p in session.scalars(stmt)]
+
+    def paper(self, paper_id: int) -> PaperDetail:
+        """One paper in full; raises PaperNotFound."""
+        return self.papers([paper_id])[0]
+
+    def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
+        """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
+        with self.db.reading() as session:
+            found = self._load(session, ids)
+            for i in ids:
+                if i not in found:
+                    raise PaperNotFound(i)
+            return [detail_of(found[i]) for i in ids]
+
+    def stats(self) -> Stats:
+        """Counts over the whole library."""
+        with self.db.reading() as session:
+            papers = session.scalar(select(func.count(Paper.id))) or 0
+            starred = session.scalar(select(func.count()).where(Paper.starred.is_(True))) or 0
+            read = session.scalar(select(func.count()).where(Paper.read.is_(True))) or 0
+            notes = session.scalar(select(func.count()).where(func.trim(Paper.note) != "")) or 0
+            sources = session.scalar(select(func.count(Source.id))) or 0
+            per = session.execute(
+                select(Source.collection, func.count(func.distinct(Source.paper_id)))
+                .group_by(Source.collection)
+                .order_by(Source.collection)
+            ).tuples()
+            return Stats(papers, sources, starred, read, notes, dict(per))
+
+    # -- writing -----------------------------------------------------------------------------
+    def import_paths(
+        self,
+        paths: Iterable[Path],
+        progress: importer.ImportProgress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> ImportReport:
+        """Import files and folders; each file is one transaction, indexed once stored."""
+        return importer.import_paths(
+            self.db,
+            paths,
+            progress=progress,
+            cancelled=cancelled,
+            after_file=lambda _outcome: self._sync.flush(),
+        )
+
+    def _change(self, ids: Sequence[int], apply: Callable[[Paper], bool]) -> list[int]:
+        """Apply a change to papers in one transaction; re-index those that changed."""
+        changed: list[int] = []
+        with self.db.writing() as session:
+            found = self._load(session, ids)
+            for i in ids:
+                if i not in found:
+                    raise PaperNotFound(i)
+            for i in dict.fromkeys(ids):
+                if apply(found[i]):
+                    found[i].touch()
+                    changed.append(i)
+            queue(session, changed)
+        if changed:
+            self._sync.flush()
+        return changed
+
+    def set_starred(self, ids: Sequence[int], starred: bool) -> list[int]:
+        """Star or unstar papers; returns the ids that changed."""
+        return self._change(ids, lambda p: _set(p, "starred", starred))
+
+    def set_read(self, ids: Sequence[int], read: bool) -> list[int]:
+        """Mark papers read or unread; returns the ids that changed."""
+        return self._change(ids, lambda p: _set(p, "read", read))
+
+    def set_note(self, paper_id: int, note: str) -> bool:
+        """Replace a paper's note ("" clears it); True when it changed."""
+        return bool(self._change([paper_id], lambda p: _set(p, "note", note)))
+
+    def set_title(self, paper_id: int, title: str | None) -> bool:
+        """Set the title a user prefers; empty or None goes back to the derived title."""
+        clean = " ".join((title or "").split()) or None
+        return bool(self._change([paper_id], lambda p: _set(p, "user_title", clean)))
+
+    # -- search ------------------------------------------------------------------------------
+    def _page(self, result: SearchResult) -> ResultPage:
+        rows = self.summaries([h.id for h in result.hits])
+        return ResultPage(
+            query=result.query,
+            total=result.total,
+            took_ms=result.took_ms,
+            suggestion=result.suggestion,
+            corrected=result.corrected,
+            terms=result.terms,
+            message=result.message,
+            rows=tuple(
+                ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
+            ),
+        )
+
+    def search(self, query: str, limit: int = 50, offset: int = 0) -> ResultPage:
+        """Ranked hits for a query in desk's query language; never raises on a bad query."""
+        return self._page(self.index.search(query, limit=limit, offset=offset))
+
+    def search_ids(self, query: str, limit: int = 50, offset: int = 0) -> SearchResult:
+        """The raw ranked hits (ids, snippets) without loading the papers: for lazy lists."""
+        return self.index.search(query, limit=limit, offset=offset)
+
+    def related(self, paper_id: int, limit: int = 10) -> ResultPage:
+        """Papers most like the given one."""
+        self.paper(paper_id)
+        return self._page(self.index.related(paper_id, limit=limit))
+
+    # -- export ------------------------------------------------------------------------------
+    def export_markdown(self, ids: Sequence[int], *, what: str) -> str:
+        """Markdown for the given papers, headed by what was exported and when."""
+        return export.to_markdown(self.papers(ids), what=what, when=datetime.now(UTC))
+
+    # -- maintenance -------------------------------------------------------------------------
+    def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
+        """Rebuild the search index from the database."""
+        self._sync.rebuild(progress, cancelled)
+
+    def check(self) -> list[str]:
+        """Problems with the database or between it and the index (empty when all is well)."""
+        return self.db.integrity_problems() + self._sync.differences()
+
+    def backup(self, dest: Path | None = None) -> Path:
+        """An online copy of the database (the index is rebuilt from it on restore)."""
+        if dest is None:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
+        self.db.backup_to(dest)
+        return dest
+
+
+def _set(paper: Paper, attr: str, value: object) -> bool:
+    if getattr(paper, attr) == value:
+        return False
+    setattr(paper, attr, value)
+    return True

@@ -1,0 +1,38 @@
+"""Where a library lives: --library, else $DESK_LIBRARY, else the platform's user data dir."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "desk"
+DATABASE_NAME = "library.sqlite3"
+INDEX_DIR_NAME = "index"
+BACKUP_DIR_NAME = "backups"
+
+
+def default_library_dir() -> Path:
+    """The library folder used when none is named: $DESK_LIBRARY or the user data dir."""
+    env = os.environ.get("DESK_LIBRARY")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def resolve_library_dir(explicit: str | os.PathLike[str] | None) -> Path:
+    """The library folder for an optional explicit path."""
+    return Path(explicit).expanduser() if explicit else default_library_dir()
+
+
+def bundled_seeds_dir() -> Path | None:
+    """The sample lists shipped with desk (the repository's seeds/), if present."""
+    candidates = [
+        Path(__file__).resolve().parents[2] / "seeds",
+        Path(os.environ.get("DESK_SEEDS", "")) if os.environ.get("DESK_SEEDS") else None,
+    ]
+    for c in candidates:
+        if c is not None and c.is_dir() and any(c.glob("*.txt")):
+            return c
+    return None

@@ -1,0 +1,116 @@
+"""Plain frozen records the core hands to the CLI and the window (never live ORM objects)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Where a paper was read from."""
+
+    file: str
+    index: int
+    collection: str
+
+
+@dataclass(frozen=True)
+class PaperSummary:
+    """What a list row shows of a paper."""
+
+    id: int
+    title: str
+    short_name: str | None
+    starred: bool
+    read: bool
+    has_note: bool
+    sources: tuple[SourceInfo, ...]
+
+    @property
+    def collections(self) -> tuple[str, ...]:
+        """The distinct collections of the sources, in order."""
+        return tuple(dict.fromkeys(s.collection for s in self.sources))
+
+
+@dataclass(frozen=True)
+class PaperDetail(PaperSummary):
+    """Everything about one paper."""
+
+    abstract: str = ""
+    abstract_raw: str = ""
+    note: str = ""
+    derived_title: str = ""
+    user_title: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ImportFileError:
+    """A file that was skipped, with the reason in plain words."""
+
+    file: str
+    error: str
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """The outcome of one import of files or folders."""
+
+    files: int = 0
+    paragraphs: int = 0
+    added: int = 0
+    merged: int = 0
+    near_duplicates: int = 0
+    already_imported: int = 0
+    errors: tuple[ImportFileError, ...] = ()
+    cancelled: bool = False
+    new_ids: tuple[int, ...] = field(default=(), repr=False)
+
+    def as_json(self) -> dict[str, object]:
+        """The `desk import --json` object."""
+        return {
+            "files": self.files,
+            "paragraphs": self.paragraphs,
+            "added": self.added,
+            "merged": self.merged,
+            "near_duplicates": self.near_duplicates,
+            "errors": [{"file": e.file, "error": e.error} for e in self.errors],
+        }
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Counts over the whole library."""
+
+    papers: int
+    sources: int
+    starred: int
+    read: int
+    notes: int
+    collections: dict[str, int]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One search hit joined with the paper's summary."""
+
+    paper: PaperSummary
+    score: float
+    snippet: str
+    highlights: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class ResultPage:
+    """A ranked page of search (or related) results."""
+
+    query: str
+    total: int
+    took_ms: float
+    suggestion: str | None
+    corrected: bool
+    terms: tuple[str, ...]
+    message: str | None
+    rows: tuple[ResultRow, ...]

@@ -1,0 +1,1 @@
+"""The Qt window. Calls desk.core.Library only; no SQL, no Whoosh."""

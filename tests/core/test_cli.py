@@ -1,0 +1,138 @@
+"""The command-line contract of PRODUCT.md: options, JSON shapes, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desk.cli.main import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_import_seeds_json_then_again_adds_nothing(capsys, tmp_path: Path, seeds_dir: Path) -> None:
+    lib = str(tmp_path / "L")
+    first = run_json(capsys, "--library", lib, "import", str(seeds_dir), "--json")
+    assert first == {"files": 5, "paragraphs": 95, "added": 94, "merged": 1, "near_duplicates": first[
+        "near_duplicates"], "errors": []}
+    again = run_json(capsys, "import", str(seeds_dir), "--json", "--library", lib)
+    assert again["added"] == 0 and again["errors"] == []
+
+
+def test_library_option_after_the_command_and_env(capsys, seeded_dir: Path, monkeypatch) -> None:
+    assert run_json(capsys, "stats", "--json", "--library", str(seeded_dir))["papers"] == 94
+    monkeypatch.setenv("DESK_LIBRARY", str(seeded_dir))
+    stats = run_json(capsys, "stats", "--json")
+    assert stats["papers"] == 94 and stats["sources"] == 95
+    assert set(stats) == {"papers", "sources", "starred", "read", "notes", "collections"}
+
+
+def test_list_show_star_note_retitle(capsys, seeded_dir: Path) -> None:
+    L = ["--library", str(seeded_dir)]
+    papers = run_json(capsys, *L, "list", "--json")["papers"]
+    assert len(papers) == 94
+    assert set(papers[0]) == {"id", "title", "short_name", "starred", "read", "has_note", "sources"}
+    a, b = papers[0]["id"], papers[1]["id"]
+    assert run(capsys, *L, "star", str(a), str(b))[0] == 0
+    assert run(capsys, *L, "unstar", str(b))[0] == 0
+    assert run(capsys, *L, "read", str(a))[0] == 0
+    assert run(capsys, *L, "note", str(a), "--set", "line one\n\n*emph*")[0] == 0
+    assert run(capsys, *L, "retitle", str(a), "My own title")[0] == 0
+    shown = run_json(capsys, *L, "show", str(a), "--json")
+    assert shown["starred"] and shown["read"] and shown["has_note"]
+    assert shown["note"] == "line one\n\n*emph*" and shown["title"] == "My own title"
+    assert shown["abstract"] and "$" not in shown["abstract"]
+    starred = run_json(capsys, *L, "list", "--starred", "--json")["papers"]
+    assert [p["id"] for p in starred] == [a]
+    assert run(capsys, *L, "note", str(a), "--set", "")[0] == 0
+    assert not run_json(capsys, *L, "show", str(a), "--json")["has_note"]
+    assert run(capsys, *L, "check")[0] == 0
+
+
+def test_export_starred_to_file(capsys, seeded_dir: Path, tmp_path: Path) -> None:
+    L = ["--library", str(seeded_dir)]
+    ids = [p["id"] for p in run_json(capsys, *L, "list", "--json")["papers"]][:2]
+    run(capsys, *L, "star", *map(str, ids))
+    run(capsys, *L, "note", str(ids[0]), "--set", "- [ ] try it\n- compare with **RACER**")
+    out = tmp_path / "reading.md"
+    code, _, err = run(capsys, *L, "export", "--starred", "-o", str(out))
+    assert code == 0 and "2 paper" in err
+    md = out.read_text(encoding="utf-8")
+    assert md.count("\n## ") == 2 and "- [ ] try it\n- compare with **RACER**" in md
+    code, stdout, _ = run(capsys, *L, "export")
+    assert stdout.split("\n", 1)[1] == md.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["show", "999999"], 1),
+        (["star", "999999"], 1),
+        (["show", "abc"], 2),
+        (["frobnicate"], 2),
+        (["note", "1"], 2),
+        (["export", "--starred", "--query", "x"], 2),
+    ],
+)
+def test_exit_codes(capsys, seeded_dir: Path, argv: list[str], code: int) -> None:
+    try:
+        got = main(["--library", str(seeded_dir), *argv])
+    except SystemExit as exc:
+        got = exc.code
+    _, err = capsys.readouterr()
+    assert got == code
+    assert "Traceback" not in err and err.strip()
+
+
+def test_bad_file_is_reported_and_skipped(capsys, seeded_dir: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    before = run_json(capsys, "--library", str(seeded_dir), "stats", "--json")
+    code, out, err = run(capsys, "--library", str(seeded_dir), "import", str(bad), "--json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["added"] == 0 and report["errors"][0]["file"] == "bad.txt"
+    assert "bad.txt" in err and "Traceback" not in err
+    assert run_json(capsys, "--library", str(seeded_dir), "stats", "--json") == before
+
+
+def test_backup_and_restore(capsys, seeded_dir: Path, tmp_path: Path) -> None:
+    L = ["--library", str(seeded_dir)]
+    copy = tmp_path / "copy.sqlite3"
+    assert run(capsys, *L, "backup", str(copy))[0] == 0
+    first = run_json(capsys, *L, "list", "--json")["papers"][0]["id"]
+    run(capsys, *L, "star", str(first))
+    code, out, _ = run(capsys, *L, "restore", str(copy))
+    assert code == 0 and "94 papers" in out
+    assert not run_json(capsys, *L, "show", str(first), "--json")["starred"]
+    assert run(capsys, *L, "check")[0] == 0
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database" * 100)
+    code, _, err = run(capsys, *L, "restore", str(junk))
+    assert code == 1 and "not a" in err
+    assert run_json(capsys, *L, "stats", "--json")["papers"] == 94
+
+
+def test_console_script_prints_json_only(tmp_path: Path, seeds_dir: Path) -> None:
+    env = {**os.environ, "DESK_LIBRARY": str(tmp_path / "L")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "desk", "import", str(seeds_dir / "001_27efaa9633c5f607.txt"), "--json"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["added"] == 19

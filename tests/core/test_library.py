@@ -1,0 +1,104 @@
+"""The Library façade over the seeds: import, dedup, flags, notes, titles, stats, export."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from desk.core.errors import PaperNotFound
+from desk.core.library import Library
+
+
+def test_seeds_import_to_94_papers_with_one_shared(empty_lib: Library, seeds_dir: Path) -> None:
+    report = empty_lib.import_paths([seeds_dir])
+    assert (report.files, report.paragraphs, report.added, report.merged) == (5, 95, 94, 1)
+    assert report.errors == ()
+    shared = [p for p in empty_lib.list_papers() if len(p.sources) == 2]
+    assert len(shared) == 1
+    assert {(s.file, s.index) for s in shared[0].sources} == {
+        ("000_702a75ba5fd2766f.txt", 2),
+        ("001_27efaa9633c5f607.txt", 18),
+    }
+    assert empty_lib.check() == []
+
+
+def test_reimport_adds_nothing(seeded: Library, seeds_dir: Path) -> None:
+    before = seeded.stats()
+    report = seeded.import_paths([seeds_dir])
+    assert report.added == 0 and report.already_imported == 5
+    assert seeded.stats() == before
+
+
+def test_same_abstracts_in_a_new_file_become_sources(seeded: Library, seeds_dir: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "renamed.txt"
+    text = (seeds_dir / "000_702a75ba5fd2766f.txt").read_text(encoding="utf-8")
+    copy.write_text("NeurIPS 2026 Papers\r\n\r\n" + text.split("\n", 2)[2].replace("\n", "\r\n"), encoding="utf-8")
+    report = seeded.import_paths([copy])
+    assert report.added == 0 and report.merged == 19
+    paper = seeded.list_papers()[0]
+    assert "NeurIPS 2026 Papers" in paper.collections
+    assert seeded.check() == []
+
+
+def test_star_read_note_title_round_trip(seeded: Library) -> None:
+    ids = seeded.paper_ids()[:3]
+    assert seeded.set_starred(ids[:2], True) == ids[:2]
+    assert seeded.set_starred(ids[:2], True) == []  # no change, no re-index
+    seeded.set_read([ids[2]], True)
+    assert seeded.set_note(ids[0], "# My take\n\n- *great* idea\n")
+    seeded.set_title(ids[1], "  A   better   title ")
+    p0, p1, p2 = seeded.papers(ids)
+    assert p0.starred and p1.starred and not p2.starred and p2.read
+    assert p0.note == "# My take\n\n- *great* idea\n" and p0.has_note
+    assert p1.title == "A better title" and p1.derived_title != p1.title
+    seeded.set_title(ids[1], "")
+    assert seeded.paper(ids[1]).title == seeded.paper(ids[1]).derived_title
+    assert seeded.stats().starred == 2 and seeded.stats().notes == 1
+    assert [p.id for p in seeded.list_papers(starred=True)] == ids[:2]
+    assert seeded.check() == []
+
+
+def test_missing_ids_are_refused_and_nothing_changes(seeded: Library) -> None:
+    first = seeded.paper_ids()[0]
+    with pytest.raises(PaperNotFound):
+        seeded.set_starred([first, 999_999], True)
+    assert not seeded.paper(first).starred
+    with pytest.raises(PaperNotFound):
+        seeded.paper(0)
+
+
+def test_changes_persist_across_reopen(seeded_dir: Path) -> None:
+    with Library(seeded_dir) as lib:
+        pid = lib.paper_ids()[5]
+        lib.set_note(pid, "keep me")
+    with Library(seeded_dir) as lib:
+        assert lib.paper(pid).note == "keep me"
+        assert lib.check() == []
+
+
+def test_stats_counts_collections(seeded: Library) -> None:
+    s = seeded.stats()
+    assert s.papers == 94 and s.sources == 95
+    assert set(s.collections) == {"ICML 2026 Papers", "ICML 2026 论文列表"}
+    assert sum(s.collections.values()) >= 94
+
+
+def test_export_holds_exactly_the_starred(seeded: Library) -> None:
+    ids = seeded.paper_ids()
+    seeded.set_starred([ids[1], ids[7]], True)
+    seeded.set_note(ids[7], "Read with **care**: see [x](https://example.org).")
+    md = seeded.export_markdown(seeded.paper_ids(starred=True), what="starred papers")
+    assert md.splitlines()[0].startswith("# desk export: starred papers — 2 papers")
+    assert md.count("\n## ") == 2
+    assert "Read with **care**: see [x](https://example.org)." in md
+    for pid in (ids[1], ids[7]):
+        assert seeded.paper(pid).title.split()[0] in md
+
+
+def test_library_copy_opens_elsewhere(seeded_dir: Path, tmp_path: Path) -> None:
+    moved = tmp_path / "moved"
+    shutil.copytree(seeded_dir, moved)
+    with Library(moved) as lib:
+        assert lib.count() == 94
