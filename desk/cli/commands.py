@@ -39,6 +39,7 @@ def _progress(label: str) -> Callable[[int, int], None]:
             sys.stderr.write(f"\r{label}: {done * 100 // max(total, 1)}%")
             if done >= total:
                 sys.stderr.write("\n")
+
     return report
 
 
@@ -179,12 +180,20 @@ def run_stats(args: argparse.Namespace) -> int:
         s = lib.stats()
     if args.json:
         emit_json(
-            {"papers": s.papers, "sources": s.sources, "starred": s.starred, "read": s.read,
-             "notes": s.notes, "collections": s.collections}
+            {
+                "papers": s.papers,
+                "sources": s.sources,
+                "starred": s.starred,
+                "read": s.read,
+                "notes": s.notes,
+                "collections": s.collections,
+            }
         )
     else:
-        say(f"{s.papers} papers from {s.sources} sources; {s.starred} starred, {s.read} read, "
-            f"{s.notes} with notes")
+        say(
+            f"{s.papers} papers from {s.sources} sources; {s.starred} starred, {s.read} read, "
+            f"{s.notes} with notes"
+        )
         for name, n in s.collections.items():
             say(f"  {n:>6}  {name}")
     return 0
@@ -197,6 +206,7 @@ def _flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]
             setter = lib.set_starred if attr == "starred" else lib.set_read
             setter(args.ids, value)
         return 0
+
     return run
 
 
@@ -330,5 +340,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("check", "verify the database and that the index agrees with it", _none, run_check),
     Command("backup", "write an online copy of the library", _backup_args, run_backup),
     Command("restore", "put a backup back in place of the library", _restore_args, run_restore),
-    Command("install-desktop", "install the desktop entry and icon for this user", _none, run_install_desktop),
+    Command(
+        "install-desktop", "install the desktop entry and icon for this user", _none, run_install_desktop
+    ),
 )

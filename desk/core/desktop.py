@@ -61,6 +61,10 @@ def install_desktop(resources: Path = RESOURCES, data_home: Path | None = None) 
         written.append(dest)
     for tool, arg in (("update-desktop-database", apps), ("gtk-update-icon-cache", icons)):
         if shutil.which(tool):
-            subprocess.run([tool, "-q", str(arg)] if tool == "gtk-update-icon-cache" else [tool, str(arg)],
-                           check=False, capture_output=True, timeout=30)
+            subprocess.run(
+                [tool, "-q", str(arg)] if tool == "gtk-update-icon-cache" else [tool, str(arg)],
+                check=False,
+                capture_output=True,
+                timeout=30,
+            )
     return written

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from desk.core.db import Database, ImportRecord, IndexQueue, Paper, Source
+from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
 from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
 from desk.core.records import ImportFileError, ImportReport
 from desk.core.text import dedup_key, derive_title, find_short_name, readable_text
@@ -52,7 +52,16 @@ def _existing_ids(session: Session, keys: Sequence[str]) -> dict[str, int]:
     unique = list(dict.fromkeys(keys))
     for start in range(0, len(unique), 500):
         chunk = unique[start : start + 500]
-        found.update(session.execute(select(Paper.key, Paper.id).where(Paper.key.in_(chunk))).tuples())
+        found.update(
+            (k, i) for k, i in session.execute(select(Paper.key, Paper.id).where(Paper.key.in_(chunk)))
+        )
+        # Text of a paper merged into another lands on the kept paper.
+        found.update(
+            (k, i)
+            for k, i in session.execute(
+                select(KeyAlias.key, KeyAlias.paper_id).where(KeyAlias.key.in_(chunk))
+            )
+        )
     return found
 
 
@@ -74,11 +83,12 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         session.add(record)
         session.flush()
         ids = _existing_ids(session, [a.key for a in analysed])
-        existing_sources = set(
-            session.execute(
+        existing_sources = {
+            (pid, idx)
+            for pid, idx in session.execute(
                 select(Source.paper_id, Source.index).where(Source.file == parsed.name)
-            ).tuples()
-        )
+            )
+        }
         sources: list[dict[str, object]] = []
         touched: set[int] = set()
         for index, item in enumerate(analysed):
@@ -117,9 +127,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             paper.touch()  # a new source changes what the index holds for it
         queued = [*outcome.added_ids, *touched]
         if queued:
-            session.execute(
-                insert(IndexQueue).prefix_with("OR IGNORE"), [{"paper_id": i} for i in queued]
-            )
+            session.execute(insert(IndexQueue).prefix_with("OR IGNORE"), [{"paper_id": i} for i in queued])
         record.added = len(outcome.added_ids)
         record.merged = outcome.merged
         outcome.touched_ids = sorted(touched)

@@ -96,7 +96,7 @@ class IndexSync:
         with self.db.reading() as session:
             papers = session.scalar(select(func.count(Paper.id))) or 0
             queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
-        if queued == 0 and self.index.doc_count() != papers:
+        if queued == 0 and len(self.index.revisions()) != papers:
             return "the search index is out of date"
         return None
 
@@ -116,7 +116,7 @@ class IndexSync:
         if state is not IndexState.OK:
             return [f"search index: {state.name.lower().replace('_', ' ')}"]
         with self.db.reading() as session:
-            in_db = dict(session.execute(select(Paper.id, Paper.rev)).tuples())
+            in_db = {i: r for i, r in session.execute(select(Paper.id, Paper.rev))}
             queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
         in_index = self.index.revisions()
         problems: list[str] = []

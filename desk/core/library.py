@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from desk.core import export, importer
+from desk.core import export, importer, merging
 from desk.core.db import Database, Paper, Source
 from desk.core.errors import PaperNotFound
 from desk.core.index_sync import IndexSync, queue
@@ -148,8 +148,8 @@ class Library:
                 select(Source.collection, func.count(func.distinct(Source.paper_id)))
                 .group_by(Source.collection)
                 .order_by(Source.collection)
-            ).tuples()
-            return Stats(papers, sources, starred, read, notes, dict(per))
+            )
+            return Stats(papers, sources, starred, read, notes, {c: n for c, n in per})
 
     # -- writing -----------------------------------------------------------------------------
     def import_paths(
@@ -229,6 +229,25 @@ class Library:
         """Papers most like the given one."""
         self.paper(paper_id)
         return self._page(self.index.related(paper_id, limit=limit))
+
+    # -- duplicates --------------------------------------------------------------------------
+    def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
+        """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""
+        with self.db.writing() as session:
+            merging.merge(session, keep_id, other_ids)
+        self._sync.flush()
+
+    def unmerge(self, paper_id: int) -> list[int]:
+        """Undo the latest merge paper_id took part in; returns the ids brought back."""
+        with self.db.writing() as session:
+            restored = merging.unmerge(session, paper_id)
+        self._sync.flush()
+        return restored
+
+    def mark_distinct(self, a: int, b: int) -> None:
+        """Remember that two papers are not duplicates; they are never offered again."""
+        with self.db.writing() as session:
+            merging.mark_distinct(session, a, b)
 
     # -- export ------------------------------------------------------------------------------
     def export_markdown(self, ids: Sequence[int], *, what: str) -> str:

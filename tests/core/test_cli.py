@@ -28,8 +28,14 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
 def test_import_seeds_json_then_again_adds_nothing(capsys, tmp_path: Path, seeds_dir: Path) -> None:
     lib = str(tmp_path / "L")
     first = run_json(capsys, "--library", lib, "import", str(seeds_dir), "--json")
-    assert first == {"files": 5, "paragraphs": 95, "added": 94, "merged": 1, "near_duplicates": first[
-        "near_duplicates"], "errors": []}
+    assert first == {
+        "files": 5,
+        "paragraphs": 95,
+        "added": 94,
+        "merged": 1,
+        "near_duplicates": first["near_duplicates"],
+        "errors": [],
+    }
     again = run_json(capsys, "import", str(seeds_dir), "--json", "--library", lib)
     assert again["added"] == 0 and again["errors"] == []
 
@@ -132,7 +138,10 @@ def test_console_script_prints_json_only(tmp_path: Path, seeds_dir: Path) -> Non
     env = {**os.environ, "DESK_LIBRARY": str(tmp_path / "L")}
     proc = subprocess.run(
         [sys.executable, "-m", "desk", "import", str(seeds_dir / "001_27efaa9633c5f607.txt"), "--json"],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["added"] == 19

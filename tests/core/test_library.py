@@ -31,10 +31,14 @@ def test_reimport_adds_nothing(seeded: Library, seeds_dir: Path) -> None:
     assert seeded.stats() == before
 
 
-def test_same_abstracts_in_a_new_file_become_sources(seeded: Library, seeds_dir: Path, tmp_path: Path) -> None:
+def test_same_abstracts_in_a_new_file_become_sources(
+    seeded: Library, seeds_dir: Path, tmp_path: Path
+) -> None:
     copy = tmp_path / "renamed.txt"
     text = (seeds_dir / "000_702a75ba5fd2766f.txt").read_text(encoding="utf-8")
-    copy.write_text("NeurIPS 2026 Papers\r\n\r\n" + text.split("\n", 2)[2].replace("\n", "\r\n"), encoding="utf-8")
+    copy.write_text(
+        "NeurIPS 2026 Papers\r\n\r\n" + text.split("\n", 2)[2].replace("\n", "\r\n"), encoding="utf-8"
+    )
     report = seeded.import_paths([copy])
     assert report.added == 0 and report.merged == 19
     paper = seeded.list_papers()[0]

@@ -12,10 +12,19 @@ from sqlalchemy import Connection, Engine, inspect
 from desk.core.db.models import Base
 from desk.core.errors import LibraryDamaged, LibraryTooNew
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+
+def _v2_merges(conn: Connection) -> None:
+    """Version 2: merge records, key aliases and "not a duplicate" pairs (issue #5)."""
+    from desk.core.db.models import DistinctPair, KeyAlias, MergeRecord
+
+    for model in (MergeRecord, KeyAlias, DistinctPair):
+        model.__table__.create(conn)  # type: ignore[attr-defined]
+
 
 # MIGRATIONS[n] upgrades a database at version n - 1 to version n, inside one transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_merges}
 
 
 def user_version(conn: Connection) -> int:
@@ -65,5 +74,3 @@ def migrate(engine: Engine, db_path: Path, backup_dir: Path) -> None:
         for step in range(version + 1, SCHEMA_VERSION + 1):
             MIGRATIONS[step](conn)
         conn.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-

@@ -21,6 +21,8 @@ class Paper(Base):
     """One paper, known by its abstract; several sources may point at it."""
 
     __tablename__ = "paper"
+    # Never reuse an id: a merged-away paper comes back under its own id on unmerge.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(Text, unique=True, index=True)
@@ -100,3 +102,35 @@ class IndexQueue(Base):
     __tablename__ = "index_queue"
 
     paper_id: Mapped[int] = mapped_column(primary_key=True)
+
+
+class KeyAlias(Base):
+    """The duplicate key of a paper merged into another: importing that text again lands on the kept paper."""
+
+    __tablename__ = "key_alias"
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), index=True)
+    merge_id: Mapped[int] = mapped_column(ForeignKey("merge_record.id", ondelete="CASCADE"), index=True)
+
+
+class MergeRecord(Base):
+    """One merge, with everything needed to undo it exactly (JSON snapshot of the papers before)."""
+
+    __tablename__ = "merge_record"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    keep_id: Mapped[int] = mapped_column(index=True)  # no FK: the kept paper may itself be merged later
+    merged_ids: Mapped[str] = mapped_column(Text)  # comma-separated, for lookup by a merged-away id
+    snapshot: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DistinctPair(Base):
+    """Two papers a user said are not duplicates: never offered again (a < b)."""
+
+    __tablename__ = "distinct_pair"
+
+    a: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
+    b: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

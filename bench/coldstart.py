@@ -1,0 +1,100 @@
+"""Cold start of the window to its first painted results, offscreen, in a fresh interpreter.
+
+The child process installs two hooks before importing ``desk.gui.app`` (the first results reaching
+``SearchController.searched`` or ``ResultsModel.reset``), runs the app's ``main`` on the library,
+forces a paint of the visible windows once results are in, prints one JSON line and quits. The
+parent measures from just before it spawns the interpreter. When ``desk.gui.app`` is not there
+yet the result is ``{"error": ...}`` and the runner shows "n/a".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+CHILD = r"""
+import json, os, resource, sys, time
+T0 = float(os.environ["BENCH_T0"])
+out = {}
+def emit(**kw):
+    out.update(kw)
+    print("BENCH " + json.dumps(out), flush=True)
+try:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+    from desk.gui import results_model, search_controller
+    import desk.gui.app as app
+except Exception as exc:
+    emit(error=f"desk.gui.app not importable: {type(exc).__name__}: {exc}")
+    sys.exit(0)
+out["imported_s"] = time.time() - T0
+
+def finish(rows, total):
+    if "painted_s" in out:
+        return
+    for w in QApplication.topLevelWidgets():
+        if w.isVisible():
+            w.repaint()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    emit(painted_s=time.time() - T0, rows=rows, total=total, rss_mb=round(rss, 1))
+    QTimer.singleShot(0, QApplication.quit)
+
+_reset = results_model.ResultsModel.reset
+def reset(self, hits, total, summaries):
+    _reset(self, hits, total, summaries)
+    if hits or total == 0:
+        QTimer.singleShot(0, lambda: finish(self.rowCount(), total))
+results_model.ResultsModel.reset = reset
+
+main = getattr(app, "main", None)
+if main is None:
+    emit(error="desk.gui.app has no main()")
+    sys.exit(0)
+sys.argv = ["desk", "--library", sys.argv[1]]
+try:
+    main()
+except SystemExit:
+    pass
+if "painted_s" not in out:
+    emit(error="the window closed without showing results")
+"""
+
+
+def probe(library: Path, timeout: float = 60.0) -> dict[str, Any]:
+    """Start the window on library; seconds to first painted results, rows shown, peak RSS."""
+    with tempfile.TemporaryDirectory(prefix="desk-bench-home-") as home:
+        env = {
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "DESK_LIBRARY": str(library),
+            "XDG_CONFIG_HOME": str(Path(home) / "config"),
+            "XDG_DATA_HOME": str(Path(home) / "data"),
+            "XDG_CACHE_HOME": str(Path(home) / "cache"),
+        }
+        env["BENCH_T0"] = repr(time.time())
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-c", CHILD, str(library)],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            return {"error": f"no results painted within {timeout:.0f} s"}
+    lines = [line[6:] for line in proc.stdout.splitlines() if line.startswith("BENCH ")]
+    if not lines:
+        tail = (proc.stderr or "").strip().splitlines()[-3:]
+        return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+if __name__ == "__main__":
+    print(json.dumps(probe(Path(sys.argv[1]))))

@@ -1,0 +1,279 @@
+"""Near-duplicate detection: pair precision/recall on the labelled set, and candidate time at scale.
+
+Prints, and writes to ``bench/out/dedup.json``:
+
+* the labelled set (``dedup_set.py``): pair precision and recall of the offered groups at the
+  default threshold, the direct link found per variant kind, the verifier's score per kind, and
+  a threshold sweep (the evidence for ``DEFAULT_THRESHOLD``);
+* speed on synthetic abstracts (a Zipf vocabulary of 30k made-up words plus English function
+  words, 150-250 words, 3 % planted near-duplicates) at each ``--sizes``: indexing (= rebuild at
+  open), finding and verifying candidates, one incremental add, pickling, memory, growth;
+* the same on template-heavy abstracts (``corpus.py``: every abstract follows the same moves),
+  where any offered pair that was not planted is a false one;
+* ``datasketch.MinHashLSH`` on the same signatures and bands, for the memory and time it takes.
+
+Usage: ``python bench/dedup_bench.py [--sizes 10000 50000] [--synthetic 300] [--no-datasketch]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import pickle
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dedup_set as ds  # noqa: E402
+
+from desk.core.dedup import DEFAULT_THRESHOLD, Candidate, NearDuplicateIndex, similarity  # noqa: E402
+from desk.core.dedup.detector import BAND_ROWS  # noqa: E402
+from desk.core.dedup.shingles import normalize_words, shingle_sets  # noqa: E402
+from desk.core.dedup.signature import signatures  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "out" / "dedup.json"
+FUNCTION_WORDS = (
+    "the of and to a in for is on that by with as we are this from be an at which our it can or "
+    "not these their its has have both such than more into also while when over under between "
+    "through without each two across only however most how all new other show"
+).split()
+
+
+def rss_mb() -> float:
+    """Resident memory now (Linux), in MB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def pairs_of(groups: list[Candidate]) -> set[tuple[int, int]]:
+    return {(a, b) for g in groups for i, a in enumerate(g.ids) for b in g.ids[i + 1:]}
+
+
+# -- the labelled set --------------------------------------------------------------------------
+
+
+def labelled(seed: int, synthetic: int) -> dict[str, Any]:
+    data = ds.build(seed=seed, synthetic=synthetic)
+    texts = data.texts()
+    index = NearDuplicateIndex()
+    started = time.perf_counter()
+    index.add_many(texts.items())
+    found = pairs_of(index.groups())
+    took = time.perf_counter() - started
+    truth = data.true_pairs()
+    hit = len(found & truth)
+    false = sorted(found - truth)
+    kinds: dict[str, list[float]] = defaultdict(list)
+    linked: dict[str, list[bool]] = defaultdict(list)
+    for a, b, kind in data.positives:
+        kinds[kind].append(similarity(texts[a], texts[b]))
+        linked[kind].append(b in dict(index.candidates_for(a)))
+    negative: dict[str, list[float]] = defaultdict(list)
+    for a, b, kind in data.negatives:
+        negative[kind].append(similarity(texts[a], texts[b]))
+    pos = np.array([v for vs in kinds.values() for v in vs])
+    neg = np.array([v for vs in negative.values() for v in vs])
+    sweep = [{"threshold": t, "recall": round(float(np.mean(pos >= t)), 4), "false": int(np.sum(neg >= t))}
+             for t in np.round(np.arange(0.30, 0.91, 0.05), 2).tolist()]
+    return {
+        "texts": len(texts), "papers": len(set(data.paper.values())), "true_pairs": len(truth),
+        "offered_pairs": len(found), "pair_precision": hit / len(found) if found else 1.0,
+        "pair_recall": hit / len(truth), "false_pairs": [[texts[a][:80], texts[b][:80]] for a, b in false[:5]],
+        "seconds": round(took, 3),
+        "positives": {k: {"pairs": len(v), "linked": round(float(np.mean(linked[k])), 4),
+                          "min": round(min(v), 3), "p5": round(float(np.quantile(v, 0.05)), 3),
+                          "median": round(float(np.median(v)), 3)} for k, v in kinds.items()},
+        "negatives": {k: {"pairs": len(v), "max": round(max(v), 3), "p95": round(float(np.quantile(v, 0.95)), 3),
+                          "median": round(float(np.median(v)), 3)} for k, v in negative.items()},
+        "hardest_negative": round(float(neg.max()), 3),
+        "sweep": sweep,
+    }
+
+
+# -- synthetic corpora -------------------------------------------------------------------------
+
+
+class ZipfText:
+    """Made-up words with Zipf frequencies, mixed with English function words."""
+
+    def __init__(self, seed: int, vocabulary: int = 30_000) -> None:
+        rng = random.Random(seed)
+        syllables = [c + v for c in "bcdfghklmnprstvz" for v in "aeiou"] + ["qu", "th", "ch", "sh", "ex"]
+        words: dict[str, None] = {}
+        while len(words) < vocabulary:
+            words["".join(rng.choice(syllables) for _ in range(rng.randint(2, 4)))] = None
+        self.words = np.array(list(words))
+        weights = 1.0 / (np.arange(vocabulary) + 2.7) ** 1.07
+        self.cum = np.cumsum(weights / weights.sum())
+        self.function = np.array(FUNCTION_WORDS)
+
+    def sentence(self, rng: random.Random, length: int) -> str:
+        gen = np.random.default_rng(rng.getrandbits(64))
+        content = self.words[np.minimum(np.searchsorted(self.cum, gen.random(length)), len(self.words) - 1)]
+        function = self.function[gen.integers(0, len(self.function), length)]
+        words = np.where(gen.random(length) < 0.4, function, content).tolist()
+        return " ".join(words).capitalize() + "."
+
+    def abstract(self, rng: random.Random) -> str:
+        target, out, count = rng.randint(150, 250), [], 0
+        while count < target:
+            n = rng.randint(10, 30)
+            out.append(self.sentence(rng, n))
+            count += n
+        return " ".join(out)
+
+
+EDITS: list[tuple[str, Callable[[str, random.Random, ds.SentenceMaker], str]]] = [
+    ("sentence-changed", ds.change_sentence), ("sentence-added", ds.add_sentence),
+    ("truncated", lambda t, r, _c: ds.truncate(t, r)), ("typo-fixed", lambda t, r, _c: ds.typo(t, r)),
+    ("word-dropped", lambda t, r, _c: ds.drop_word(t, r)), ("whitespace-punct", lambda t, r, _c: ds.restyle(t, r)),
+]
+
+
+def corpus(size: int, kind: str, seed: int = 3, planted: float = 0.03) -> tuple[list[str], set[tuple[int, int]]]:
+    """``size`` abstracts, ``planted`` of them edited copies of others; returns texts and the true pairs."""
+    rng = random.Random(seed)
+    copies = int(size * planted)
+    if kind == "zipf":
+        maker: ds.SentenceMaker = ZipfText(seed)
+        texts = [maker.abstract(rng) for _ in range(size - copies)]  # type: ignore[attr-defined]
+    else:
+        import corpus as template_corpus
+
+        gen = template_corpus.Generator(seed)
+        texts = [gen.abstract(i).text for i in range(size - copies)]
+        maker = ds.WordChain(texts[:2000])
+    copies_of: dict[int, list[int]] = defaultdict(list)
+    for k in range(copies):
+        source = rng.randrange(size - copies)
+        _, edit = EDITS[k % len(EDITS)]
+        copies_of[source].append(len(texts))
+        texts.append(edit(texts[source], rng, maker))
+    pairs = set()
+    for source, made in copies_of.items():  # copies of one source are duplicates of each other too
+        group = [source, *made]
+        pairs |= {(a, b) for i, a in enumerate(group) for b in group[i + 1:]}
+    return texts, pairs
+
+
+def speed(size: int, kind: str) -> dict[str, Any]:
+    texts, planted = corpus(size, kind)
+    gc.collect()
+    before = rss_mb()
+    index = NearDuplicateIndex()
+    started = time.perf_counter()
+    index.add_many(enumerate(texts))
+    indexed = time.perf_counter()
+    groups = index.groups()
+    done = time.perf_counter()
+    memory = rss_mb() - before
+    found = pairs_of(groups)
+    started_one = time.perf_counter()
+    index.add(size, ds.typo(texts[0], random.Random(1)))
+    one = index.candidates_for(size)
+    one_took = time.perf_counter() - started_one
+    blob = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+    started_load = time.perf_counter()
+    pickle.loads(blob)
+    load_took = time.perf_counter() - started_load
+    return {
+        "abstracts": size, "index_s": round(indexed - started, 2), "candidates_s": round(done - indexed, 2),
+        "total_s": round(done - started, 2), "candidate_pairs_verified": index.checks,
+        "groups": len(groups), "planted_pairs": len(planted),
+        "planted_found": round(len(found & planted) / len(planted), 4),
+        "unplanted_pairs_offered": len(found - planted),
+        "incremental_add_and_candidates_ms": round(one_took * 1000, 1), "incremental_found": bool(one),
+        "pickle_mb": round(len(blob) / 2**20, 1), "unpickle_s": round(load_took, 2),
+        "rss_growth_mb": round(memory, 1),
+    }
+
+
+def datasketch_lsh(size: int) -> dict[str, Any]:
+    """datasketch's MinHashLSH on the same signatures and banding: insert all, query all."""
+    from datasketch import LeanMinHash, MinHashLSH
+
+    texts, _ = corpus(size, "zipf")
+    sigs = signatures(shingle_sets([normalize_words(t) for t in texts])[0], 128)
+    bands = 128 // BAND_ROWS
+    gc.collect()
+    before = rss_mb()
+    started = time.perf_counter()
+    lsh = MinHashLSH(num_perm=128, params=(bands, BAND_ROWS))
+    sketches = [LeanMinHash(seed=1, hashvalues=s, scheme="affine32") for s in sigs]
+    with lsh.insertion_session() as session:
+        for i, m in enumerate(sketches):
+            session.insert(i, m, check_duplication=False)
+    inserted = time.perf_counter()
+    pairs = sum(len(lsh.query(m)) - 1 for m in sketches) // 2
+    queried = time.perf_counter()
+    memory = rss_mb() - before
+    del lsh, sketches
+    return {"abstracts": size, "insert_s": round(inserted - started, 2), "query_all_s": round(queried - inserted, 2),
+            "candidate_pairs": pairs, "rss_growth_mb": round(memory, 1)}
+
+
+def growth(rows: list[dict[str, Any]], key: str) -> float | None:
+    """The exponent e in time ~ size^e between the smallest and largest size."""
+    a, b = rows[0], rows[-1]
+    if len(rows) < 2 or a[key] <= 0:
+        return None
+    return round(math.log(b[key] / a[key]) / math.log(b["abstracts"] / a["abstracts"]), 2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000])
+    parser.add_argument("--synthetic", type=int, default=300, help="chain-made papers added to the seeds")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-datasketch", action="store_true", help="skip the MinHashLSH comparison")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {"threshold": DEFAULT_THRESHOLD, "cores": os.cpu_count()}
+
+    lab = report["labelled"] = labelled(args.seed, args.synthetic)
+    print(f"labelled set: {lab['texts']} texts, {lab['papers']} papers, {lab['true_pairs']} true pairs "
+          f"(seeds + {args.synthetic} synthetic), threshold {DEFAULT_THRESHOLD}")
+    print(f"  pair precision {lab['pair_precision']:.4f}  pair recall {lab['pair_recall']:.4f}  "
+          f"({lab['offered_pairs']} pairs offered, {lab['seconds']} s)")
+    print("  positives   kind                  pairs  linked   min    p5     median")
+    for kind, r in lab["positives"].items():
+        print(f"              {kind:20s} {r['pairs']:6d}  {r['linked']:.3f}  {r['min']:.3f}  {r['p5']:.3f}  {r['median']:.3f}")
+    print("  negatives   kind                  pairs    max    p95    median")
+    for kind, r in lab["negatives"].items():
+        print(f"              {kind:20s} {r['pairs']:6d}  {r['max']:.3f}  {r['p95']:.3f}  {r['median']:.3f}")
+    print("  verifier sweep (labelled pairs): " + "  ".join(
+        f"{r['threshold']:.2f}: R={r['recall']:.4f} FP={r['false']}" for r in lab["sweep"]))
+
+    for kind in ("zipf", "template"):
+        rows = report[f"speed_{kind}"] = [speed(n, kind) for n in args.sizes]
+        print(f"speed, {kind} abstracts:")
+        for r in rows:
+            print(f"  {r['abstracts']:>6d}: index {r['index_s']:.2f} s + candidates {r['candidates_s']:.2f} s = "
+                  f"{r['total_s']:.2f} s; {r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; "
+                  f"planted found {r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; "
+                  f"add+candidates_for {r['incremental_add_and_candidates_ms']} ms; "
+                  f"pickle {r['pickle_mb']} MB (load {r['unpickle_s']} s); RSS +{r['rss_growth_mb']} MB")
+        report[f"growth_{kind}"] = {"total_exponent": growth(rows, "total_s")}
+        print(f"  growth: total time ~ size^{growth(rows, 'total_s')}")
+    if not args.no_datasketch:
+        rows = report["datasketch_minhashlsh"] = [datasketch_lsh(n) for n in args.sizes]
+        for r in rows:
+            print(f"datasketch MinHashLSH, same bands, {r['abstracts']}: insert {r['insert_s']} s + query all "
+                  f"{r['query_all_s']} s (no hashing, no verifying), {r['candidate_pairs']} pairs, RSS +{r['rss_growth_mb']} MB")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""The runner's one table: figure, desk, FTS5, ratio desk/FTS5, target, met? (issue 6's targets)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure of the table."""
+
+    figure: str
+    unit: str
+    desk: float | None
+    fts5: float | None
+    target: str = ""
+    met: bool | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        """desk / FTS5."""
+        if self.desk is None or self.fts5 is None or self.fts5 == 0:
+            return None
+        return self.desk / self.fts5
+
+    def as_json(self) -> dict[str, Any]:
+        """The row with its ratio."""
+        return {**asdict(self), "ratio": self.ratio}
+
+
+def _get(d: dict[str, Any] | None, *path: str) -> float | None:
+    for key in path:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(key)
+    return d if isinstance(d, int | float) and d == d and d != float("inf") else None
+
+
+def _le(value: float | None, limit: float) -> bool | None:
+    return None if value is None else value <= limit
+
+
+def _both(*checks: bool | None) -> bool | None:
+    return None if any(c is None for c in checks) else all(checks)
+
+
+def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
+    """The table's rows for one size from the run's raw results."""
+    di, ds = r.get("desk", {}).get("import"), r.get("desk", {}).get("search")
+    fi, fs = r.get("fts5", {}).get("import"), r.get("fts5", {}).get("search")
+    rows: list[Row] = []
+
+    rate = Row("import + index", "abstracts/s", _get(di, "rate"), _get(fi, "rate"))
+    met = _both(
+        None if rate.desk is None else rate.desk >= 1000, None if rate.ratio is None else rate.ratio >= 0.05
+    )
+    rows.append(Row(rate.figure, rate.unit, rate.desk, rate.fts5, "≥ 1,000/s and ≥ 1/20 FTS5", met))
+
+    limit = 30.0 if size <= 10_000 else 100.0
+    p95 = Row(
+        "search p95 (top 50 + snippets, wall)",
+        "ms",
+        _get(ds, "search_wall", "p95"),
+        _get(fs, "search_wall", "p95"),
+    )
+    met = _both(_le(p95.desk, limit), None if p95.ratio is None else p95.ratio <= 1.5)
+    rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms and ≤ 1.5× FTS5", met))
+    rows.append(
+        Row("search p50 (wall)", "ms", _get(ds, "search_wall", "p50"), _get(fs, "search_wall", "p50"))
+    )
+    rows.append(
+        Row("search p95 (desk took_ms; FTS5 wall)", "ms", _get(ds, "search_took", "p95"), _get(fs, "search_wall", "p95"))
+    )
+    key = Row(
+        "keystroke p95 (as typed)", "ms", _get(ds, "keystroke_raw", "p95"), _get(fs, "keystroke_raw", "p95")
+    )
+    rows.append(
+        Row(
+            key.figure,
+            key.unit,
+            key.desk,
+            key.fts5,
+            "≤ 60 ms (10k)",
+            _le(key.desk, 60) if size <= 10_000 else None,
+        )
+    )
+    rows.append(
+        Row(
+            "keystroke p95 (last word as prefix*)",
+            "ms",
+            _get(ds, "keystroke_prefix", "p95"),
+            _get(fs, "keystroke_prefix", "p95"),
+        )
+    )
+    rows.append(
+        Row(
+            "note → searchable p95",
+            "ms",
+            _get(ds, "note_to_searchable", "p95"),
+            _get(fs, "note_to_searchable", "p95"),
+        )
+    )
+    rows.append(
+        Row(
+            "star → searchable p95",
+            "ms",
+            _get(ds, "star_to_searchable", "p95"),
+            _get(fs, "star_to_searchable", "p95"),
+        )
+    )
+    rows.append(Row("check (in process)", "ms", _get(ds, "check_ms"), _get(fs, "check_ms")))
+    rows.append(Row("`desk check` (CLI process)", "ms", _get(r, "cli", "check_ms"), None))
+    rows.append(Row("open library", "ms", _get(ds, "open_ms"), _get(fs, "open_ms")))
+    start = _get(r, "window_seeds", "painted_s")
+    rows.append(Row("window start → first results (seeds)", "s", start, None, "≤ 1.5 s", _le(start, 1.5)))
+    rows.append(Row(f"window start → first results ({size:,})", "s", _get(r, "window", "painted_s"), None))
+    rss = _get(r, "window", "rss_mb")
+    rows.append(
+        Row(
+            f"RSS, window open ({size:,})",
+            "MB",
+            rss,
+            None,
+            "≤ 300 MB (100k)",
+            _le(rss, 300) if size >= 100_000 else None,
+        )
+    )
+    rows.append(Row("peak RSS, import process", "MB", _get(di, "peak_rss_mb"), _get(fi, "peak_rss_mb")))
+    rows.append(Row("peak RSS, search process", "MB", _get(ds, "peak_rss_mb"), _get(fs, "peak_rss_mb")))
+    rows.append(
+        Row(
+            "synthetic MRR@10 (generated queries)",
+            "",
+            _get(ds, "synthetic_mrr10"),
+            _get(fs, "synthetic_mrr10"),
+        )
+    )
+    return rows
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    if abs(value) >= 10:
+        return f"{value:.1f}"
+    return f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}"
+
+
+def table(size: int, rows: list[Row]) -> str:
+    """The rows as one Markdown table headed by the corpus size."""
+    header = ("figure", "desk", "FTS5", "desk/FTS5", "target", "met?")
+    body = []
+    for row in rows:
+        unit = f" ({row.unit})" if row.unit else ""
+        met = "—" if row.met is None else ("yes" if row.met else "NO")
+        ratio = "—" if row.ratio is None else f"{row.ratio:.2f}×"
+        body.append((row.figure + unit, _fmt(row.desk), _fmt(row.fts5), ratio, row.target or "—", met))
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    lines = [f"### {size:,} abstracts", ""]
+    for k, cells in enumerate([header, *body]):
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |")
+        if k == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)

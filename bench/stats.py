@@ -1,0 +1,44 @@
+"""Small measuring helpers shared by the runner and its workers."""
+
+from __future__ import annotations
+
+import math
+import resource
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def percentile(samples: Sequence[float], q: float) -> float | None:
+    """The q-th percentile (0-100, nearest-rank on sorted samples); None for no samples."""
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def summary(samples: Sequence[float]) -> dict[str, float | int | None]:
+    """p50, p95, max and count of latency samples (milliseconds)."""
+    return {
+        "p50": percentile(samples, 50),
+        "p95": percentile(samples, 95),
+        "max": max(samples) if samples else None,
+        "n": len(samples),
+    }
+
+
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    """(fn(), elapsed milliseconds)."""
+    started = time.perf_counter()
+    value = fn()
+    return value, (time.perf_counter() - started) * 1000.0
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024

@@ -1,0 +1,411 @@
+"""SearchIndex: the Whoosh index derived from the database, and searches over it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from whoosh import index as windex
+from whoosh.query import Or, Term
+from whoosh.scoring import BM25F
+from whoosh.searching import Searcher
+
+from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
+from desk.core.search.query import Compiled, ParsedQuery, compile_query, parse
+from desk.core.search.ranking import K1, B, Combine, Corpus, PostingCache, Terms, combine, top
+from desk.core.search.schema import (
+    INDEX_NAME,
+    LEXICON_NAME,
+    SCHEMA_VERSION,
+    TEXT_FIELDS,
+    build_schema,
+    codec,
+    read_marker,
+    remove_marker,
+    write_marker,
+)
+from desk.core.search.snippets import Highlighter, lead, snippet
+from desk.core.search.spelling import Lexicon, corrected_query, words_of
+
+log = logging.getLogger(__name__)
+
+BUILD_PREFIX = ".rebuild-"  # a rebuild writes into .rebuild-<pid>, then swaps its files in
+FEW_HITS = 3  # below this many, a query with a typo is answered with its correction
+MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
+RELATED_TERMS = 12
+WRITE_TIMEOUT = 30.0  # seconds to wait for another writer (a second running copy)
+NOT_READY = "The search index is not ready."
+UNREADABLE = "The search index could not be read; rebuild it."
+NOT_INDEXED = "That paper is not in the index."
+_TOC_RE = re.compile(r"^_(.+)_\d+\.toc$")
+
+
+def _fields(doc: IndexDoc) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "id": doc.id,
+        "rev": doc.rev,
+        "title": doc.title,
+        "short_name": doc.short_name,
+        "abstract": doc.abstract,
+        "note": doc.note,
+        "starred": doc.starred,
+        "read": doc.read,
+        "has_note": bool(doc.note.strip()),
+        "collections": "\n".join(doc.collections),
+    }
+    if doc.short_name.strip():
+        fields["short_kw"] = doc.short_name.strip().lower()
+    return fields
+
+
+def probe(directory: Path) -> IndexState:
+    """Classify what is on disk in ``directory``; never raises."""
+    try:
+        if not directory.is_dir():
+            return IndexState.MISSING
+        files = [p.name for p in directory.iterdir() if p.is_file()]
+        version = read_marker(directory)
+        if version is None:
+            if not files:
+                return IndexState.MISSING
+            names = {m.group(1) for f in files if (m := _TOC_RE.match(f))}
+            return IndexState.OLD_SCHEMA if names and INDEX_NAME not in names else IndexState.CORRUPT
+        if version == -1:
+            return IndexState.CORRUPT
+        if version != SCHEMA_VERSION:
+            return IndexState.OLD_SCHEMA
+        ix = windex.open_dir(str(directory), indexname=INDEX_NAME)
+        if set(ix.schema.names()) != set(build_schema().names()):
+            return IndexState.OLD_SCHEMA
+        with ix.reader() as reader:
+            _touch(reader)
+        return IndexState.OK
+    except Exception:  # any failure to read is what CORRUPT means
+        return IndexState.CORRUPT
+
+
+def _touch(reader: Any) -> None:
+    """Read a little of every segment file so truncation shows up as an error."""
+    for leaf, _ in reader.leaf_readers():
+        ids = leaf.column_reader("id")
+        docnums = list(leaf.all_doc_ids())
+        for docnum in docnums[:1] + docnums[-1:]:
+            ids[docnum]
+            leaf.stored_fields(docnum)
+        for fieldname in ("title", "abstract"):
+            for _ in zip(range(1), leaf.lexicon(fieldname), strict=False):
+                pass
+            if docnums and leaf.doc_field_length(docnums[-1], fieldname) is None:
+                raise ValueError("missing field lengths")
+
+
+class SearchIndex:
+    """The full-text index of one library; safe to use from several threads."""
+
+    SCHEMA_VERSION = SCHEMA_VERSION
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self._lock = threading.RLock()
+        self._rebuilding = threading.Lock()  # searches go on while a rebuild writes
+        self._ix: windex.Index | None = None
+        self._searcher: Searcher | None = None
+        self._corpus: Corpus | None = None
+        self._cache = PostingCache()
+        self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+
+    # ---- lifecycle -----------------------------------------------------------------
+
+    def state(self) -> IndexState:
+        """What is on disk now: OK, MISSING, CORRUPT or OLD_SCHEMA."""
+        with self._lock:
+            return probe(self.directory)
+
+    def close(self) -> None:
+        """Release open files; the index can be used again afterwards."""
+        with self._lock:
+            self._drop()
+
+    def _drop(self) -> None:
+        if self._searcher is not None:
+            with contextlib.suppress(Exception):
+                self._searcher.close()
+        self._searcher = self._corpus = self._ix = None
+        self._cache = PostingCache()
+
+    def _index(self) -> windex.Index:
+        if self._ix is None:
+            if read_marker(self.directory) != SCHEMA_VERSION:
+                raise FileNotFoundError(f"no search index of version {SCHEMA_VERSION} in {self.directory}")
+            self._ix = windex.open_dir(str(self.directory), indexname=INDEX_NAME)
+        return self._ix
+
+    def _current(self) -> Corpus | None:
+        """The long-lived searcher's arrays, refreshed when the index changed on disk."""
+        try:
+            if self._searcher is None:
+                self._searcher = self._index().searcher(weighting=BM25F(B=B, K1=K1))
+            elif not self._searcher.up_to_date():
+                # Not Searcher.refresh(): whoosh-reloaded 2.7.5's reader reuse
+                # brings back merged-away segments and stale deletions.
+                fresh = self._index().searcher(weighting=BM25F(B=B, K1=K1))
+                with contextlib.suppress(Exception):
+                    self._searcher.close()
+                self._searcher = fresh
+            if self._corpus is None or self._corpus.searcher is not self._searcher:
+                self._corpus = Corpus.load(self._searcher, self._cache)
+        except Exception:
+            # Mid-swap by another process, or gone: keep answering from what we hold.
+            log.warning("search index could not be (re)opened", exc_info=True)
+        return self._corpus
+
+    # ---- writing ---------------------------------------------------------------------
+
+    def rebuild(
+        self,
+        docs: Iterable[IndexDoc],
+        total: int,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        """Replace the index with ``docs``; a cancel or a kill leaves the previous one or CORRUPT."""
+        with self._rebuilding:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _sweep_builds(self.directory)
+            build = self.directory / f"{BUILD_PREFIX}{os.getpid()}"
+            shutil.rmtree(build, ignore_errors=True)
+            build.mkdir()
+            try:
+                if self._build(build, docs, total, progress, cancelled):
+                    with self._lock:
+                        self._drop()
+                        self._swap_in(build)
+            finally:
+                shutil.rmtree(build, ignore_errors=True)
+
+    def _build(
+        self,
+        build: Path,
+        docs: Iterable[IndexDoc],
+        total: int,
+        progress: Callable[[int, int], None] | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> bool:
+        """Write a complete index into ``build``; False when cancelled."""
+        ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
+        writer = ix.writer(limitmb=128, codec=codec())
+        lexicon = Lexicon()
+        done = 0
+        try:
+            for doc in docs:
+                if cancelled is not None and done % 32 == 0 and cancelled():
+                    writer.cancel()
+                    return False
+                writer.add_document(**_fields(doc))
+                lexicon.add(_words(doc))
+                done += 1
+                if progress is not None and done % 100 == 0:
+                    progress(done, total)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        ix.close()
+        lexicon.save(build / LEXICON_NAME)
+        if progress is not None:
+            progress(done, total)
+        return True
+
+    def _swap_in(self, build: Path) -> None:
+        # Without the marker the directory reads CORRUPT until the last step.
+        remove_marker(self.directory)
+        for p in self.directory.iterdir():
+            if p.is_file():
+                p.unlink()
+        for p in build.iterdir():
+            os.replace(p, self.directory / p.name)
+        write_marker(self.directory)
+
+    def update(self, docs: Sequence[IndexDoc]) -> None:
+        """Insert or replace documents by id."""
+        latest = {d.id: d for d in docs}
+        if not latest:
+            return
+        with self._lock:
+            writer = self._index().writer(timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            try:
+                writer.delete_by_query(Or([Term("id", i) for i in latest]))
+                new_words = False
+                self._lexicon.refresh()
+                for doc in latest.values():
+                    writer.add_document(**_fields(doc))
+                    new_words = self._lexicon.add(_words(doc)) or new_words
+                if new_words:  # saved under the writer's lock, like the segments
+                    self._lexicon.save()
+            except BaseException:
+                writer.cancel()
+                raise
+            writer.commit()
+            self._current()
+
+    def delete(self, ids: Iterable[int]) -> None:
+        """Remove documents by id; unknown ids are ignored."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return
+        with self._lock:
+            writer = self._index().writer(timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            try:
+                writer.delete_by_query(Or([Term("id", i) for i in wanted]))
+            except BaseException:
+                writer.cancel()
+                raise
+            writer.commit()
+            self._current()
+
+    def revisions(self) -> dict[int, int]:
+        """id -> rev of every indexed document."""
+        with self._lock:
+            corpus = self._current()
+            if corpus is None:
+                return {}
+            out: dict[int, int] = {}
+            for leaf, offset, _ in corpus.leaves:
+                revs = leaf.column_reader("rev")
+                for docnum in leaf.all_doc_ids():
+                    out[int(corpus.ids[offset + docnum])] = int(revs[docnum])
+            return out
+
+    # ---- searching ---------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 50, *, offset: int = 0) -> SearchResult:
+        """Ranked hits for ``query``; never raises on any query string."""
+        started = time.perf_counter()
+        limit, offset = max(0, limit), max(0, offset)
+        parsed = parse(query)
+        compiled = compile_query(parsed)
+        with self._lock:
+            corpus = self._current()
+            if corpus is None:
+                return _empty(query, started, NOT_READY)
+            try:
+                return self._search(corpus, query, parsed, compiled, limit, offset, started)
+            except Exception:  # a damaged index must not take the search box down
+                log.exception("search failed for %r", query)
+                return _empty(query, started, UNREADABLE)
+
+    def _search(
+        self,
+        corpus: Corpus,
+        query: str,
+        parsed: ParsedQuery,
+        compiled: Compiled,
+        limit: int,
+        offset: int,
+        started: float,
+    ) -> SearchResult:
+        total, found = self._run(corpus, compiled, offset + limit)
+        suggestion, corrected = None, False
+        if compiled.spell_words and compiled.ranked:
+            self._lexicon.refresh()
+            known = self._stem_known(corpus)
+            suggestion = corrected_query(self._lexicon, query, compiled.spell_words, known)
+            if suggestion is not None and total < FEW_HITS:
+                alt = compile_query(parse(suggestion))
+                alt_total, alt_found = self._run(corpus, alt, offset + limit)
+                if alt_total > total:
+                    compiled, total, found, corrected = alt, alt_total, alt_found, True
+        terms = self._terms(corpus, compiled)
+        hits = self._hits(corpus, found[offset:], Highlighter(terms, compiled.prefixes))
+        return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
+
+    def related(self, doc_id: int, limit: int = 10) -> SearchResult:
+        """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
+        started = time.perf_counter()
+        label = f"related:{doc_id}"
+        with self._lock:
+            corpus = self._current()
+            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive) if corpus is not None else []
+            if corpus is None or not len(where):
+                return _empty(label, started, NOT_INDEXED)
+            docnum = int(where[0])
+            stored = corpus.searcher.stored_fields(docnum)
+            text = f"{stored.get('title', '')}\n{stored.get('abstract', '')}"
+            keys = corpus.searcher.key_terms_from_text("abstract", text, numterms=RELATED_TERMS)
+            if not keys:
+                return _empty(label, started, None)
+            heaviest = max(w for _, w in keys) or 1.0
+            fields = (("abstract", 1.0), ("title", 2.0))
+            items = tuple((f, t, boost * w / heaviest) for t, w in keys for f, boost in fields)
+            scores, mask = combine(corpus, Combine(shoulds=(Terms(items),)))
+            mask[docnum] = False
+            total, docs, values = top(corpus, (scores, mask), limit)
+            terms = tuple(t for t, _ in keys)
+            found = list(zip(docs.tolist(), values.tolist(), strict=True))
+            hits = self._hits(corpus, found, Highlighter(terms))
+            return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
+
+    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
+        """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
+        total, docs, values = top(corpus, combine(corpus, compiled.plan), k, by_id=not compiled.ranked)
+        return total, list(zip(docs.tolist(), values.tolist(), strict=True))
+
+    def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
+        reader = corpus.searcher.reader()
+        return lambda stem: any((f, stem) in reader for f in TEXT_FIELDS)
+
+    def _terms(self, corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:
+        terms = list(compiled.terms)
+        reader = corpus.searcher.reader()
+        for p in compiled.prefixes:
+            for _, t in zip(range(MAX_PREFIX_TERMS), reader.expand_prefix("abstract", p), strict=False):
+                terms.append(t.decode("utf-8") if isinstance(t, bytes) else t)
+        return tuple(dict.fromkeys(terms))
+
+    def _hits(self, corpus: Corpus, found: list[tuple[int, float]], hl: Highlighter) -> tuple[Hit, ...]:
+        hits: list[Hit] = []
+        for docnum, score in found:
+            stored = corpus.searcher.stored_fields(docnum)
+            abstract, note = stored.get("abstract", ""), stored.get("note", "")
+            cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
+            hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
+        return tuple(hits)
+
+
+def _sweep_builds(directory: Path) -> None:
+    """Remove build folders that killed processes left behind."""
+    for p in directory.glob(f"{BUILD_PREFIX}*"):
+        pid = p.name[len(BUILD_PREFIX) :]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but not ours, or a platform without signals
+        return True
+    return True
+
+
+def _words(doc: IndexDoc) -> set[str]:
+    return words_of(f"{doc.title}\n{doc.short_name}\n{doc.abstract}\n{doc.note}")
+
+
+def _empty(label: str, started: float, message: str | None) -> SearchResult:
+    return SearchResult(label, 0, (), _ms(started), None, False, (), message)
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0

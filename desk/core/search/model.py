@@ -1,0 +1,54 @@
+"""Plain values exchanged with the search index."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class IndexDoc:
+    """One paper as the index sees it."""
+
+    id: int
+    rev: int  # bumped by the database on every change; used by check/stale detection
+    title: str
+    short_name: str  # "" when none
+    abstract: str
+    note: str  # the user's Markdown note, "" when none
+    starred: bool
+    read: bool
+    collections: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked result."""
+
+    id: int
+    score: float  # orders hits: thousands = query parts matched, remainder = BM25F
+    snippet: str  # plain-text excerpt of the abstract (or the note when only it matched), "…" at cuts
+    highlights: tuple[tuple[int, int], ...]  # (start, end) of matched words inside snippet
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The answer to one query."""
+
+    query: str
+    total: int  # all matching docs, not just the returned page
+    hits: tuple[Hit, ...]
+    took_ms: float  # from receiving the query to holding ranked hits with snippets
+    suggestion: str | None  # "did you mean" query string
+    corrected: bool  # True when hits are for the suggestion because the typed words found little
+    terms: tuple[str, ...]  # stemmed positive terms, for highlighting
+    message: str | None  # plain-words note when part of the query did not parse
+
+
+class IndexState(enum.Enum):
+    """What ``SearchIndex.state()`` finds on disk."""
+
+    OK = "ok"
+    MISSING = "missing"
+    CORRUPT = "corrupt"
+    OLD_SCHEMA = "old_schema"

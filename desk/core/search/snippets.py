@@ -1,0 +1,137 @@
+"""Snippets: the best ~240-character window of a text, with matched words located.
+
+Stemming every word of every returned abstract would cost milliseconds per
+hit, so a regex built from the query's stems finds candidate words first (in
+C) and only those are stemmed to confirm the match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from desk.core.search.schema import cached_stem
+
+WIDTH = 240
+ELLIPSIS = "…"
+MAX_MATCHES = 400  # per text; the window search is quadratic in this
+
+Span = tuple[int, int]
+
+
+def stem_word(word: str) -> str:
+    """The stemmed-field form of one word (lowercased Porter stem)."""
+    return cached_stem(word.lower())
+
+
+class Highlighter:
+    """Finds the words of a text whose stems are query terms or start with a query prefix."""
+
+    def __init__(self, terms: Iterable[str], prefixes: Iterable[str] = ()) -> None:
+        self.terms = frozenset(terms)
+        self.prefixes = tuple(p for p in prefixes if p)
+        # Porter changes word endings ("probability" -> "probabl"), so the
+        # regex only requires a shorter head of each stem.
+        heads = {t[: max(3, len(t) - 2)] for t in self.terms if t}
+        heads.update(self.prefixes)
+        if heads:
+            alternatives = "|".join(re.escape(h) for h in sorted(heads, key=len, reverse=True))
+            self._regex: re.Pattern[str] | None = re.compile(rf"\b(?:{alternatives})\w*", re.IGNORECASE)
+        else:
+            self._regex = None
+
+    def matches(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, term) of every matched word in ``text``."""
+        if self._regex is None:
+            return []
+        out: list[tuple[int, int, str]] = []
+        for m in self._regex.finditer(text):
+            word = m.group().lower()
+            s = stem_word(word)
+            if s in self.terms:
+                out.append((m.start(), m.end(), s))
+            else:
+                for p in self.prefixes:
+                    if word.startswith(p) or s.startswith(p):
+                        out.append((m.start(), m.end(), p))
+                        break
+            if len(out) >= MAX_MATCHES:
+                break
+        return out
+
+
+def _best_window(matches: list[tuple[int, int, str]], width: int) -> tuple[int, int]:
+    """Index range [i, j) of the matches forming the richest window."""
+    best = (-1, -1)
+    best_range = (0, 1)
+    for i, (start, _, _) in enumerate(matches):
+        seen: set[str] = set()
+        j = i
+        while j < len(matches) and matches[j][1] - start <= width:
+            seen.add(matches[j][2])
+            j += 1
+        j = max(j, i + 1)
+        key = (len(seen), j - i)
+        if key > best:
+            best, best_range = key, (i, j)
+    return best_range
+
+
+def _snap_start(text: str, pos: int, limit: int) -> int:
+    """Move ``pos`` forward to the start of a word, not beyond ``limit``."""
+    if pos <= 0:
+        return 0
+    if not text[pos - 1].isspace():
+        space = text.find(" ", pos, limit)
+        if space < 0:
+            return pos if text[pos].isspace() else limit
+        pos = space
+    while pos < limit and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _snap_end(text: str, pos: int, limit: int) -> int:
+    """Move ``pos`` back to the end of a word, not before ``limit``."""
+    if pos >= len(text):
+        return len(text)
+    if not text[pos].isspace():
+        space = text.rfind(" ", limit, pos)
+        pos = space if space >= 0 else limit
+    while pos > limit and text[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def snippet(text: str, highlighter: Highlighter, width: int = WIDTH) -> tuple[str, tuple[Span, ...]] | None:
+    """The window of ``text`` around its best matches, or None when nothing matches."""
+    matches = highlighter.matches(text)
+    if not matches:
+        return None
+    i, j = _best_window(matches, width)
+    first, last = matches[i][0], matches[j - 1][1]
+    slack = max(0, width - (last - first))
+    start = max(0, first - slack // 3)
+    end = min(len(text), start + width)
+    if end == len(text):
+        start = max(0, min(start, end - width))
+    start = _snap_start(text, start, first)
+    end = _snap_end(text, max(end, last), last)
+    return _cut(text, start, end, matches)
+
+
+def lead(text: str, width: int = WIDTH) -> tuple[str, tuple[Span, ...]]:
+    """The opening of ``text`` (no match to center on)."""
+    end = _snap_end(text, min(len(text), width), min(len(text), width // 2))
+    return _cut(text, 0, end, [])
+
+
+Match = tuple[int, int, str]  # (start, end, query term)
+
+
+def _cut(text: str, start: int, end: int, matches: list[Match]) -> tuple[str, tuple[Span, ...]]:
+    head = ELLIPSIS if start > 0 else ""
+    tail = ELLIPSIS if end < len(text) else ""
+    shift = len(head) - start
+    spans = tuple((s + shift, e + shift) for s, e, _ in matches if s >= start and e <= end)
+    return head + text[start:end] + tail, spans

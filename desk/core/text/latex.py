@@ -1,0 +1,346 @@
+"""Inline LaTeX to Unicode: pylatexenc does the symbol work, small helpers guard its edges."""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+from pylatexenc import latex2text, latexwalker
+
+# Macros whose argument is shown as-is; the span parser maps them to bold/italic/code.
+STYLE_MACROS: dict[str, tuple[str | None, bool | None]] = {
+    # name: (span kind or None, argument is math (True) / text (False) / inherits (None))
+    "textbf": ("bold", False),
+    "mathbf": ("bold", True),
+    "boldsymbol": ("bold", True),
+    "bm": ("bold", True),
+    "textit": ("italic", False),
+    "emph": ("italic", False),
+    "textsl": ("italic", False),
+    "mathit": ("italic", True),
+    "texttt": ("code", False),
+    "mathtt": ("code", True),
+    "textsf": (None, False),
+    "textrm": (None, False),
+    "textnormal": (None, False),
+    "textup": (None, False),
+    "textsc": (None, False),
+    "textmd": (None, False),
+    "text": (None, False),
+    "mbox": (None, False),
+    "mathrm": (None, True),
+    "mathsf": (None, True),
+    "operatorname": (None, True),
+    "underline": (None, None),
+    "uline": (None, None),
+}
+
+# pylatexenc gets these wrong or drops them.
+_OVERRIDES = {"ne": "≠", "S": "§", "LaTeX": "LaTeX", "TeX": "TeX", "|": "‖", "textbackslash": ""}
+# Declarations and layout commands carry no text.
+_LAYOUT = (
+    "bf it em rm tt sf sc sl up md bfseries itshape ttfamily sffamily scshape rmfamily normalfont "
+    "tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge noindent centering "
+    "hfill vfill par newline linebreak quad qquad medskip smallskip bigskip maketitle"
+)
+_OVERRIDES.update(dict.fromkeys(_LAYOUT.split(), " "))
+_SIMPLE_ESCAPES = {
+    "%": "%",
+    "&": "&",
+    "$": "$",
+    "#": "#",
+    "_": "_",
+    "{": "{",
+    "}": "}",
+    "*": "*",
+    "[": "[",
+    "]": "]",
+    "<": "<",
+    ">": ">",
+    "|": "|",
+    "\\": " ",
+    " ": " ",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    "!": "",
+    "/": "",
+    "-": "",
+    "@": "",
+    "\n": " ",
+    "\t": " ",
+}
+_ACCENTS = set("\"'`^~=.")
+
+_SUP = dict(zip("0123456789+-−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱᵀ", strict=True))
+_SUB = dict(zip("0123456789+-−=()aeoxhklmnpstij", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ", strict=True))
+_SUP_MACROS = {"circ": "°", "top": "ᵀ", "prime": "′", "dagger": "†", "star": "*", "ast": "*"}
+_SCRIPT_RE = re.compile(r"([\^_])\s*(?:\{([^{}]*)\}|\\([A-Za-z]+)|([^\\{}\s]))")
+_MATH_FIX_RE = re.compile(r"\\(ne(?![A-Za-z])|\|)")
+_DROP_WITH_ARGS = {"cite", "citep", "citet", "citealp", "ref", "eqref", "label", "vspace", "hspace"}
+_MACRO_RE = re.compile(r"\\(?:([A-Za-z]+)\*?|(.))", re.DOTALL)
+_TEXT_SPECIAL_RE = re.compile(r"[\\{}~`]|--|''")
+_OPEN_QUOTES_RE = re.compile(r"(?<!\S)''(?=\w)")
+_UNESCAPED_RE = re.compile(r"(?<!\\)([%&#])")
+_WS_RE = re.compile(r"\s+")
+_MAX_DEPTH = 40
+
+_T2T_DB = latex2text.get_default_latex_context_db()
+_WALK_DB = latexwalker.get_default_latex_context_db()
+_local = threading.local()
+
+
+def _converter() -> latex2text.LatexNodes2Text:
+    # One converter per thread: pylatexenc keeps per-call state on the instance.
+    conv = getattr(_local, "conv", None)
+    if conv is None:
+        conv = latex2text.LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+        _local.conv = conv
+    return conv
+
+
+def crude_strip(text: str) -> str:
+    """Last-resort readable form: macro names kept, LaTeX syntax dropped."""
+    text = re.sub(r"\\([A-Za-z]+)\*?", r"\1", text)
+    return _WS_RE.sub(" ", re.sub(r"[\\{}$]", "", text))
+
+
+def _pylatexenc(src: str) -> str:
+    try:
+        out = _converter().latex_to_text(_UNESCAPED_RE.sub(r"\\\1", src))
+    except (Exception, RecursionError):
+        # pylatexenc raises on some malformed input (e.g. \href with one argument).
+        out = crude_strip(src)
+    return out.replace("\\", "")
+
+
+def _script(match: re.Match[str]) -> str:
+    mark, group, macro, char = match.groups()
+    table = _SUP if mark == "^" else _SUB
+    if macro is not None:
+        if mark == "^" and macro in _SUP_MACROS:
+            return _SUP_MACROS[macro]
+        return match.group(0)
+    body = group if group is not None else char
+    if body and all(c in table for c in body):
+        # "{}" keeps a preceding macro name (\sum) from absorbing the Unicode letters.
+        return "{}" + "".join(table[c] for c in body)
+    return match.group(0)
+
+
+@lru_cache(maxsize=8192)
+def convert_math(src: str) -> str:
+    """Convert the inside of one `$...$` to Unicode (α, ×, ≥, n², x₁)."""
+    if not src.strip():
+        return ""
+    src = _MATH_FIX_RE.sub(lambda m: _OVERRIDES[m.group(1)], src)
+    out = _pylatexenc("$" + _SCRIPT_RE.sub(_script, src) + "$")
+    # A trailing accent (`$\~$`) takes the closing delimiter as its argument.
+    return _WS_RE.sub(" ", out.replace("$", "")).strip()
+
+
+@lru_cache(maxsize=8192)
+def _convert_island(island: str) -> str:
+    return _WS_RE.sub(" ", _pylatexenc(island))
+
+
+def _group_end(text: str, start: int) -> int:
+    """Index just past the `}` closing the `{` at `start` (or len(text) if unbalanced)."""
+    depth = 0
+    i = start
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+def brace_groups(text: str, start: int, count: int) -> tuple[list[str], int]:
+    """Read up to `count` `{...}` groups from `start` (spaces allowed before each)."""
+    groups: list[str] = []
+    i = start
+    while len(groups) < count:
+        k = i
+        while k < len(text) and text[k] == " ":
+            k += 1
+        if k >= len(text) or text[k] != "{":
+            break
+        end = _group_end(text, k)
+        inner_end = end - 1 if text[end - 1 : end] == "}" else end
+        groups.append(text[k + 1 : inner_end])
+        i = end
+    return groups, i
+
+
+def _macro_extent(text: str, start: int) -> int:
+    """End of the macro invocation at `start`, arguments included, as pylatexenc reads it."""
+    try:
+        walker = latexwalker.LatexWalker(text[start : start + 400], tolerant_parsing=True)
+        nodes, _pos, _len = walker.get_latex_nodes(pos=0, read_max_nodes=1)
+        if nodes:
+            return start + max(nodes[0].pos + nodes[0].len, 1)
+    except (Exception, RecursionError):
+        pass
+    return start + 1
+
+
+def _plain(chunk: str) -> str:
+    """Dashes, quotes and ties of LaTeX text that holds no macros."""
+    chunk = chunk.replace("---", "—").replace("--", "–").replace("``", "“")
+    if "''" in chunk:
+        chunk = _OPEN_QUOTES_RE.sub("“", chunk).replace("''", "”")
+    chunk = chunk.replace("`", "‘")
+    if "~" in chunk:
+        # A tie between two words is a space; "~10x" means "about".
+        chunk = re.sub(r"(?<=[\w.])~(?=\w)", " ", chunk)
+    return chunk
+
+
+def convert_text(text: str, depth: int = 0) -> str:
+    """Convert LaTeX text-mode markup (no `$` math) to Unicode."""
+    if not _TEXT_SPECIAL_RE.search(text):
+        return text
+    if depth > _MAX_DEPTH:
+        return crude_strip(text)
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        j = i
+        while j < n and text[j] not in "\\{}":
+            j += 1
+        if j > i:
+            out.append(_plain(text[i:j]))
+        if j >= n:
+            break
+        c = text[j]
+        if c == "}":
+            i = j + 1
+            continue
+        if c == "{":
+            end = _group_end(text, j)
+            inner_end = end - 1 if end <= n and text[end - 1 : end] == "}" else end
+            out.append(convert_text(text[j + 1 : inner_end], depth + 1))
+            i = end
+            continue
+        text_out, i = convert_macro_at(text, j, depth)
+        out.append(text_out)
+    return "".join(out)
+
+
+def convert_macro_at(text: str, start: int, depth: int = 0) -> tuple[str, int]:
+    r"""Convert the text-mode macro starting at `text[start] == "\\"`; return (text, next index)."""
+    match = _MACRO_RE.match(text, start)
+    if match is None:  # a lone trailing backslash
+        return "", start + 1
+    name, symbol = match.group(1), match.group(2)
+    after = match.end()
+    if name is None:
+        if symbol in _ACCENTS and after < len(text):
+            end = _macro_extent(text, start)
+            return _convert_island(text[start:end]), end
+        return _SIMPLE_ESCAPES.get(symbol, symbol), after
+    if name in _OVERRIDES:
+        return _OVERRIDES[name], _skip_empty_group(text, after)
+    if name in _DROP_WITH_ARGS:
+        return "", _macro_extent(text, start)
+    if name in ("url", "href"):
+        # Text only: the link itself is the span parser's business.
+        groups, end = brace_groups(text, after, 2 if name == "href" else 1)
+        if not groups:
+            return "", after
+        return convert_text(groups[-1], depth + 1), end
+    if name in STYLE_MACROS or _T2T_DB.get_macro_spec(name) is None:
+        # Style macros and unknown macros: keep the argument's text, or the name when bare.
+        groups, end = brace_groups(text, after, 1)
+        if groups:
+            return convert_text(groups[0], depth + 1), end
+        if name in STYLE_MACROS:
+            return "", after
+        return name, after
+    spec = _WALK_DB.get_macro_spec(name)
+    if spec is None or not getattr(spec.args_parser, "argspec", ""):
+        return _convert_island(text[start:after]), _skip_empty_group(text, after)
+    end = _macro_extent(text, start)
+    return _convert_island(text[start:end]), end
+
+
+def _skip_empty_group(text: str, i: int) -> int:
+    return i + 2 if text.startswith("{}", i) else i
+
+
+def latex_to_unicode(text: str) -> str:
+    r"""Turn inline LaTeX into readable Unicode: `$\alpha$` → α, `\times` → ×, ``` ``x'' ``` → “x”.
+
+    Math is converted and its `$` removed; style macros keep their argument; unknown
+    macros keep their argument (or their name when they have none). Never raises.
+    """
+    try:
+        return _latex_to_unicode(text)
+    except (Exception, RecursionError):
+        return crude_strip(text)
+
+
+def _latex_to_unicode(text: str) -> str:
+    out: list[str] = []
+    for is_math, chunk in split_math(text):
+        out.append(convert_math(chunk) if is_math else convert_text(chunk))
+    return _WS_RE.sub(" ", "".join(out)).strip()
+
+
+_MATH_OPEN_RE = re.compile(r"\$\$|\$|\\\(|\\\[|\\.", re.DOTALL)
+_MATH_CLOSE = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+MAX_MATH = 400
+
+
+def find_math_close(text: str, start: int, opener: str, end: int) -> int:
+    """Index of the delimiter closing math opened just before `start`, or -1."""
+    closer = _MATH_CLOSE[opener]
+    limit = min(end, start + MAX_MATH)
+    i = start
+    while i < limit:
+        c = text[i]
+        if c == "\\":
+            if text.startswith(closer, i):
+                return i
+            i += 2
+            continue
+        if c == "$" and text.startswith(closer, i):
+            return i
+        i += 1
+    return -1
+
+
+def split_math(text: str) -> list[tuple[bool, str]]:
+    """Split text into (is_math, chunk) pairs; unmatched `$` are dropped."""
+    parts: list[tuple[bool, str]] = []
+    i = 0
+    buf_start = 0
+    n = len(text)
+    while i < n:
+        m = _MATH_OPEN_RE.search(text, i)
+        if m is None:
+            break
+        opener = m.group(0)
+        if opener not in _MATH_CLOSE:  # an escaped character such as \$
+            i = m.end()
+            continue
+        close = find_math_close(text, m.end(), opener, n)
+        parts.append((False, text[buf_start : m.start()]))
+        if close < 0:
+            i = buf_start = m.end()
+            continue
+        parts.append((True, text[m.end() : close]))
+        i = buf_start = close + len(_MATH_CLOSE[opener])
+    parts.append((False, text[buf_start:]))
+    return [p for p in parts if p[1]]

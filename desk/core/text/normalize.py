@@ -1,0 +1,45 @@
+"""Normal forms: the exact-duplicate key of an abstract, and the search stemmer."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from functools import lru_cache
+
+from whoosh.lang.porter import stem
+
+from desk.core.text.markup import readable_text
+
+# Characters that differ between copies of one abstract without changing its words.
+_FOLD = str.maketrans(
+    {
+        **dict.fromkeys(map(ord, "‘’‚‛′´"), "'"),
+        **dict.fromkeys(map(ord, "“”„‟″«»"), '"'),
+        **dict.fromkeys(map(ord, "‐‑‒–—―−﹘﹣－"), "-"),
+        **dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None),
+    }
+)
+# Markup characters left in readable text (escaped, unmatched or in code) are deleted, not word breaks:
+# a second reading may pair them up and join the words around them.
+_MARKUP = dict.fromkeys(map(ord, "*_$\\{}`"))
+# Letters and digits are split so that D$^2$TR, D²TR and D2TR agree, as do GPT-4 and GPT4.
+_WORD_RE = re.compile(r"[^\W\d_]+|\d+")
+
+
+def dedup_key(raw: str) -> str:
+    """Exact-duplicate key: equal across whitespace, case, quotes, dashes, LaTeX vs Unicode,
+    emphasis markup, HTML entities, ligatures and invisible characters; words only."""
+    text = readable_text(raw)
+    if "&" in text:
+        text = html.unescape(text)
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
+    # NFKC may leave combining marks after casefold (e.g. "İ"); recompose before tokenising.
+    text = unicodedata.normalize("NFC", text).translate(_MARKUP)
+    return " ".join(_WORD_RE.findall(text))
+
+
+@lru_cache(maxsize=65536)
+def stem_word(word: str) -> str:
+    """Lowercase + Porter stem, exactly as Whoosh's StemmingAnalyzer indexes a token."""
+    return stem(word.lower())

@@ -1,0 +1,113 @@
+"""Spans to safe HTML (for QTextBrowser) and to Markdown (for export); file text is untrusted."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Collection, Sequence
+
+from desk.core.text.markup import Span, safe_url
+from desk.core.text.normalize import stem_word
+
+_WORD_RE = re.compile(r"[^\W_]+")
+_TAGS = {"bold": "b", "italic": "i", "code": "code"}
+_ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|~$])")
+_ENTITY_RE = re.compile(r"&(?=#?\w+;)")
+_BLOCK_START_RE = re.compile(r"^(\s*)([-+=>]|\d+[.)])")
+_WS_RE = re.compile(r"\s+")
+
+
+def _highlighted(text: str, highlight: frozenset[str]) -> str:
+    if not highlight:
+        return html.escape(text, quote=True)
+    out: list[str] = []
+    pos = 0
+    for m in _WORD_RE.finditer(text):
+        word = m.group(0)
+        if stem_word(word) in highlight or word.lower() in highlight:
+            out.append(html.escape(text[pos : m.start()], quote=True))
+            out.append(f'<span class="hl">{html.escape(word, quote=True)}</span>')
+            pos = m.end()
+    out.append(html.escape(text[pos:], quote=True))
+    return "".join(out)
+
+
+def spans_to_html(spans: Sequence[Span], highlight: Collection[str] = ()) -> str:
+    """An HTML fragment: all text escaped, emphasis as <b>/<i>/<code>, http(s) links as <a>,
+    words whose stem is in `highlight` wrapped in <span class="hl">."""
+    stems = frozenset(highlight)
+    out: list[str] = []
+    for span in spans:
+        body = _highlighted(_WS_RE.sub(" ", span.text), stems)
+        if span.kind == "link":
+            url = safe_url(span.url or "")
+            if url is not None:
+                out.append(f'<a href="{html.escape(url, quote=True)}">{body}</a>')
+                continue
+        tag = _TAGS.get(span.kind)
+        out.append(f"<{tag}>{body}</{tag}>" if tag else body)
+    return "".join(out)
+
+
+def escape_markdown(text: str) -> str:
+    """Escape plain file-derived text (titles, names) so Markdown shows it literally on one line."""
+    return _escape(_WS_RE.sub(" ", text).strip(), line_start=True)
+
+
+def _escape(text: str, *, line_start: bool) -> str:
+    text = _ESCAPE_RE.sub(r"\\\1", text)
+    text = _ENTITY_RE.sub(r"\\&", text)
+    if line_start:
+        # "- x", "+ x", "1. x", "> x" at the start of a line would become lists or quotes.
+        text = _BLOCK_START_RE.sub(lambda m: m.group(1) + _escape_block_marker(m.group(2)), text, count=1)
+    return text
+
+
+def _escape_block_marker(marker: str) -> str:
+    if marker[-1] in ".)":
+        return marker[:-1] + "\\" + marker[-1]
+    return "\\" + marker
+
+
+def _code(text: str) -> str:
+    longest = max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _emphasis(text: str, mark: str, line_start: bool) -> str:
+    core = text.strip(" ")
+    if not core:
+        return text
+    lead = " " if text.startswith(" ") else ""
+    trail = " " if text.endswith(" ") else ""
+    return f"{lead}{mark}{_escape(core, line_start=line_start and not lead)}{mark}{trail}"
+
+
+def spans_to_markdown(spans: Sequence[Span]) -> str:
+    """One Markdown paragraph: text escaped, **bold**, *italic*, `code`, <https://…> links."""
+    out: list[str] = []
+    for span in spans:
+        text = _WS_RE.sub(" ", span.text)
+        at_start = not out
+        if not text.strip():
+            out.append(" " if out else "")
+            continue
+        if span.kind == "link" and safe_url(span.url or "") is not None:
+            url = str(span.url)
+            if text.strip() == url:
+                out.append(f"<{url}>")
+            else:
+                label = _escape(text.strip(), line_start=at_start)
+                dest = url.replace("(", "%28").replace(")", "%29")
+                out.append(f"[{label}]({dest})")
+        elif span.kind == "bold":
+            out.append(_emphasis(text, "**", at_start))
+        elif span.kind == "italic":
+            out.append(_emphasis(text, "*", at_start))
+        elif span.kind == "code":
+            out.append(_code(text))
+        else:
+            out.append(_escape(text, line_start=at_start))
+    return "".join(out).strip()

@@ -1,0 +1,108 @@
+"""Export to Markdown: starred papers or the current results, to a file the user picks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desk.core.errors import DeskError
+from desk.gui.workers import LibraryExecutor, plain_message
+
+STARRED = "starred"
+RESULTS = "results"
+
+
+class ExportDialog(QDialog):
+    """Asks what to export; the file name is asked next."""
+
+    def __init__(self, query: str, result_count: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exportDialog")
+        self.setWindowTitle("Export to Markdown")
+        self.starred = QRadioButton("&Starred papers")
+        self.starred.setObjectName("exportStarred")
+        shown = f"“{query}”" if query.strip() else "every paper"
+        noun = "paper" if result_count == 1 else "papers"
+        self.results = QRadioButton(f"&Current results: {shown} ({result_count} {noun})")
+        self.results.setObjectName("exportResults")
+        self.starred.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.starred)
+        group.addButton(self.results)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export…")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Export to a Markdown file:"))
+        layout.addWidget(self.starred)
+        layout.addWidget(self.results)
+        layout.addWidget(buttons)
+
+    def choice(self) -> str:
+        return STARRED if self.starred.isChecked() else RESULTS
+
+
+def ask_path(parent: QWidget, choice: str) -> Path | None:
+    """The file to write, or None when the user cancels."""
+    default = Path.home() / ("desk-starred.md" if choice == STARRED else "desk-results.md")
+    name, _ = QFileDialog.getSaveFileName(
+        parent, "Export to Markdown", str(default), "Markdown (*.md);;All files (*)"
+    )
+    if not name:
+        return None
+    path = Path(name)
+    return path if path.suffix else path.with_suffix(".md")
+
+
+class Exporter(QObject):
+    """Collects the ids, asks the core for Markdown and writes it, all on the worker."""
+
+    exported = Signal(int, str)  # papers written, path
+    failed = Signal(str)
+
+    def __init__(self, executor: LibraryExecutor, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.executor = executor
+
+    def export(self, choice: str, query: str, path: Path) -> None:
+        def op(lib: Any) -> int:
+            if choice == STARRED:
+                ids = lib.paper_ids(starred=True)
+                what = "starred papers"
+                if not ids:
+                    raise DeskError("no paper is starred yet: star one with S, then export")
+            else:
+                first = lib.search_ids(query, limit=1)
+                ids = [h.id for h in lib.search_ids(query, limit=max(first.total, 1)).hits]
+                what = f"results for “{query}”" if query.strip() else "every paper"
+                if not ids:
+                    raise DeskError("the current search has no results to export")
+            text = lib.export_markdown(ids, what=what)
+            tmp = path.with_name(f".{path.name}.desk-tmp")
+            try:
+                tmp.write_text(text, encoding="utf-8")
+                tmp.replace(path)  # a reader never sees half a file
+            finally:
+                tmp.unlink(missing_ok=True)
+            return len(ids)
+
+        self.executor.submit(
+            op,
+            lambda count: self.exported.emit(count, str(path)),
+            lambda exc: self.failed.emit(plain_message(exc)),
+        )

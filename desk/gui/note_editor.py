@@ -1,0 +1,187 @@
+"""The note editor: Markdown, saved 800 ms after the last keystroke, with a visible state."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desk.gui import theme
+from desk.gui.paper_view import SafeTextBrowser
+
+AUTOSAVE_MS = 800
+
+SAVED = "Saved"
+EDITING = "Editing…"
+SAVING = "Saving…"
+NO_PAPER = "No paper selected"
+NO_NOTE = "No note yet: press N to write one"
+
+
+class NoteEditor(QWidget):
+    """Edits the note of one paper at a time.
+
+    `saveRequested(paper_id, text)` asks the window to write the note; it answers
+    with `saved(paper_id, text)` or `save_failed(message)`.  Switching paper or
+    closing calls `flush()` first, so nothing typed is left behind.
+    """
+
+    saveRequested = Signal(int, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.paper_id: int | None = None
+        self._saved_text = ""
+        self._sent_text: str | None = None
+        self._loading = False
+
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("noteEditor")
+        self.editor.setAccessibleName("Note")
+        self.editor.setPlaceholderText("Your note, in Markdown (saved as you type)")
+        self.editor.setTabChangesFocus(True)
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.preview = SafeTextBrowser()
+        self.preview.setObjectName("notePreview")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.editor)
+        self.stack.addWidget(self.preview)
+
+        self.state = QLabel(NO_PAPER)
+        self.state.setObjectName("noteState")
+        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        self.preview_button = QToolButton()
+        self.preview_button.setObjectName("notePreviewButton")
+        self.preview_button.setText("Preview")
+        self.preview_button.setCheckable(True)
+        self.preview_button.setToolTip("Show the note rendered, or edit it (Ctrl+Shift+P)")
+        self.preview_button.toggled.connect(self.set_preview)
+
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.state, 1)
+        top.addWidget(self.preview_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addLayout(top)
+        layout.addWidget(self.stack, 1)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(AUTOSAVE_MS)
+        self._timer.timeout.connect(self.flush)
+        self.editor.textChanged.connect(self._edited)
+        self.set_paper(None, "")
+
+    # -- state -------------------------------------------------------------------------------
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def is_dirty(self) -> bool:
+        """Typed text not yet confirmed as saved."""
+        return self.paper_id is not None and self.text() != self._saved_text
+
+    def state_text(self) -> str:
+        return self.state.text()
+
+    def _set_state(self, text: str) -> None:
+        self.state.setText(text)
+        self.state.setAccessibleDescription(text)
+
+    # -- switching paper -------------------------------------------------------------------------
+    def set_paper(self, paper_id: int | None, note: str) -> None:
+        """Show another paper's note; the current one is saved first if it changed."""
+        if paper_id is not None and paper_id == self.paper_id and (self.is_dirty() or note == self.text()):
+            return  # a reload of the same paper keeps what is typed and where the cursor is
+        self.flush()
+        self.paper_id = paper_id
+        self._saved_text = note
+        self._sent_text = None
+        self._loading = True
+        try:
+            self.editor.setPlainText(note)
+        finally:
+            self._loading = False
+        self.editor.setReadOnly(paper_id is None)
+        self.editor.setEnabled(paper_id is not None)
+        self._set_state(NO_PAPER if paper_id is None else SAVED if note.strip() else NO_NOTE)
+        if self.stack.currentWidget() is self.preview:
+            self._render_preview()
+
+    # -- saving ------------------------------------------------------------------------------
+    def _edited(self) -> None:
+        if self._loading or self.paper_id is None:
+            return
+        if self.is_dirty():
+            self._set_state(EDITING)
+            self._timer.start()
+        else:
+            self._timer.stop()
+            self._set_state(SAVED)
+
+    def flush(self) -> None:
+        """Ask for the note to be saved now if it changed (and was not already sent)."""
+        self._timer.stop()
+        if self.paper_id is None or not self.is_dirty():
+            return
+        text = self.text()
+        if text == self._sent_text:
+            return
+        self._sent_text = text
+        self._set_state(SAVING)
+        self.saveRequested.emit(self.paper_id, text)
+
+    def saved(self, paper_id: int, text: str) -> None:
+        """The window confirms a note is in the library."""
+        if paper_id != self.paper_id:
+            return
+        self._saved_text = text
+        if self._sent_text == text:
+            self._sent_text = None
+        if self.text() == text:
+            self._set_state(SAVED)
+
+    def save_failed(self, paper_id: int, message: str) -> None:
+        if paper_id != self.paper_id:
+            return
+        self._sent_text = None
+        self._set_state(f"Not saved: {message}")
+
+    # -- preview -----------------------------------------------------------------------------
+    def set_preview(self, on: bool) -> None:
+        """Show the note rendered as Markdown (Qt's own renderer) or the editor."""
+        if self.preview_button.isChecked() != on:
+            self.preview_button.setChecked(on)  # re-enters through toggled
+            return
+        self.preview_button.setText("Edit" if on else "Preview")
+        if on:
+            self.flush()
+            self._render_preview()
+            self.stack.setCurrentWidget(self.preview)
+        else:
+            self.stack.setCurrentWidget(self.editor)
+
+    def is_preview(self) -> bool:
+        return self.stack.currentWidget() is self.preview
+
+    def _render_preview(self) -> None:
+        self.preview.document().setDefaultStyleSheet(theme.html_style(self.palette()))
+        text = self.text()
+        if text.strip():
+            self.preview.setMarkdown(text)
+        else:
+            self.preview.setPlainText("(no note yet)")
+
+    def focus_editor(self) -> None:
+        """Leave the preview and put the cursor in the note."""
+        self.set_preview(False)
+        self.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -1,0 +1,209 @@
+"""Draws one result: markers, title, short name, collection and a two-line snippet with highlights."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QTextCharFormat,
+    QTextLayout,
+    QTextOption,
+)
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from desk.core.records import PaperSummary
+from desk.gui import theme
+from desk.gui.results_model import MISSING, PLACEHOLDER, Roles
+
+PAD = 8
+GUTTER = 16  # the unread dot's column
+SNIPPET_LINES = 2
+
+STAR = "★"
+NOTE = "✎"
+UNREAD = "●"
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class ResultDelegate(QStyledItemDelegate):
+    """Palette-aware painting; every row has the same height (the view uses uniform sizes)."""
+
+    def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont, QFont]:
+        base = QFont(option.font)
+        title = QFont(base)
+        title.setBold(True)
+        small = QFont(base)
+        small.setPointSizeF(max(base.pointSizeF() * 0.88, 7.0))
+        return title, small, base
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        title, small, base = self._fonts(option)
+        h = (
+            QFontMetrics(title).height()
+            + QFontMetrics(small).height()
+            + SNIPPET_LINES * QFontMetrics(base).lineSpacing()
+            + 2 * PAD
+            + 6
+        )
+        return QSize(320, h)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
+
+        painter.save()
+        try:
+            self._paint_content(painter, opt, index)
+        finally:
+            painter.restore()
+
+    def _paint_content(self, painter: QPainter, opt: QStyleOptionViewItem, index: Index) -> None:
+        pal: QPalette = opt.palette
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        enabled = bool(opt.state & QStyle.StateFlag.State_Enabled)
+        group = QPalette.ColorGroup.Normal if enabled else QPalette.ColorGroup.Disabled
+        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        text = pal.color(group, text_role)
+        colors = theme.colors(pal)
+        muted = theme.blend(text, pal.color(QPalette.ColorRole.Highlight), 0.8) if selected else colors.muted
+        title_font, small_font, base_font = self._fonts(opt)
+        rect = opt.rect.adjusted(PAD, PAD, -PAD, -PAD)
+
+        summary: PaperSummary | None = index.data(Roles.Summary)
+        if summary is None:
+            painter.setFont(base_font)
+            painter.setPen(muted)
+            label = index.data(Qt.ItemDataRole.DisplayRole) or PLACEHOLDER
+            if label == MISSING:
+                painter.setPen(pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+            painter.drawText(rect.adjusted(GUTTER, 0, 0, 0), Qt.AlignmentFlag.AlignLeft, label)
+            return
+
+        # Line 1: unread dot, title, star and note markers on the right.
+        tfm = QFontMetrics(title_font)
+        y = rect.top()
+        line1 = QRect(rect.left(), y, rect.width(), tfm.height())
+        markers = (STAR if summary.starred else "") + (NOTE if summary.has_note else "")
+        painter.setFont(title_font)
+        right = rect.right()
+        if markers:
+            mw = tfm.horizontalAdvance(markers) + 2
+            mx = right - mw
+            if summary.starred:
+                painter.setPen(colors.star)
+                painter.drawText(QRect(mx, y, mw, tfm.height()), Qt.AlignmentFlag.AlignLeft, STAR)
+                mx += tfm.horizontalAdvance(STAR)
+            if summary.has_note:
+                painter.setPen(colors.note if not selected else text)
+                painter.drawText(QRect(mx, y, mw, tfm.height()), Qt.AlignmentFlag.AlignLeft, NOTE)
+            right -= mw + 6
+        if not summary.read:
+            painter.setPen(colors.unread if not selected else text)
+            painter.drawText(QRect(rect.left(), y, GUTTER, tfm.height()), Qt.AlignmentFlag.AlignLeft, UNREAD)
+        title_rect = QRect(line1.left() + GUTTER, y, right - line1.left() - GUTTER, tfm.height())
+        painter.setPen(text)
+        painter.drawText(
+            title_rect,
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            tfm.elidedText(summary.title, Qt.TextElideMode.ElideRight, title_rect.width()),
+        )
+        y += tfm.height() + 2
+
+        # Line 2: short name badge, then the collections.
+        sfm = QFontMetrics(small_font)
+        painter.setFont(small_font)
+        x = rect.left() + GUTTER
+        if summary.short_name:
+            bw = sfm.horizontalAdvance(summary.short_name) + 10
+            badge = QRect(x, y, min(bw, rect.width() // 2), sfm.height())
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(colors.badge_background)
+            painter.drawRoundedRect(badge, 3, 3)
+            painter.setPen(colors.badge_text)
+            painter.drawText(
+                badge,
+                Qt.AlignmentFlag.AlignCenter,
+                sfm.elidedText(summary.short_name, Qt.TextElideMode.ElideRight, badge.width() - 6),
+            )
+            x += badge.width() + 6
+        meta = " · ".join(summary.collections)
+        if len(summary.sources) > 1:
+            meta += f" · {len(summary.sources)} sources"
+        painter.setPen(muted)
+        meta_rect = QRect(x, y, rect.right() - x, sfm.height())
+        painter.drawText(
+            meta_rect,
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            sfm.elidedText(meta, Qt.TextElideMode.ElideRight, meta_rect.width()),
+        )
+        y += sfm.height() + 4
+
+        # Lines 3-4: the snippet with the matched words marked.
+        snippet: str = index.data(Roles.Snippet) or ""
+        if snippet:
+            highlights = index.data(Roles.Highlights) or ()
+            left = rect.left() + GUTTER
+            self._draw_snippet(
+                painter, snippet, highlights, base_font, QPointF(left, y), rect.right() - left, text, colors
+            )
+
+    @staticmethod
+    def _draw_snippet(
+        painter: QPainter,
+        snippet: str,
+        highlights: tuple[tuple[int, int], ...],
+        font: QFont,
+        origin: QPointF,
+        width: int,
+        pen: QColor,
+        colors: theme.Colors,
+    ) -> None:
+        if width <= 10:
+            return
+        text = snippet.replace("\n", " ").replace("\r", " ")
+        layout = QTextLayout(text, font)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(option)
+        fmt = QTextCharFormat()
+        fmt.setBackground(colors.hl_background)
+        fmt.setForeground(colors.hl_text)
+        ranges = []
+        for start, end in highlights:
+            if 0 <= start < end <= len(text):
+                r = QTextLayout.FormatRange()
+                r.start, r.length, r.format = start, end - start, fmt
+                ranges.append(r)
+        layout.setFormats(ranges)
+        fm = QFontMetrics(font)
+        ellipsis = "…"
+        ew = fm.horizontalAdvance(ellipsis)
+        layout.beginLayout()
+        y = 0.0
+        lines = []
+        for n in range(SNIPPET_LINES):
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width - (ew if n == SNIPPET_LINES - 1 else 0))
+            line.setPosition(QPointF(0, y))
+            y += fm.lineSpacing()
+            lines.append(line)
+        layout.endLayout()
+        painter.setPen(pen)
+        layout.draw(painter, origin)
+        if lines:
+            last = lines[-1]
+            if last.textStart() + last.textLength() < len(text):
+                painter.drawText(
+                    origin + QPointF(last.naturalTextWidth(), last.y() + last.ascent()), ellipsis
+                )

@@ -1,0 +1,210 @@
+"""Search as you type: debounced, run on the worker, stale answers dropped, pages loaded on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from desk.core.records import PaperSummary
+from desk.gui.results_model import Hit, ResultsModel
+from desk.gui.workers import LibraryExecutor, plain_message
+
+DEBOUNCE_MS = 120
+FIRST_PAGE = 100  # hits asked for per keystroke
+NEXT_PAGE = 200  # hits asked for when the list is scrolled to its end
+FIRST_ROWS = 40  # rows loaded with the hits, so the first paint has titles
+
+FILTERS: dict[str, str] = {
+    "all": "",
+    "starred": "is:starred",
+    "unread": "is:unread",
+    "notes": "has:note",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one finished search tells the window."""
+
+    query: str  # what the user typed (without the filter)
+    total: int
+    took_ms: float
+    suggestion: str | None  # for what the user typed, filter removed
+    corrected: bool
+    terms: tuple[str, ...]
+    message: str | None
+    kept_previous: bool  # the query did not parse: the last good results stay on screen
+
+
+def effective_query(text: str, filter_name: str) -> str:
+    """The query sent to the library: what was typed plus the filter's term."""
+    extra = FILTERS.get(filter_name, "")
+    return f"{text.strip()} {extra}".strip()
+
+
+def strip_filter(query: str, filter_name: str) -> str:
+    """Take the filter's term back out of a suggested query."""
+    extra = FILTERS.get(filter_name, "")
+    if not extra:
+        return query.strip()
+    words = query.split()
+    return " ".join(w for w in words if w != extra)
+
+
+def _hits(result: Any) -> list[Hit]:
+    return [Hit(h.id, h.snippet, tuple(h.highlights)) for h in result.hits]
+
+
+class SearchController(QObject):
+    """Owns the result model's contents; the window feeds it text and a filter."""
+
+    searched = Signal(object)  # Outcome
+    failed = Signal(str)
+
+    def __init__(self, executor: LibraryExecutor, model: ResultsModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.executor = executor
+        self.model = model
+        self.text = ""
+        self.filter = "all"
+        self.terms: tuple[str, ...] = ()
+        self.enabled = False  # until the library is open
+        self.shown_text: str | None = None  # what was typed for the hits in the model
+        self.refined = False  # the last refill kept the typed words (a filter change, a re-run)
+        self._generation = 0
+        self._shown_generation = -1
+        self._has_good = False
+        self._model_query = ""  # the query whose hits the model holds
+        self._model_epoch = 0  # bumped each time the model is refilled
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.run_now)
+        model.moreWanted.connect(self._load_more)
+        model.rowsWanted.connect(self._load_rows)
+
+    # -- input -------------------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        """A keystroke: search once typing pauses."""
+        if text == self.text:
+            return
+        self.text = text
+        self._timer.start()
+
+    def set_filter(self, name: str) -> None:
+        if name not in FILTERS or name == self.filter:
+            return
+        self.filter = name
+        self.run_now()
+
+    def pending(self) -> bool:
+        """A search typed but not yet answered."""
+        return self._timer.isActive() or self._shown_generation != self._generation
+
+    @property
+    def query(self) -> str:
+        return effective_query(self.text, self.filter)
+
+    # -- running -----------------------------------------------------------------------------
+    def run_now(self) -> None:
+        """Search for the current text and filter (newer searches make older ones moot)."""
+        self._timer.stop()
+        if not self.enabled:
+            return
+        self._generation += 1
+        generation = self._generation
+        query = self.query
+        typed = self.text
+        filt = self.filter
+
+        def op(lib: Any) -> tuple[Any, dict[int, PaperSummary]] | None:
+            if generation != self._generation:
+                return None  # a newer keystroke arrived while this one waited
+            result = lib.search_ids(query, limit=FIRST_PAGE)
+            ids = [h.id for h in result.hits[:FIRST_ROWS]]
+            return result, lib.summaries(ids)
+
+        def done(value: tuple[Any, dict[int, PaperSummary]] | None) -> None:
+            if value is None or generation != self._generation:
+                return
+            result, summaries = value
+            self._shown_generation = generation
+            keep = bool(result.message) and self._has_good
+            if not keep:
+                self.terms = tuple(result.terms)  # before the reset: the paper shown next highlights them
+                self.refined = typed == self.shown_text  # same words, other filter or fresh data
+                self.shown_text = typed
+                self._model_query = query
+                self._model_epoch += 1
+                self.model.reset(_hits(result), result.total, summaries)
+                self._has_good = not result.message
+            suggestion = strip_filter(result.suggestion, filt) if result.suggestion else None
+            self.searched.emit(
+                Outcome(
+                    query=typed,
+                    total=self.model.total if keep else result.total,
+                    took_ms=result.took_ms,
+                    suggestion=suggestion or None,
+                    corrected=result.corrected,
+                    terms=tuple(result.terms),
+                    message=result.message,
+                    kept_previous=keep,
+                )
+            )
+
+        def failed(exc: Exception) -> None:
+            if generation == self._generation:
+                self._shown_generation = generation
+                self.failed.emit(plain_message(exc))
+
+        self.executor.submit(op, done, failed)
+
+    def _load_more(self) -> None:
+        epoch = self._model_epoch
+        query = self._model_query
+        offset = self.model.rowCount()
+
+        def op(lib: Any) -> Any:
+            if epoch != self._model_epoch:
+                return None
+            return lib.search_ids(query, limit=NEXT_PAGE, offset=offset)
+
+        def done(result: Any) -> None:
+            if epoch != self._model_epoch:
+                return
+            if result is None:
+                self.model.more_failed()
+                return
+            self.model.append(_hits(result), {})
+
+        def failed(exc: Exception) -> None:
+            self.model.more_failed()
+            self.failed.emit(plain_message(exc))
+
+        self.executor.submit(op, done, failed)
+
+    def _load_rows(self, ids: Sequence[int]) -> None:
+        asked = list(ids)
+
+        def done(summaries: dict[int, PaperSummary]) -> None:
+            # Rows are facts about papers, not about a query: apply them whatever was typed since.
+            self.model.set_summaries(summaries, asked)
+
+        def failed(exc: Exception) -> None:
+            self.model.unload_failed(asked)
+            self.failed.emit(plain_message(exc))
+
+        self.executor.submit(lambda lib: lib.summaries(asked), done, failed)
+
+    def refresh_rows(self, ids: Sequence[int]) -> None:
+        """Reload rows whose paper changed (star, read, note, title)."""
+        asked = [i for i in ids if self.model.row_of(i) is not None]
+        if asked:
+            self.executor.submit(
+                lambda lib: lib.summaries(asked),
+                lambda summaries: self.model.set_summaries(summaries, ()),
+                lambda exc: self.failed.emit(plain_message(exc)),
+            )

@@ -1,0 +1,148 @@
+"""Every action of the window with its keys, the menus built from them, and the shortcut sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QMainWindow,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One thing a user can do, where it lives in the menus, and its keys (first one shown there)."""
+
+    name: str
+    menu: str
+    text: str
+    keys: tuple[str, ...] = ()
+    # Single letters are window-wide: a text field being typed in takes them first (Qt
+    # gives editors printable keys before shortcuts), so `s` types an s in the note.
+    local: bool = False  # only while the search box or the result list has the focus
+
+
+MENUS = ("&File", "&Search", "&Paper", "&Help")
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("import_files", "&File", "&Import files…", ("Ctrl+I",)),
+    ActionSpec("import_folder", "&File", "Import &folder…", ("Ctrl+Shift+I",)),
+    ActionSpec("export", "&File", "&Export to Markdown…", ("Ctrl+E",)),
+    ActionSpec("quit", "&File", "&Quit", ("Ctrl+Q",)),
+    ActionSpec("focus_search", "&Search", "&Find…", ("Ctrl+K", "/")),
+    ActionSpec("filter_all", "&Search", "&All papers", ("Ctrl+1",)),
+    ActionSpec("filter_starred", "&Search", "&Starred", ("Ctrl+2",)),
+    ActionSpec("filter_unread", "&Search", "&Unread", ("Ctrl+3",)),
+    ActionSpec("filter_notes", "&Search", "With &notes", ("Ctrl+4",)),
+    ActionSpec("use_suggestion", "&Search", "Use the suggested &spelling", ("Ctrl+D",)),
+    ActionSpec("open", "&Paper", "&Open", ("Return", "Enter"), local=True),
+    ActionSpec("next", "&Paper", "&Next result", ("J",)),
+    ActionSpec("previous", "&Paper", "&Previous result", ("K",)),
+    ActionSpec("star", "&Paper", "S&tar / unstar", ("S",)),
+    ActionSpec("read", "&Paper", "Mark &read / unread", ("R",)),
+    ActionSpec("note", "&Paper", "&Edit note", ("N", "Ctrl+Return")),
+    ActionSpec("preview", "&Paper", "Pre&view note", ("Ctrl+Shift+P",)),
+    ActionSpec("rename", "&Paper", "Rena&me…", ("F2",)),
+    ActionSpec("related", "&Paper", "Re&lated papers", ("Ctrl+R",)),
+    ActionSpec("back", "&Paper", "&Back to search", ("Esc",)),
+    ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", ("?", "F1")),
+    ActionSpec("about", "&Help", "&About desk", ()),
+)
+
+# Keys that are not menu actions, shown on the sheet too.
+OTHER_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("Search box", "↑ / ↓, Page Up / Page Down", "Move through the results"),
+    ("Search box", "Enter", "Open the selected paper"),
+    ("Related list", "Enter", "Open that paper"),
+    ("Note", "Tab", "Leave the note (it is saved as you type)"),
+    ("Window", "Drop files or a folder", "Import them"),
+)
+
+
+def build_actions(
+    window: QMainWindow, handlers: Mapping[str, Callable[[], None]], local_widgets: tuple[QWidget, ...]
+) -> dict[str, QAction]:
+    """Create the actions and the menus; `local` actions fire only in `local_widgets`."""
+    menus = {title: window.menuBar().addMenu(title) for title in MENUS}
+    actions: dict[str, QAction] = {}
+    for spec in ACTIONS:
+        action = QAction(spec.text, window)
+        action.setObjectName(f"action_{spec.name}")
+        action.setShortcuts([QKeySequence(k) for k in spec.keys])
+        if spec.local:
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            for w in local_widgets:
+                w.addAction(action)
+        else:
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            window.addAction(action)  # keys work while the menu bar is hidden too
+        action.triggered.connect(lambda _checked=False, fn=handlers[spec.name]: fn())
+        menus[spec.menu].addAction(action)
+        if spec.name in ("export", "use_suggestion", "preview", "related"):
+            menus[spec.menu].addSeparator()
+        actions[spec.name] = action
+    return actions
+
+
+def key_text(action: QAction) -> str:
+    """The action's keys as the platform writes them, e.g. "Ctrl+K, /"."""
+    return ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+
+
+class ShortcutSheet(QDialog):
+    """Every action with its shortcut, grouped by menu."""
+
+    def __init__(self, actions: Mapping[str, QAction], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("shortcutSheet")
+        self.setWindowTitle("Keyboard shortcuts")
+        tree = QTreeWidget()
+        tree.setObjectName("shortcutTable")
+        tree.setColumnCount(2)
+        tree.setHeaderLabels(["Action", "Keys"])
+        tree.setRootIsDecorated(False)
+        tree.setAlternatingRowColors(True)
+        groups: dict[str, QTreeWidgetItem] = {}
+        for spec in ACTIONS:
+            group = groups.get(spec.menu)
+            if group is None:
+                group = groups[spec.menu] = QTreeWidgetItem(tree, [spec.menu.replace("&", ""), ""])
+                font = group.font(0)
+                font.setBold(True)
+                group.setFont(0, font)
+                group.setFirstColumnSpanned(True)
+            QTreeWidgetItem(group, [spec.text.replace("&", "").rstrip("…"), key_text(actions[spec.name])])
+        other = QTreeWidgetItem(tree, ["Other keys", ""])
+        font = other.font(0)
+        font.setBold(True)
+        other.setFont(0, font)
+        for where, keys, what in OTHER_KEYS:
+            QTreeWidgetItem(other, [f"{what} ({where.lower()})", keys])
+        tree.expandAll()
+        tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        tree.header().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tree)
+        layout.addWidget(buttons)
+        self.tree = tree
+        self.resize(520, 620)
+
+    def entries(self) -> list[tuple[str, str]]:
+        """(action, keys) rows, for tests and accessibility."""
+        rows = []
+        for g in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(g)
+            rows.extend((group.child(i).text(0), group.child(i).text(1)) for i in range(group.childCount()))
+        return rows

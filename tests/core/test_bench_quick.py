@@ -1,0 +1,79 @@
+"""Keep the benchmark suite working: the corpus generator's format and a tiny runner smoke run.
+
+No timing is asserted here: benchmarks are never unit tests (issue 6).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+
+
+def _run(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=BENCH, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def test_corpus_files_parse_into_the_expected_abstracts(tmp_path: Path) -> None:
+    """Size 120 split at 50 a file: three seed-format files holding 50, 50 and 20 abstracts."""
+    proc = _run("corpus.py", "--size", "120", "--per-file", "50", "--out", str(tmp_path), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    files = sorted(tmp_path.glob("*.txt"))
+    assert [f.name for f in files] == ["synthetic-000.txt", "synthetic-001.txt", "synthetic-002.txt"]
+    counts = []
+    for f in files:
+        header, _, body = f.read_text(encoding="utf-8").partition("\n\n")
+        assert header.startswith("Synthetic Conf ") and header.endswith(" Papers")
+        abstracts = [p for p in body.split("\n\n") if p.strip()]
+        assert all("\n" not in a.strip() for a in abstracts)
+        assert all(140 <= len(a.split()) <= 280 for a in abstracts)
+        counts.append(len(abstracts))
+    assert counts == [50, 50, 20]
+
+    from desk.core.reader import read_list_file
+
+    parsed = [read_list_file(f) for f in files]
+    assert [len(p.abstracts) for p in parsed] == [50, 50, 20]
+    assert parsed[0].collection == "Synthetic Conf 2000 Papers"
+
+
+def test_corpus_is_deterministic_and_prefix_stable(tmp_path: Path) -> None:
+    """The same seed writes the same bytes, and a small corpus is the start of a larger one."""
+    for name, size in (("a", "30"), ("b", "30"), ("c", "60")):
+        assert _run("corpus.py", "--size", size, "--out", str(tmp_path / name), timeout=60).returncode == 0
+    a = (tmp_path / "a" / "synthetic-000.txt").read_text()
+    assert a == (tmp_path / "b" / "synthetic-000.txt").read_text()
+    assert (tmp_path / "c" / "synthetic-000.txt").read_text().startswith(a.rstrip("\n"))
+
+
+def test_runner_smoke(tmp_path: Path) -> None:
+    """bench/run.py at 300 abstracts, one pass, no window: a table and a results JSON."""
+    out = tmp_path / "out"
+    proc = _run(
+        "run.py",
+        "--quick",
+        "--sizes",
+        "300",
+        "--no-window",
+        "--work",
+        str(tmp_path / "work"),
+        "--out",
+        str(out),
+        "--timeout",
+        "90",
+        timeout=110,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "| figure" in proc.stdout and "import + index" in proc.stdout
+    result = json.loads((out / "results-300.json").read_text())
+    assert result["queries"] >= 50
+    for engine in ("desk", "fts5"):
+        assert result[engine]["import"]["abstracts"] == 300
+        assert result[engine]["search"]["search_wall"]["n"] == result["queries"]
+    assert result["desk"]["search"]["check_problems"] == 0

@@ -1,0 +1,89 @@
+"""LaTeX to Unicode: symbols, math, quotes, dashes, style and unknown macros, malformed input."""
+
+from __future__ import annotations
+
+import pytest
+
+from desk.core.text import latex_to_unicode, readable_text
+
+
+@pytest.mark.parametrize(
+    ("src", "expected"),
+    [
+        (r"$\alpha$-VOR", "α-VOR"),
+        (r"$O(n^2)$", "O(n²)"),
+        (r"20$\times$ speedup", "20× speedup"),
+        (r"$y \geq 0$", "y ≥ 0"),
+        (r"$\le$", "≤"),
+        (r"``wasted'' evidence", "“wasted” evidence"),
+        (r"Hamilton--Jacobi", "Hamilton–Jacobi"),
+        (r"more---much more", "more—much more"),
+        (r"\textbf{S}equential \textbf{C}ontrol", "Sequential Control"),
+        (r"\emph{new} and \textit{old}", "new and old"),
+        (r"\textsf{DLPT} wins", "DLPT wins"),
+        (r"\texttt{BAR-RAG}", "BAR-RAG"),
+        (r"75\% of KV cache", "75% of KV cache"),
+        (r"up to 40% faster, and more", "up to 40% faster, and more"),
+        (r"Datta \& Ghosh and Qin & Ghosh", "Datta & Ghosh and Qin & Ghosh"),
+        (r"Schr\"odinger Bridge", "Schrödinger Bridge"),
+        (r"D$^2$TR and GenRe$^2$", "D²TR and GenRe²"),
+        (r"$L_2$ loss", "L₂ loss"),
+        (r"$x^{-1}$ and $W^\top$", "x⁻¹ and Wᵀ"),
+        (r"a $12^\circ$ slope", "a 12° slope"),
+        (r"$\sqrt{n}$-regret", "√(n)-regret"),
+        (r"$\mathbb{E}[x]$", "𝔼[x]"),
+        (r"$a \ne b$", "a ≠ b"),
+        (r"$\|x\|$", "‖x‖"),
+        (r"$\textbf{Krause Attention}$", "Krause Attention"),
+        (r"$\underline{\textbf{S}}$parse", "Sparse"),
+        (r"Fig.~3 shows ~10x", "Fig. 3 shows ~10x"),
+        (r"see \cite{smith} for", "see for"),
+        (r"\url{https://a.b/c}", "https://a.b/c"),
+        (r"\href{https://a.b}{the site}", "the site"),
+    ],
+)
+def test_latex_cases(src: str, expected: str) -> None:
+    assert latex_to_unicode(src) == expected
+
+
+@pytest.mark.parametrize(
+    "src",
+    [r"\ourmethod is fast", r"\methodname{Foo} is fast", r"\LaTeX{} is old", r"\weird\macro\chain"],
+)
+def test_unknown_macros_stay_readable(src: str) -> None:
+    out = latex_to_unicode(src)
+    assert "\\" not in out
+    assert out.replace(" ", "")
+
+
+def test_unknown_macro_keeps_name_or_argument() -> None:
+    assert latex_to_unicode(r"\ourmethod is fast") == "ourmethod is fast"
+    assert latex_to_unicode(r"\methodname{Foo} is fast") == "Foo is fast"
+
+
+@pytest.mark.parametrize(
+    "src",
+    ["$", "$$", "\\", "{", "}", "$\\", "\\href{x}", "{" * 3000, "\\textbf{" * 600, "$" * 999, "\\frac{", "%%%"],
+)
+def test_malformed_never_raises_and_leaves_no_syntax(src: str) -> None:
+    out = latex_to_unicode(src)
+    assert "\\" not in out
+    assert "$" not in out
+
+
+def test_unmatched_dollar_is_dropped() -> None:
+    assert latex_to_unicode("costs $x + y") == "costs x + y"
+
+
+def test_escaped_dollar_is_a_dollar() -> None:
+    assert latex_to_unicode(r"\$5 per run") == "$5 per run"
+
+
+def test_readable_text_converts_seed_constructs() -> None:
+    raw = (
+        r"We formulate routing as the $\alpha$-VOR problem and propose a novel method -- RACER. "
+        r"It reaches up to 20$\times$ overall reduction and $\mathbb{I}(y \ge 1) \le y$ for ``free''."
+    )
+    text = readable_text(raw)
+    assert "α-VOR" in text and "20×" in text and "≥" in text and "“free”" in text and " – RACER" in text
+    assert not any(c in text for c in "$\\")

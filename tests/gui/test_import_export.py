@@ -1,0 +1,159 @@
+"""First run, importing (menu and drag and drop, good and bad files) and exporting to Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui_helpers import SEEDS, press, wait_ready
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from desk.core.library import Library
+
+Ctrl = Qt.KeyboardModifier.ControlModifier
+
+
+def _summary_box(window) -> QMessageBox | None:
+    for box in window.findChildren(QMessageBox, "importSummary"):
+        if box.isVisible():
+            return box
+    return None
+
+
+def test_first_run_imports_the_seeds_with_progress(open_window, tmp_path: Path, qtbot) -> None:
+    seen: list[tuple[str, bool]] = []
+    window = open_window(tmp_path / "new-library", seeds=SEEDS, wait=False)
+    window.importer.started.connect(
+        lambda title: seen.append((title, window.importer.dialog is not None and window.importer.dialog.isVisible()))
+    )
+    wait_ready(qtbot, window)
+    assert seen and seen[0][1], "a progress dialog was shown while the seeds were imported"
+    qtbot.waitUntil(lambda: window.model.total > 50)
+    assert window.current_id is not None  # usable at once: the first paper is shown
+    qtbot.waitUntil(lambda: window.paper_view.paper is not None)
+    window.close()
+    with Library(tmp_path / "new-library") as lib:
+        assert lib.count() == window.model.total
+
+
+def _drop(window, paths: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    pos = QPointF(window.width() / 2, window.height() / 2)
+    enter = QDragEnterEvent(
+        pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, drop)
+    assert drop.isAccepted()
+
+
+def test_a_bad_file_dropped_is_reported_and_nothing_is_lost(
+    open_window, library_dir: Path, tmp_path: Path, qtbot
+) -> None:
+    with Library(library_dir) as lib:
+        before = lib.stats()
+        pid = lib.paper_ids()[0]
+        lib.set_starred([pid], True)
+        lib.set_note(pid, "keep me")
+    bad = tmp_path / "conference.txt"
+    bad.write_bytes(bytes(range(256)) * 40 + b"\x00\xff\xfe" * 100)
+    window = open_window(library_dir)
+    _drop(window, [bad])
+    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=10_000)
+    box = _summary_box(window)
+    assert "conference.txt" in box.text()
+    assert "Traceback" not in box.text()
+    assert box.icon() == QMessageBox.Icon.Warning
+    box.accept()
+    window.close()
+    with Library(library_dir) as lib:
+        after = lib.stats()
+        assert (after.papers, after.sources, after.starred, after.notes) == (
+            before.papers,
+            before.sources,
+            before.starred + 1,
+            before.notes + 1,
+        )
+        assert lib.paper(pid).note == "keep me"
+
+
+def test_import_from_the_menu_reimport_adds_nothing(
+    open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:
+    new = tmp_path / "more.txt"
+    new.write_text(
+        "NeurIPS 2031 Papers\n\nWe propose GLIMMER, a method that learns sparse glimmer codes for "
+        "tabular data. Experiments show it beats strong baselines on twelve benchmarks.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: ([str(new)], "")))
+    window = open_window(library_dir)
+    total = window.model.total
+    press(qtbot, "i", Ctrl)
+    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=10_000)
+    box = _summary_box(window)
+    assert "Added 1 paper" in box.text()
+    box.accept()
+    qtbot.waitUntil(lambda: not window.controller.pending() and window.model.total == total + 1)
+    qtbot.waitUntil(lambda: _summary_box(window) is None)
+    window.activateWindow()  # a window manager does this when the message box closes
+    qtbot.waitUntil(window.isActiveWindow)
+    press(qtbot, "i", Ctrl)  # the same file again
+    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=10_000)
+    assert "Added 0 papers" in _summary_box(window).text()
+    _summary_box(window).accept()
+    window.close()
+    with Library(library_dir) as lib:
+        assert lib.count() == total + 1
+
+
+def test_export_starred_writes_the_cores_markdown(
+    open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:
+    from desk.gui.export_dialog import ExportDialog
+
+    out = tmp_path / "out" / "reading-group.md"
+    out.parent.mkdir()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
+    window = open_window(library_dir)
+    press(qtbot, Qt.Key.Key_Return)
+    qtbot.waitUntil(window.abstract_view.hasFocus)
+    pid = window.current_id
+    press(qtbot, "s")
+    qtbot.waitUntil(lambda: window.model.summary(pid).starred)
+    press(qtbot, "e", Ctrl)
+    dialog = window.findChild(ExportDialog)
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.starred.isChecked()
+    dialog.accept()
+    qtbot.waitUntil(out.exists, timeout=10_000)
+    text = out.read_text(encoding="utf-8")
+    window.close()
+    with Library(library_dir) as lib:
+        expected = lib.export_markdown([pid], what="starred papers")
+    # The first line carries the time of export; the rest is the core's Markdown as it is.
+    assert text.splitlines()[0].startswith("# ")
+    assert text.splitlines()[1:] == expected.splitlines()[1:]
+
+
+def test_export_current_results(open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:
+    from desk.gui.export_dialog import ExportDialog
+
+    out = tmp_path / "results"  # no suffix: .md is added
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))
+    window = open_window(library_dir)
+    qtbot.keyClicks(window.search_box, "diffusion")
+    qtbot.waitUntil(lambda: not window.controller.pending() and window.controller.text == "diffusion")
+    count = window.model.total
+    assert count > 0
+    press(qtbot, "e", Ctrl)
+    dialog = window.findChild(ExportDialog)
+    dialog.results.setChecked(True)
+    dialog.accept()
+    written = out.with_suffix(".md")
+    qtbot.waitUntil(written.exists, timeout=10_000)
+    assert f"{count} paper" in written.read_text(encoding="utf-8").splitlines()[0]
