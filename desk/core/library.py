@@ -249,6 +249,11 @@ class Library:
         with self.db.writing() as session:
             merging.mark_distinct(session, a, b)
 
+    def distinct_pairs(self) -> set[tuple[int, int]]:
+        """Every (a, b) pair, a < b, a user said is not a duplicate."""
+        with self.db.reading() as session:
+            return merging.distinct_pairs(session)
+
     # -- export ------------------------------------------------------------------------------
     def export_markdown(self, ids: Sequence[int], *, what: str) -> str:
         """Markdown for the given papers, headed by what was exported and when."""

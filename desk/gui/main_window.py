@@ -21,6 +21,7 @@ from desk.core.records import ImportReport, PaperDetail, PaperSummary
 from desk.gui import theme
 from desk.gui.export_dialog import ExportDialog, Exporter, ask_path
 from desk.gui.import_dialog import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
+from desk.gui.paper_view import abstract_html
 from desk.gui.search_controller import Outcome, SearchController
 from desk.gui.settings import WindowSettings
 from desk.gui.shortcuts import ShortcutSheet, build_actions
@@ -260,10 +261,15 @@ class MainWindow(WindowLayout):
                 self.results_view.clearSelection()
         terms = self.controller.terms
 
-        def done(paper: PaperDetail) -> None:
+        def op(lib: Any) -> tuple[PaperDetail, str]:
+            paper = lib.paper(pid)
+            return paper, abstract_html(paper, terms)
+
+        def done(loaded: tuple[PaperDetail, str]) -> None:
+            paper, body = loaded
             if pid != self.current_id:
                 return
-            self.paper_view.show_paper(paper, terms)
+            self.paper_view.show_paper(paper, body)
             self.note.set_paper(pid, paper.note)
             self.related.set_paper(pid)
             if self._note_after_load:
@@ -280,7 +286,7 @@ class MainWindow(WindowLayout):
                 )
                 self.note.set_paper(None, "")
 
-        self.executor.submit(lambda lib: lib.paper(pid), done, failed)
+        self.executor.submit(op, done, failed)
 
     def focus_search(self) -> None:
         self.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)

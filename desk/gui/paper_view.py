@@ -9,7 +9,6 @@ from PySide6.QtGui import QDesktopServices, QFont, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail, PaperSummary
-from desk.core.text import parse_spans, spans_to_html
 from desk.gui import theme
 
 SAFE_SCHEMES = frozenset({"http", "https"})
@@ -44,6 +43,17 @@ class SafeTextBrowser(QTextBrowser):
             self.linkOpened.emit(url)
 
 
+def abstract_html(paper: PaperDetail, terms: Collection[str]) -> str:
+    """The abstract as an HTML fragment, words whose stem is in `terms` marked `.hl`.
+
+    The core escapes every character that came from the file and links only http(s)
+    URLs.  Slow-ish (LaTeX parsing): call it on the worker, with the paper.
+    """
+    from desk.core.text import parse_spans, spans_to_html  # loaded on the worker thread
+
+    return spans_to_html(parse_spans(paper.abstract_raw or paper.abstract), terms)
+
+
 def _plain_label(object_name: str, *, wrap: bool = True) -> QLabel:
     label = QLabel()
     label.setObjectName(object_name)
@@ -60,7 +70,7 @@ class PaperView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.paper: PaperDetail | None = None
-        self._terms: tuple[str, ...] = ()
+        self._html = ""
         self.title = _plain_label("paperTitle")
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
@@ -95,12 +105,12 @@ class PaperView(QWidget):
         self.sources.hide()
         self.abstract.clear()
 
-    def show_paper(self, paper: PaperDetail, terms: Collection[str] = ()) -> None:
-        """Show a paper with the query's (stemmed) words highlighted."""
+    def show_paper(self, paper: PaperDetail, body_html: str) -> None:
+        """Show a paper; `body_html` is the abstract as the core rendered it (`abstract_html`)."""
         same = self.paper is not None and self.paper.id == paper.id
         scroll = self.abstract.verticalScrollBar().value() if same else 0
         self.paper = paper
-        self._terms = tuple(terms)
+        self._html = body_html
         self.title.setText(paper.title)
         self.update_state(paper)
         where = [f"{s.file} #{s.index}" for s in paper.sources]
@@ -131,9 +141,7 @@ class PaperView(QWidget):
         if self.paper is None:
             return
         self.abstract.document().setDefaultStyleSheet(theme.html_style(self.palette()))
-        # The core escapes every character from the file and links only http(s) URLs.
-        body = spans_to_html(parse_spans(self.paper.abstract_raw or self.paper.abstract), self._terms)
-        self.abstract.setHtml(f"<p>{body}</p>")
+        self.abstract.setHtml(f"<p>{self._html}</p>")
 
     def _restyle(self) -> None:
         pal = self.sources.palette()

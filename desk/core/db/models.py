@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import ClassVar
 
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -22,7 +23,7 @@ class Paper(Base):
 
     __tablename__ = "paper"
     # Never reuse an id: a merged-away paper comes back under its own id on unmerge.
-    __table_args__ = {"sqlite_autoincrement": True}
+    __table_args__: ClassVar[dict[str, object]] = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(Text, unique=True, index=True)

@@ -17,6 +17,7 @@ ELLIPSIS = "…"
 MAX_MATCHES = 400  # per text; the window search is quadratic in this
 
 Span = tuple[int, int]
+Match = tuple[int, int, str]  # (start, end, query term)
 
 
 def stem_word(word: str) -> str:
@@ -39,41 +40,52 @@ class Highlighter:
             self._regex: re.Pattern[str] | None = re.compile(rf"\b(?:{alternatives})\w*", re.IGNORECASE)
         else:
             self._regex = None
+        self._known: dict[str, str | None] = {}  # lowercased word -> matched term
 
-    def matches(self, text: str) -> list[tuple[int, int, str]]:
+    def matches(self, text: str) -> list[Match]:
         """(start, end, term) of every matched word in ``text``."""
         if self._regex is None:
             return []
-        out: list[tuple[int, int, str]] = []
+        out: list[Match] = []
+        known = self._known
         for m in self._regex.finditer(text):
             word = m.group().lower()
-            s = stem_word(word)
-            if s in self.terms:
-                out.append((m.start(), m.end(), s))
-            else:
-                for p in self.prefixes:
-                    if word.startswith(p) or s.startswith(p):
-                        out.append((m.start(), m.end(), p))
-                        break
-            if len(out) >= MAX_MATCHES:
-                break
+            term = known.get(word, "")
+            if term == "":
+                term = known[word] = self._classify(word)
+            if term is not None:
+                out.append((m.start(), m.end(), term))
+                if len(out) >= MAX_MATCHES:
+                    break
         return out
 
+    def _classify(self, word: str) -> str | None:
+        s = stem_word(word)
+        if s in self.terms:
+            return s
+        return next((p for p in self.prefixes if word.startswith(p) or s.startswith(p)), None)
 
-def _best_window(matches: list[tuple[int, int, str]], width: int) -> tuple[int, int]:
-    """Index range [i, j) of the matches forming the richest window."""
+
+def _best_window(matches: list[Match], width: int) -> tuple[int, int]:
+    """Index range [i, j) of the matches forming the richest window (most distinct terms, then most)."""
     best = (-1, -1)
     best_range = (0, 1)
+    counts: dict[str, int] = {}
+    j = 0
     for i, (start, _, _) in enumerate(matches):
-        seen: set[str] = set()
-        j = i
         while j < len(matches) and matches[j][1] - start <= width:
-            seen.add(matches[j][2])
+            counts[matches[j][2]] = counts.get(matches[j][2], 0) + 1
             j += 1
-        j = max(j, i + 1)
-        key = (len(seen), j - i)
-        if key > best:
+        key = (len(counts), j - i)
+        if j > i and key > best:
             best, best_range = key, (i, j)
+        if j > i:
+            term = matches[i][2]
+            counts[term] -= 1
+            if not counts[term]:
+                del counts[term]
+        else:
+            j = i + 1
     return best_range
 
 
@@ -124,9 +136,6 @@ def lead(text: str, width: int = WIDTH) -> tuple[str, tuple[Span, ...]]:
     """The opening of ``text`` (no match to center on)."""
     end = _snap_end(text, min(len(text), width), min(len(text), width // 2))
     return _cut(text, 0, end, [])
-
-
-Match = tuple[int, int, str]  # (start, end, query term)
 
 
 def _cut(text: str, start: int, end: int, matches: list[Match]) -> tuple[str, tuple[Span, ...]]:
