@@ -56,7 +56,7 @@ def rss_mb() -> float:
 
 
 def pairs_of(groups: list[Candidate]) -> set[tuple[int, int]]:
-    return {(a, b) for g in groups for i, a in enumerate(g.ids) for b in g.ids[i + 1:]}
+    return {(a, b) for g in groups for i, a in enumerate(g.ids) for b in g.ids[i + 1 :]}
 
 
 # -- the labelled set --------------------------------------------------------------------------
@@ -83,18 +83,38 @@ def labelled(seed: int, synthetic: int) -> dict[str, Any]:
         negative[kind].append(similarity(texts[a], texts[b]))
     pos = np.array([v for vs in kinds.values() for v in vs])
     neg = np.array([v for vs in negative.values() for v in vs])
-    sweep = [{"threshold": t, "recall": round(float(np.mean(pos >= t)), 4), "false": int(np.sum(neg >= t))}
-             for t in np.round(np.arange(0.30, 0.91, 0.05), 2).tolist()]
+    sweep = [
+        {"threshold": t, "recall": round(float(np.mean(pos >= t)), 4), "false": int(np.sum(neg >= t))}
+        for t in np.round(np.arange(0.30, 0.91, 0.05), 2).tolist()
+    ]
     return {
-        "texts": len(texts), "papers": len(set(data.paper.values())), "true_pairs": len(truth),
-        "offered_pairs": len(found), "pair_precision": hit / len(found) if found else 1.0,
-        "pair_recall": hit / len(truth), "false_pairs": [[texts[a][:80], texts[b][:80]] for a, b in false[:5]],
+        "texts": len(texts),
+        "papers": len(set(data.paper.values())),
+        "true_pairs": len(truth),
+        "offered_pairs": len(found),
+        "pair_precision": hit / len(found) if found else 1.0,
+        "pair_recall": hit / len(truth),
+        "false_pairs": [[texts[a][:80], texts[b][:80]] for a, b in false[:5]],
         "seconds": round(took, 3),
-        "positives": {k: {"pairs": len(v), "linked": round(float(np.mean(linked[k])), 4),
-                          "min": round(min(v), 3), "p5": round(float(np.quantile(v, 0.05)), 3),
-                          "median": round(float(np.median(v)), 3)} for k, v in kinds.items()},
-        "negatives": {k: {"pairs": len(v), "max": round(max(v), 3), "p95": round(float(np.quantile(v, 0.95)), 3),
-                          "median": round(float(np.median(v)), 3)} for k, v in negative.items()},
+        "positives": {
+            k: {
+                "pairs": len(v),
+                "linked": round(float(np.mean(linked[k])), 4),
+                "min": round(min(v), 3),
+                "p5": round(float(np.quantile(v, 0.05)), 3),
+                "median": round(float(np.median(v)), 3),
+            }
+            for k, v in kinds.items()
+        },
+        "negatives": {
+            k: {
+                "pairs": len(v),
+                "max": round(max(v), 3),
+                "p95": round(float(np.quantile(v, 0.95)), 3),
+                "median": round(float(np.median(v)), 3),
+            }
+            for k, v in negative.items()
+        },
         "hardest_negative": round(float(neg.max()), 3),
         "sweep": sweep,
     }
@@ -134,13 +154,18 @@ class ZipfText:
 
 
 EDITS: list[tuple[str, Callable[[str, random.Random, ds.SentenceMaker], str]]] = [
-    ("sentence-changed", ds.change_sentence), ("sentence-added", ds.add_sentence),
-    ("truncated", lambda t, r, _c: ds.truncate(t, r)), ("typo-fixed", lambda t, r, _c: ds.typo(t, r)),
-    ("word-dropped", lambda t, r, _c: ds.drop_word(t, r)), ("whitespace-punct", lambda t, r, _c: ds.restyle(t, r)),
+    ("sentence-changed", ds.change_sentence),
+    ("sentence-added", ds.add_sentence),
+    ("truncated", lambda t, r, _c: ds.truncate(t, r)),
+    ("typo-fixed", lambda t, r, _c: ds.typo(t, r)),
+    ("word-dropped", lambda t, r, _c: ds.drop_word(t, r)),
+    ("whitespace-punct", lambda t, r, _c: ds.restyle(t, r)),
 ]
 
 
-def corpus(size: int, kind: str, seed: int = 3, planted: float = 0.03) -> tuple[list[str], set[tuple[int, int]]]:
+def corpus(
+    size: int, kind: str, seed: int = 3, planted: float = 0.03
+) -> tuple[list[str], set[tuple[int, int]]]:
     """``size`` abstracts, ``planted`` of them edited copies of others; returns texts and the true pairs."""
     rng = random.Random(seed)
     copies = int(size * planted)
@@ -162,7 +187,7 @@ def corpus(size: int, kind: str, seed: int = 3, planted: float = 0.03) -> tuple[
     pairs = set()
     for source, made in copies_of.items():  # copies of one source are duplicates of each other too
         group = [source, *made]
-        pairs |= {(a, b) for i, a in enumerate(group) for b in group[i + 1:]}
+        pairs |= {(a, b) for i, a in enumerate(group) for b in group[i + 1 :]}
     return texts, pairs
 
 
@@ -171,11 +196,13 @@ def speed(size: int, kind: str) -> dict[str, Any]:
     gc.collect()
     before = rss_mb()
     index = NearDuplicateIndex()
+    cpu = time.process_time()
     started = time.perf_counter()
     index.add_many(enumerate(texts))
     indexed = time.perf_counter()
     groups = index.groups()
     done = time.perf_counter()
+    cpu = time.process_time() - cpu
     memory = rss_mb() - before
     found = pairs_of(groups)
     started_one = time.perf_counter()
@@ -187,13 +214,20 @@ def speed(size: int, kind: str) -> dict[str, Any]:
     pickle.loads(blob)
     load_took = time.perf_counter() - started_load
     return {
-        "abstracts": size, "index_s": round(indexed - started, 2), "candidates_s": round(done - indexed, 2),
-        "total_s": round(done - started, 2), "candidate_pairs_verified": index.checks,
-        "groups": len(groups), "planted_pairs": len(planted),
+        "abstracts": size,
+        "index_s": round(indexed - started, 2),
+        "candidates_s": round(done - indexed, 2),
+        "total_s": round(done - started, 2),
+        "total_cpu_s": round(cpu, 2),
+        "candidate_pairs_verified": index.checks,
+        "groups": len(groups),
+        "planted_pairs": len(planted),
         "planted_found": round(len(found & planted) / len(planted), 4),
         "unplanted_pairs_offered": len(found - planted),
-        "incremental_add_and_candidates_ms": round(one_took * 1000, 1), "incremental_found": bool(one),
-        "pickle_mb": round(len(blob) / 2**20, 1), "unpickle_s": round(load_took, 2),
+        "incremental_add_and_candidates_ms": round(one_took * 1000, 1),
+        "incremental_found": bool(one),
+        "pickle_mb": round(len(blob) / 2**20, 1),
+        "unpickle_s": round(load_took, 2),
         "rss_growth_mb": round(memory, 1),
     }
 
@@ -218,8 +252,13 @@ def datasketch_lsh(size: int) -> dict[str, Any]:
     queried = time.perf_counter()
     memory = rss_mb() - before
     del lsh, sketches
-    return {"abstracts": size, "insert_s": round(inserted - started, 2), "query_all_s": round(queried - inserted, 2),
-            "candidate_pairs": pairs, "rss_growth_mb": round(memory, 1)}
+    return {
+        "abstracts": size,
+        "insert_s": round(inserted - started, 2),
+        "query_all_s": round(queried - inserted, 2),
+        "candidate_pairs": pairs,
+        "rss_growth_mb": round(memory, 1),
+    }
 
 
 def growth(rows: list[dict[str, Any]], key: str) -> float | None:
@@ -240,35 +279,47 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"threshold": DEFAULT_THRESHOLD, "cores": os.cpu_count()}
 
     lab = report["labelled"] = labelled(args.seed, args.synthetic)
-    print(f"labelled set: {lab['texts']} texts, {lab['papers']} papers, {lab['true_pairs']} true pairs "
-          f"(seeds + {args.synthetic} synthetic), threshold {DEFAULT_THRESHOLD}")
-    print(f"  pair precision {lab['pair_precision']:.4f}  pair recall {lab['pair_recall']:.4f}  "
-          f"({lab['offered_pairs']} pairs offered, {lab['seconds']} s)")
+    print(
+        f"labelled set: {lab['texts']} texts, {lab['papers']} papers, {lab['true_pairs']} true pairs "
+        f"(seeds + {args.synthetic} synthetic), threshold {DEFAULT_THRESHOLD}"
+    )
+    print(
+        f"  pair precision {lab['pair_precision']:.4f}  pair recall {lab['pair_recall']:.4f}  "
+        f"({lab['offered_pairs']} pairs offered, {lab['seconds']} s)"
+    )
     print("  positives   kind                  pairs  linked   min    p5     median")
     for kind, r in lab["positives"].items():
-        print(f"              {kind:20s} {r['pairs']:6d}  {r['linked']:.3f}  {r['min']:.3f}  {r['p5']:.3f}  {r['median']:.3f}")
+        print(
+            f"              {kind:20s} {r['pairs']:6d}  {r['linked']:.3f}  {r['min']:.3f}  {r['p5']:.3f}  {r['median']:.3f}"
+        )
     print("  negatives   kind                  pairs    max    p95    median")
     for kind, r in lab["negatives"].items():
         print(f"              {kind:20s} {r['pairs']:6d}  {r['max']:.3f}  {r['p95']:.3f}  {r['median']:.3f}")
-    print("  verifier sweep (labelled pairs): " + "  ".join(
-        f"{r['threshold']:.2f}: R={r['recall']:.4f} FP={r['false']}" for r in lab["sweep"]))
+    print(
+        "  verifier sweep (labelled pairs): "
+        + "  ".join(f"{r['threshold']:.2f}: R={r['recall']:.4f} FP={r['false']}" for r in lab["sweep"])
+    )
 
     for kind in ("zipf", "template"):
         rows = report[f"speed_{kind}"] = [speed(n, kind) for n in args.sizes]
         print(f"speed, {kind} abstracts:")
         for r in rows:
-            print(f"  {r['abstracts']:>6d}: index {r['index_s']:.2f} s + candidates {r['candidates_s']:.2f} s = "
-                  f"{r['total_s']:.2f} s; {r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; "
-                  f"planted found {r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; "
-                  f"add+candidates_for {r['incremental_add_and_candidates_ms']} ms; "
-                  f"pickle {r['pickle_mb']} MB (load {r['unpickle_s']} s); RSS +{r['rss_growth_mb']} MB")
+            print(
+                f"  {r['abstracts']:>6d}: index {r['index_s']:.2f} s + candidates {r['candidates_s']:.2f} s = "
+                f"{r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); {r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; "
+                f"planted found {r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; "
+                f"add+candidates_for {r['incremental_add_and_candidates_ms']} ms; "
+                f"pickle {r['pickle_mb']} MB (load {r['unpickle_s']} s); RSS +{r['rss_growth_mb']} MB"
+            )
         report[f"growth_{kind}"] = {"total_exponent": growth(rows, "total_s")}
         print(f"  growth: total time ~ size^{growth(rows, 'total_s')}")
     if not args.no_datasketch:
         rows = report["datasketch_minhashlsh"] = [datasketch_lsh(n) for n in args.sizes]
         for r in rows:
-            print(f"datasketch MinHashLSH, same bands, {r['abstracts']}: insert {r['insert_s']} s + query all "
-                  f"{r['query_all_s']} s (no hashing, no verifying), {r['candidate_pairs']} pairs, RSS +{r['rss_growth_mb']} MB")
+            print(
+                f"datasketch MinHashLSH, same bands, {r['abstracts']}: insert {r['insert_s']} s + query all "
+                f"{r['query_all_s']} s (no hashing, no verifying), {r['candidate_pairs']} pairs, RSS +{r['rss_growth_mb']} MB"
+            )
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")

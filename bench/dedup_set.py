@@ -20,27 +20,56 @@ from pathlib import Path
 from typing import Protocol
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
-POSITIVE_KINDS = ("sentence-changed", "sentence-added", "truncated", "typo-fixed", "math-rendered",
-                  "word-dropped", "whitespace-punct", "truncated+typo", "changed+dropped")
+POSITIVE_KINDS = (
+    "sentence-changed",
+    "sentence-added",
+    "truncated",
+    "typo-fixed",
+    "math-rendered",
+    "word-dropped",
+    "whitespace-punct",
+    "truncated+typo",
+    "changed+dropped",
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*(\"“])")
 _MATH = re.compile(r"\$[^$]+\$")
 # (LaTeX, Unicode) renderings of the same math.
-MATH_PAIRS = (("$O(n^2)$", "O(n²)"), ("$\\alpha$", "α"), ("$\\epsilon$-optimal", "ε-optimal"),
-              ("$10^{-3}$", "10⁻³"), ("$d \\times d$", "d × d"), ("$\\ell_2$", "ℓ₂"),
-              ("$k \\leq n$", "k ≤ n"), ("$O(\\sqrt{T})$", "O(√T)"), ("$\\mathcal{O}(d \\log n)$", "O(d log n)"))
-TEMPLATES = (
-    ("We propose a novel framework for {topic} that addresses the limitations of existing approaches.",
-     "Extensive experiments on multiple benchmark datasets demonstrate that our method outperforms "
-     "state-of-the-art baselines by a large margin."),
-    ("In this paper, we introduce a simple yet effective method for {topic}, which has attracted "
-     "increasing attention in recent years.",
-     "Extensive experiments demonstrate the effectiveness of our approach, and the code is publicly available."),
-    ("Recent advances in large language models have shown remarkable capabilities in {topic}.",
-     "Comprehensive evaluations on standard benchmarks show that our approach achieves state-of-the-art "
-     "performance while significantly reducing computational cost."),
+MATH_PAIRS = (
+    ("$O(n^2)$", "O(n²)"),
+    ("$\\alpha$", "α"),
+    ("$\\epsilon$-optimal", "ε-optimal"),
+    ("$10^{-3}$", "10⁻³"),
+    ("$d \\times d$", "d × d"),
+    ("$\\ell_2$", "ℓ₂"),
+    ("$k \\leq n$", "k ≤ n"),
+    ("$O(\\sqrt{T})$", "O(√T)"),
+    ("$\\mathcal{O}(d \\log n)$", "O(d log n)"),
 )
-TOPICS = ("offline reinforcement learning", "graph representation learning", "time series forecasting",
-          "multi-agent coordination", "efficient inference of transformers", "continual learning")
+TEMPLATES = (
+    (
+        "We propose a novel framework for {topic} that addresses the limitations of existing approaches.",
+        "Extensive experiments on multiple benchmark datasets demonstrate that our method outperforms "
+        "state-of-the-art baselines by a large margin.",
+    ),
+    (
+        "In this paper, we introduce a simple yet effective method for {topic}, which has attracted "
+        "increasing attention in recent years.",
+        "Extensive experiments demonstrate the effectiveness of our approach, and the code is publicly available.",
+    ),
+    (
+        "Recent advances in large language models have shown remarkable capabilities in {topic}.",
+        "Comprehensive evaluations on standard benchmarks show that our approach achieves state-of-the-art "
+        "performance while significantly reducing computational cost.",
+    ),
+)
+TOPICS = (
+    "offline reinforcement learning",
+    "graph representation learning",
+    "time series forecasting",
+    "multi-agent coordination",
+    "efficient inference of transformers",
+    "continual learning",
+)
 
 
 def read_seeds(folder: Path = SEEDS) -> list[str]:
@@ -84,8 +113,12 @@ def change_sentence(text: str, rng: random.Random, chain: SentenceMaker) -> str:
 
 def add_sentence(text: str, rng: random.Random, chain: SentenceMaker) -> str:
     parts = sentences(text)
-    extra = rng.choice([chain.sentence(rng, rng.randint(12, 25)),
-                        f"Code is available at https://github.com/anon{rng.randint(1, 999)}/project."])
+    extra = rng.choice(
+        [
+            chain.sentence(rng, rng.randint(12, 25)),
+            f"Code is available at https://github.com/anon{rng.randint(1, 999)}/project.",
+        ]
+    )
     parts.insert(rng.randint(1, len(parts)), extra)
     return " ".join(parts)
 
@@ -103,8 +136,13 @@ def typo(text: str, rng: random.Random, count: int = 3) -> str:
         w = words[at]
         if len(w) > 3 and w.isalpha():
             i = rng.randrange(1, len(w) - 1)
-            words[at] = rng.choice([w[:i] + w[i + 1:], w[:i] + w[i + 1] + w[i] + w[i + 2:],
-                                    w[:i] + rng.choice("aeiourst") + w[i:]])
+            words[at] = rng.choice(
+                [
+                    w[:i] + w[i + 1 :],
+                    w[:i] + w[i + 1] + w[i] + w[i + 2 :],
+                    w[:i] + rng.choice("aeiourst") + w[i:],
+                ]
+            )
     return " ".join(words)
 
 
@@ -117,7 +155,11 @@ def drop_word(text: str, rng: random.Random) -> str:
 
 def restyle(text: str, rng: random.Random) -> str:
     """Whitespace, punctuation, quotes, dashes and case; nothing a reader would call an edit."""
-    text = text.replace(", ", rng.choice([" , ", ",  ", " "])).replace("--", "–").replace("-", rng.choice(["‐", "-"]))
+    text = (
+        text.replace(", ", rng.choice([" , ", ",  ", " "]))
+        .replace("--", "–")
+        .replace("-", rng.choice(["‐", "-"]))
+    )
     text = re.sub(r"``(.*?)''", r"“\1”", text).replace(". ", ".  ")
     if rng.random() < 0.5:
         text = text.rstrip(".")
@@ -187,7 +229,7 @@ class LabelledSet:
         by_paper: dict[int, list[int]] = defaultdict(list)
         for doc, paper in self.paper.items():
             by_paper[paper].append(doc)
-        return {(a, b) for docs in by_paper.values() for i, a in enumerate(docs) for b in docs[i + 1:]}
+        return {(a, b) for docs in by_paper.values() for i, a in enumerate(docs) for b in docs[i + 1 :]}
 
 
 def _variants(out: LabelledSet, base: int, paper: int, rng: random.Random, chain: WordChain) -> None:
@@ -211,8 +253,8 @@ def _variants(out: LabelledSet, base: int, paper: int, rng: random.Random, chain
         parts = sentences(text)
         at = rng.randrange(len(parts))
         clause = "{} The analysis gives a bound of {} for this setting."
-        a = " ".join(parts[:at] + [clause.format(parts[at], latex)] + parts[at + 1:])
-        b = " ".join(parts[:at] + [clause.format(parts[at], uni)] + parts[at + 1:])
+        a = " ".join(parts[:at] + [clause.format(parts[at], latex)] + parts[at + 1 :])
+        b = " ".join(parts[:at] + [clause.format(parts[at], uni)] + parts[at + 1 :])
         out.positives.append((out.add(a, paper), out.add(b, paper), "math-rendered"))
 
 
@@ -226,7 +268,9 @@ def _hard_negatives(out: LabelledSet, bases: list[int], rng: random.Random, chai
 
     def negative(base: int, doc: int, kind: str) -> None:
         out.negatives.append((base, doc, kind))
-        out.negatives.extend((c, doc, kind + "/copy") for c in dict.fromkeys(copies[out.paper[base]]) if c != base)
+        out.negatives.extend(
+            (c, doc, kind + "/copy") for c in dict.fromkeys(copies[out.paper[base]]) if c != base
+        )
 
     for base in bases:
         text = out.raw[base]
@@ -255,7 +299,7 @@ def _hard_negatives(out: LabelledSet, bases: list[int], rng: random.Random, chai
             text = f"{opening.format(topic=rng.choice(TOPICS))} {body} {closing}"
             docs.append(out.add(text, paper))
             paper += 1
-        out.negatives += [(a, b, "shared-template") for i, a in enumerate(docs) for b in docs[i + 1:]]
+        out.negatives += [(a, b, "shared-template") for i, a in enumerate(docs) for b in docs[i + 1 :]]
 
 
 def build(seed: int = 0, synthetic: int = 0, folder: Path = SEEDS) -> LabelledSet:
@@ -266,7 +310,9 @@ def build(seed: int = 0, synthetic: int = 0, folder: Path = SEEDS) -> LabelledSe
     out = LabelledSet()
     bases = [out.add(text, paper) for paper, text in enumerate(seeds)]
     bases += [out.add(chain.abstract(rng, rng.randint(120, 240)), len(seeds) + k) for k in range(synthetic)]
-    out.negatives += [(a, b, "same-venue") for i, a in enumerate(bases[: len(seeds)]) for b in bases[i + 1: len(seeds)]]
+    out.negatives += [
+        (a, b, "same-venue") for i, a in enumerate(bases[: len(seeds)]) for b in bases[i + 1 : len(seeds)]
+    ]
     for base in bases:
         _variants(out, base, out.paper[base], rng, chain)
     _hard_negatives(out, bases, rng, chain)

@@ -138,7 +138,7 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, Any]:
         if args.window:
             print(f"[{size}] window cold start", file=sys.stderr, flush=True)
             result["window_seeds"] = coldstart.probe(seeds_library(work, args.timeout))
-            result["window"] = coldstart.probe(library, timeout=max(60.0, args.timeout / 4))
+            result["window"] = coldstart.probe(library, timeout=min(120.0, args.timeout))
     return result
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "screenshots"
@@ -36,14 +36,14 @@ def wait(app: QApplication, condition: Callable[[], bool], timeout: float = 30.0
         if time.monotonic() > deadline:
             raise SystemExit("timed out waiting for the window")
         app.processEvents()
-        time.sleep(0.01)
+        time.sleep(0.001)
 
 
 def settle(app: QApplication, seconds: float = 0.3) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         app.processEvents()
-        time.sleep(0.01)
+        time.sleep(0.001)
 
 
 def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -> list[Path]:
@@ -64,7 +64,10 @@ def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -
     window.controller.run_now()
     wait(app, lambda: not window.controller.pending() and window.model.rowCount() > 2)
     window.move(1)
-    wait(app, lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.model.id_at(1))
+    wait(
+        app,
+        lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.model.id_at(1),
+    )
     pid = window.current_id
     window.toggle("starred")
     wait(app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).starred)

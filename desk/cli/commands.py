@@ -33,7 +33,7 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def _progress(label: str) -> Callable[[int, int], None]:
+def progress_printer(label: str) -> Callable[[int, int], None]:
     def report(done: int, total: int) -> None:
         if total >= 500 and sys.stderr.isatty():
             sys.stderr.write(f"\r{label}: {done * 100 // max(total, 1)}%")
@@ -46,7 +46,7 @@ def _progress(label: str) -> Callable[[int, int], None]:
 @contextmanager
 def opened(args: argparse.Namespace) -> Iterator[Library]:
     """The library named by --library / $DESK_LIBRARY / the default, index repaired."""
-    lib = Library(resolve_library_dir(args.library), progress=_progress("Rebuilding the search index"))
+    lib = Library(resolve_library_dir(args.library), progress=progress_printer("Rebuilding the search index"))
     try:
         if lib.repaired and lib.count():
             warn(f"desk: {lib.repaired}; rebuilt it from the database")
@@ -55,18 +55,18 @@ def opened(args: argparse.Namespace) -> Iterator[Library]:
         lib.close()
 
 
-def _json_flag(p: argparse.ArgumentParser) -> None:
+def json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _ids(p: argparse.ArgumentParser, many: bool = True) -> None:
+def ids_arguments(p: argparse.ArgumentParser, many: bool = True) -> None:
     p.add_argument("ids", metavar="ID", type=int, nargs="+" if many else 1, help="paper id")
 
 
 # -- import ------------------------------------------------------------------------------------
-def _import_args(p: argparse.ArgumentParser) -> None:
+def import_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", metavar="PATH", nargs="+", type=Path, help="a .txt list or a folder of them")
-    _json_flag(p)
+    json_flag(p)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -87,9 +87,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 # -- reading -----------------------------------------------------------------------------------
-def _list_args(p: argparse.ArgumentParser) -> None:
+def list_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--starred", action="store_true", help="only starred papers")
-    _json_flag(p)
+    json_flag(p)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -104,9 +104,9 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show_args(p: argparse.ArgumentParser) -> None:
+def show_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", metavar="ID", type=int)
-    _json_flag(p)
+    json_flag(p)
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -130,10 +130,10 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_args(p: argparse.ArgumentParser) -> None:
+def search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many hits (default 20)")
-    _json_flag(p)
+    json_flag(p)
 
 
 def _print_page(page: ResultPage, as_json: bool) -> None:
@@ -157,10 +157,10 @@ def run_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _related_args(p: argparse.ArgumentParser) -> None:
+def related_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", metavar="ID", type=int)
     p.add_argument("--limit", type=int, default=10, metavar="N")
-    _json_flag(p)
+    json_flag(p)
 
 
 def run_related(args: argparse.Namespace) -> int:
@@ -170,8 +170,8 @@ def run_related(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats_args(p: argparse.ArgumentParser) -> None:
-    _json_flag(p)
+def stats_args(p: argparse.ArgumentParser) -> None:
+    json_flag(p)
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -200,7 +200,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 # -- writing -----------------------------------------------------------------------------------
-def _flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
+def flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         with opened(args) as lib:
             setter = lib.set_starred if attr == "starred" else lib.set_read
@@ -210,7 +210,7 @@ def _flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]
     return run
 
 
-def _note_args(p: argparse.ArgumentParser) -> None:
+def note_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", metavar="ID", type=int)
     p.add_argument("--set", dest="text", required=True, metavar="TEXT", help='the note ("" clears it)')
 
@@ -222,7 +222,7 @@ def run_note(args: argparse.Namespace) -> int:
     return 0
 
 
-def _retitle_args(p: argparse.ArgumentParser) -> None:
+def retitle_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", metavar="ID", type=int)
     p.add_argument("text", metavar="TEXT", help='the title ("" goes back to the derived one)')
 
@@ -234,7 +234,7 @@ def run_retitle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export_args(p: argparse.ArgumentParser) -> None:
+def export_args(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the default)")
     which.add_argument("--query", metavar="Q", help="the results of a search")
@@ -260,87 +260,5 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- maintenance -------------------------------------------------------------------------------
-def run_reindex(args: argparse.Namespace) -> int:
-    """desk reindex"""
-    with opened(args) as lib:
-        lib.reindex(_progress("Rebuilding the search index"))
-        say(f"Rebuilt the search index: {lib.count()} papers")
-    return 0
-
-
-def run_check(args: argparse.Namespace) -> int:
-    """desk check"""
-    with opened(args) as lib:
-        problems = lib.check()
-        count = lib.count()
-    for p in problems:
-        warn(f"desk: {p}")
-    if not problems:
-        say(f"OK: the database is sound and the search index agrees with it ({count} papers)")
-    return 1 if problems else 0
-
-
-def _backup_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", nargs="?", type=Path, help="where to write the copy")
-
-
-def run_backup(args: argparse.Namespace) -> int:
-    """desk backup [FILE]"""
-    with opened(args) as lib:
-        dest = lib.backup(args.file)
-    say(f"Backed up the library to {dest}")
-    return 0
-
-
-def _restore_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", type=Path, help="a file made by desk backup")
-
-
-def run_restore(args: argparse.Namespace) -> int:
-    """desk restore FILE"""
-    from desk.core.restore import restore_library
-
-    saved = restore_library(resolve_library_dir(args.library), args.file)
-    with opened(args) as lib:
-        say(f"Restored {lib.count()} papers from {args.file}")
-    if saved:
-        say(f"The library as it was before is kept in {saved}")
-    return 0
-
-
-def run_install_desktop(args: argparse.Namespace) -> int:
-    """desk install-desktop"""
-    from desk.core.desktop import install_desktop
-
-    for path in install_desktop():
-        say(f"Installed {path}")
-    return 0
-
-
-def _none(_p: argparse.ArgumentParser) -> None:
+def no_arguments(_p: argparse.ArgumentParser) -> None:
     return None
-
-
-COMMANDS: tuple[Command, ...] = (
-    Command("import", "import .txt lists (files or folders)", _import_args, run_import),
-    Command("search", "search the library", _search_args, run_search),
-    Command("list", "list every paper", _list_args, run_list),
-    Command("show", "show one paper", _show_args, run_show),
-    Command("star", "star papers", _ids, _flag_command("starred", True)),
-    Command("unstar", "unstar papers", _ids, _flag_command("starred", False)),
-    Command("read", "mark papers read", _ids, _flag_command("read", True)),
-    Command("unread", "mark papers unread", _ids, _flag_command("read", False)),
-    Command("note", "replace a paper's note", _note_args, run_note),
-    Command("retitle", "set the title you prefer for a paper", _retitle_args, run_retitle),
-    Command("related", "papers like this one", _related_args, run_related),
-    Command("export", "export papers to Markdown", _export_args, run_export),
-    Command("stats", "counts over the library", _stats_args, run_stats),
-    Command("reindex", "rebuild the search index from the database", _none, run_reindex),
-    Command("check", "verify the database and that the index agrees with it", _none, run_check),
-    Command("backup", "write an online copy of the library", _backup_args, run_backup),
-    Command("restore", "put a backup back in place of the library", _restore_args, run_restore),
-    Command(
-        "install-desktop", "install the desktop entry and icon for this user", _none, run_install_desktop
-    ),
-)

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from desk import __version__
-from desk.cli import commands
 from desk.cli.output import warn
+from desk.cli.registry import COMMANDS
 from desk.core.errors import DeskError
 
 
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"desk {__version__}")
     _library_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for spec in commands.COMMANDS:
+    for spec in COMMANDS:
         p = sub.add_parser(spec.name, help=spec.help, description=spec.help)
         # SUPPRESS keeps a --library given before the command from being reset here.
         _library_option(p, argparse.SUPPRESS)

@@ -6,7 +6,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -18,7 +18,7 @@ from desk import __version__
 from desk.core.errors import PaperNotFound
 from desk.core.paths import bundled_seeds_dir
 from desk.core.records import ImportReport, PaperDetail, PaperSummary
-from desk.gui import theme
+from desk.gui import refguard, theme
 from desk.gui.export_dialog import ExportDialog, Exporter, ask_path
 from desk.gui.import_dialog import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
 from desk.gui.paper_view import abstract_html
@@ -31,6 +31,26 @@ from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
 MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}
 EMPTY_LIBRARY = "Your library is empty. Import a list with Ctrl+I, or drop .txt files on this window."
 STATUS_MS = 5000
+PAPER_DELAY_MS = 40
+
+
+EMPTY_FILTER = {
+    "starred": "No starred papers yet: press S on a paper to star it.",
+    "unread": "Every paper is read: press R on a paper to mark it unread.",
+    "notes": "No paper has a note yet: press N to write one.",
+}
+AMONG = {
+    "starred": " among the starred papers",
+    "unread": " among the unread papers",
+    "notes": " among the papers with notes",
+}
+
+
+def empty_text(query: str, filter_name: str) -> str:
+    """What the paper pane says when the list is empty."""
+    if query:
+        return f"No paper matches “{query}”{AMONG.get(filter_name, '')}."
+    return EMPTY_FILTER.get(filter_name, EMPTY_LIBRARY)
 
 
 class MainWindow(WindowLayout):
@@ -38,12 +58,19 @@ class MainWindow(WindowLayout):
 
     def __init__(self, library_dir: Path, *, seeds: Path | bool | None = True) -> None:
         super().__init__()
+        refguard.install()  # PySide6 6.12 on Python 3.11: see refguard
         self.library_dir = library_dir
         self.seeds = bundled_seeds_dir() if seeds is True else (seeds or None)
         self.ready = False
         self.open_error: str | None = None
         self._closed = False
         self._note_after_load = False
+        self._paper_timer = QTimer(self)
+        self._paper_timer.setSingleShot(True)
+        self._paper_timer.setInterval(PAPER_DELAY_MS)
+        self._paper_timer.timeout.connect(
+            lambda: self.show_paper(self.current_id) if self.current_id is not None else None
+        )
         self.current_id: int | None = None
         self._open_when_ready = False
         self._suggestion: str | None = None
@@ -61,6 +88,7 @@ class MainWindow(WindowLayout):
         self._restore()
         self.controller.filter = self.checked_filter()
         self.controller.text = self.search_box.text()
+        self._restyle()
         self.focus_search()
         self._open_library()
 
@@ -172,8 +200,9 @@ class MainWindow(WindowLayout):
         shown = f"{total} paper{'s' if total != 1 else ''}"
         self.hits_label.setText(f"{shown} · {outcome.took_ms:.0f} ms")
         if outcome.message:
-            kept = " — showing the last results" if outcome.kept_previous else ""
+            kept = " The list shows the last complete query." if outcome.kept_previous else ""
             self.query_message.setText(outcome.message + kept)
+            self.query_message.setToolTip(outcome.message + kept)
             self.query_message.show()
         else:
             self.query_message.hide()
@@ -184,10 +213,11 @@ class MainWindow(WindowLayout):
             self.suggestion_label.setText(f"{lead} {link}{'' if outcome.corrected else '?'} (Ctrl+D)")
         else:
             self.suggestion_label.clear()
+        if self._open_when_ready:  # Enter was pressed before this search landed
+            self._open_when_ready = False
+            self.open_current()
         if self.model.rowCount() == 0 and self.ready:
-            self.paper_view.show_empty(
-                f"No paper matches “{outcome.query}”." if outcome.query else EMPTY_LIBRARY
-            )
+            self.paper_view.show_empty(empty_text(outcome.query.strip(), self.controller.filter))
 
     def _results_reset(self) -> None:
         # New words select the best hit; a filter change or a re-run keeps the paper in view.
@@ -203,9 +233,6 @@ class MainWindow(WindowLayout):
             self._select_row(row)
             if self.current_id == self.model.id_at(row):
                 self.show_paper(self.current_id)  # same paper, new highlights
-        if self._open_when_ready:
-            self._open_when_ready = False
-            self.open_current()
 
     def set_filter(self, name: str) -> None:
         self._check_filter(name)
@@ -236,7 +263,11 @@ class MainWindow(WindowLayout):
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         pid = self.model.id_at(current.row()) if current.isValid() else None
         if pid is not None and pid != self.current_id:
-            self.show_paper(pid)
+            # Keys act on the new paper at once; loading it waits a moment so that typing and
+            # held-down j/k are not slowed by papers flashing past.
+            self.note.flush()
+            self.current_id = pid
+            self._paper_timer.start()
 
     def open_current(self) -> None:
         """Enter: read the selected paper (search first if a query is still pending)."""
@@ -469,8 +500,11 @@ class MainWindow(WindowLayout):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            self.query_message.setStyleSheet(f"color: {theme.colors(self.palette()).unread.name()};")
-            self.results_view.viewport().update()
+            self._restyle()
+
+    def _restyle(self) -> None:
+        self.query_message.setStyleSheet(f"color: {theme.colors(self.palette()).warning.name()};")
+        self.results_view.viewport().update()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._closed:

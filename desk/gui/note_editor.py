@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -180,6 +180,11 @@ class NoteEditor(QWidget):
             self.preview.setMarkdown(text)
         else:
             self.preview.setPlainText("(no note yet)")
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.is_preview():
+            self._render_preview()
 
     def focus_editor(self) -> None:
         """Leave the preview and put the cursor in the note."""

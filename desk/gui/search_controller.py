@@ -12,10 +12,14 @@ from desk.core.records import PaperSummary
 from desk.gui.results_model import Hit, ResultsModel
 from desk.gui.workers import LibraryExecutor, plain_message
 
-DEBOUNCE_MS = 120
+# Keystrokes are coalesced rather than delayed: a search starts as soon as none is running
+# (after DEBOUNCE_MS, which only gathers a burst such as a paste or auto-repeat); keys typed
+# while one runs become a single search for the latest text when it lands.  So the list
+# follows typing within about two searches' time, and the worker never queues more than one.
+DEBOUNCE_MS = 10
 FIRST_PAGE = 100  # hits asked for per keystroke
 NEXT_PAGE = 200  # hits asked for when the list is scrolled to its end
-FIRST_ROWS = 40  # rows loaded with the hits, so the first paint has titles
+FIRST_ROWS = 25  # rows loaded with the hits, so the first paint has titles
 
 FILTERS: dict[str, str] = {
     "all": "",
@@ -83,16 +87,21 @@ class SearchController(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self.run_now)
+        self._running = 0  # searches submitted and not yet answered
+        self._dirty = False  # typed while a search was running
         model.moreWanted.connect(self._load_more)
         model.rowsWanted.connect(self._load_rows)
 
     # -- input -------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """A keystroke: search once typing pauses."""
+        """A keystroke: search now, or right after the search that is running."""
         if text == self.text:
             return
         self.text = text
-        self._timer.start()
+        if self._running:
+            self._dirty = True
+        else:
+            self._timer.start()
 
     def set_filter(self, name: str) -> None:
         if name not in FILTERS or name == self.filter:
@@ -102,7 +111,7 @@ class SearchController(QObject):
 
     def pending(self) -> bool:
         """A search typed but not yet answered."""
-        return self._timer.isActive() or self._shown_generation != self._generation
+        return self._timer.isActive() or self._dirty or self._shown_generation != self._generation
 
     @property
     def query(self) -> str:
@@ -112,8 +121,10 @@ class SearchController(QObject):
     def run_now(self) -> None:
         """Search for the current text and filter (newer searches make older ones moot)."""
         self._timer.stop()
+        self._dirty = False
         if not self.enabled:
             return
+        self._running += 1
         self._generation += 1
         generation = self._generation
         query = self.query
@@ -128,39 +139,54 @@ class SearchController(QObject):
             return result, lib.summaries(ids)
 
         def done(value: tuple[Any, dict[int, PaperSummary]] | None) -> None:
-            if value is None or generation != self._generation:
-                return
-            result, summaries = value
-            self._shown_generation = generation
-            keep = bool(result.message) and self._has_good
-            if not keep:
-                self.terms = tuple(result.terms)  # before the reset: the paper shown next highlights them
-                self.refined = typed == self.shown_text  # same words, other filter or fresh data
-                self.shown_text = typed
-                self._model_query = query
-                self._model_epoch += 1
-                self.model.reset(_hits(result), result.total, summaries)
-                self._has_good = not result.message
-            suggestion = strip_filter(result.suggestion, filt) if result.suggestion else None
-            self.searched.emit(
-                Outcome(
-                    query=typed,
-                    total=self.model.total if keep else result.total,
-                    took_ms=result.took_ms,
-                    suggestion=suggestion or None,
-                    corrected=result.corrected,
-                    terms=tuple(result.terms),
-                    message=result.message,
-                    kept_previous=keep,
-                )
-            )
+            try:
+                if value is not None and generation == self._generation:
+                    self._show(value, typed, query, filt, generation)
+            finally:
+                self._landed()  # then search for anything typed meanwhile
 
         def failed(exc: Exception) -> None:
-            if generation == self._generation:
-                self._shown_generation = generation
-                self.failed.emit(plain_message(exc))
+            try:
+                if generation == self._generation:
+                    self._shown_generation = generation
+                    self.failed.emit(plain_message(exc))
+            finally:
+                self._landed()
 
         self.executor.submit(op, done, failed)
+
+    def _show(
+        self, value: tuple[Any, dict[int, PaperSummary]], typed: str, query: str, filt: str, generation: int
+    ) -> None:
+        result, summaries = value
+        self._shown_generation = generation
+        keep = bool(result.message) and self._has_good
+        if not keep:
+            self.terms = tuple(result.terms)  # before the reset: the paper shown next highlights them
+            self.refined = typed == self.shown_text  # same words, other filter or fresh data
+            self.shown_text = typed
+            self._model_query = query
+            self._model_epoch += 1
+            self.model.reset(_hits(result), result.total, summaries)
+            self._has_good = not result.message
+        suggestion = strip_filter(result.suggestion, filt) if result.suggestion else None
+        self.searched.emit(
+            Outcome(
+                query=typed,
+                total=self.model.total if keep else result.total,
+                took_ms=result.took_ms,
+                suggestion=suggestion or None,
+                corrected=result.corrected,
+                terms=tuple(result.terms),
+                message=result.message,
+                kept_previous=keep,
+            )
+        )
+
+    def _landed(self) -> None:
+        self._running -= 1
+        if not self._running and self._dirty:
+            self.run_now()  # what was typed meanwhile
 
     def _load_more(self) -> None:
         epoch = self._model_epoch

@@ -59,13 +59,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("about", "&Help", "&About desk", ()),
 )
 
-# Keys that are not menu actions, shown on the sheet too.
-OTHER_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("Search box", "↑ / ↓, Page Up / Page Down", "Move through the results"),
-    ("Search box", "Enter", "Open the selected paper"),
-    ("Related list", "Enter", "Open that paper"),
-    ("Note", "Tab", "Leave the note (it is saved as you type)"),
-    ("Window", "Drop files or a folder", "Import them"),
+# Keys that are not menu actions, shown on the sheet too: (what, keys).
+OTHER_KEYS: tuple[tuple[str, str], ...] = (
+    ("Move through the results from the search box", "↑ / ↓, Page Up / Page Down"),
+    ("Open the selected paper from the search box", "Enter"),
+    ("Open a paper from the related list", "Enter"),
+    ("Leave the note (it is saved as you type)", "Tab"),
+    ("Import lists", "Drop files or a folder on the window"),
 )
 
 
@@ -126,8 +126,8 @@ class ShortcutSheet(QDialog):
         font = other.font(0)
         font.setBold(True)
         other.setFont(0, font)
-        for where, keys, what in OTHER_KEYS:
-            QTreeWidgetItem(other, [f"{what} ({where.lower()})", keys])
+        for what, keys in OTHER_KEYS:
+            QTreeWidgetItem(other, [what, keys])
         tree.expandAll()
         tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         tree.header().setStretchLastSection(True)

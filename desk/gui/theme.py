@@ -103,6 +103,7 @@ class Colors:
     muted: QColor
     badge_background: QColor
     badge_text: QColor
+    warning: QColor
 
 
 def colors(palette: QPalette) -> Colors:
@@ -118,6 +119,7 @@ def colors(palette: QPalette) -> Colors:
             muted=muted,
             badge_background=QColor("#34495e"),
             badge_text=QColor("#d6e6ff"),
+            warning=QColor("#ffb357"),
         )
     return Colors(
         hl_background=QColor("#ffe066"),
@@ -128,6 +130,7 @@ def colors(palette: QPalette) -> Colors:
         muted=muted,
         badge_background=QColor("#e3ecf8"),
         badge_text=QColor("#1f3b63"),
+        warning=QColor("#9a4d00"),
     )
 
 

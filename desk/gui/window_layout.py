@@ -51,6 +51,8 @@ class WindowLayout(QMainWindow):
         self.query_message = QLabel()
         self.query_message.setObjectName("queryMessage")
         self.query_message.setTextFormat(Qt.TextFormat.PlainText)
+        self.query_message.setWordWrap(True)
+        self.query_message.setMaximumWidth(520)
         self.query_message.hide()
         self.filter_group = QButtonGroup(self)
         self.filter_buttons: dict[str, QToolButton] = {}

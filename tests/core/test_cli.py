@@ -145,3 +145,30 @@ def test_console_script_prints_json_only(tmp_path: Path, seeds_dir: Path) -> Non
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["added"] == 19
+
+
+def test_dupes_merge_distinct_unmerge(capsys, seeded_dir: Path, tmp_path: Path, seeds_dir: Path) -> None:
+    L = ["--library", str(seeded_dir)]
+    target = run_json(capsys, *L, "list", "--json")["papers"][3]["id"]
+    abstract = run_json(capsys, *L, "show", str(target), "--json")["abstract"]
+    words = abstract.split()
+    edited = tmp_path / "v2.txt"
+    # an arXiv v2: the last sentence dropped, one word changed
+    edited.write_text(
+        "Preprints\n\n" + " ".join(words[: int(len(words) * 0.8)]).replace(" the ", " a ", 1) + "\n"
+    )
+    report = run_json(capsys, *L, "import", str(edited), "--json")
+    assert report["added"] == 1 and report["near_duplicates"] == 1
+    groups = run_json(capsys, *L, "dupes", "--json")["groups"]
+    new_id = max(p["id"] for p in run_json(capsys, *L, "list", "--json")["papers"])
+    assert {"ids": sorted([target, new_id]), "similarity": groups[0]["similarity"]} in groups
+    assert 0 < groups[0]["similarity"] <= 1
+    assert run(capsys, *L, "merge", str(target), str(new_id))[0] == 0
+    assert run_json(capsys, *L, "stats", "--json")["papers"] == 94
+    assert run(capsys, *L, "unmerge", str(target))[0] == 0
+    assert run_json(capsys, *L, "stats", "--json")["papers"] == 95
+    assert run(capsys, *L, "distinct", str(target), str(new_id))[0] == 0
+    assert all(
+        sorted([target, new_id]) != g["ids"] for g in run_json(capsys, *L, "dupes", "--json")["groups"]
+    )
+    assert run(capsys, *L, "check")[0] == 0

@@ -56,11 +56,14 @@ def test_lexicon_corrects_by_distance_then_frequency(tmp_path: Path) -> None:
     lex = Lexicon(tmp_path / "words.tsv")
     for _ in range(5):
         lex.add({"learning", "reinforcement"})
-    lex.add({"leaning", "reinforce"})
+    lex.add({"leaning", "reinforce", "mode"})
+    lex.add({"model"})
+    lex.add({"model"})
     lex.save()
     fresh = Lexicon(tmp_path / "words.tsv")
     fresh.refresh()
-    assert len(fresh) == 4 and fresh.counts["learning"] == 5
+    assert len(fresh) == 6 and fresh.counts["learning"] == 5
+    assert fresh.correct("modle", lambda s: False) == "model"  # a swap beats the rarer one-edit "mode"
     assert fresh.correct("lerning", lambda s: False) == "learning"
     assert fresh.correct("learning", lambda s: True) is None
     assert fresh.correct("zzzzzz", lambda s: False) is None

@@ -189,3 +189,22 @@ def test_searches_and_updates_from_two_threads(built: SearchIndex) -> None:
         thread.join()
     assert not errors
     assert built.revisions()[3] == 11
+
+
+def test_parallel_rebuild_matches_and_cancels_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    from desk.core.search import index as search_index
+
+    monkeypatch.setattr(search_index, "PARALLEL_FROM", 50)
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(docs(300), 300)
+    assert ix.state() is IndexState.OK
+    assert ix.revisions() == {d.id: d.rev for d in docs(300)}
+    assert ix.search("diffusion").total == 75
+    calls = iter(range(10_000))
+    ix.rebuild(docs(300, rev=50), 300, cancelled=lambda: next(calls) > 5)
+    assert not multiprocessing.active_children()
+    assert ix.revisions() == {d.id: d.rev for d in docs(300)}

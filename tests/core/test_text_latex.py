@@ -63,7 +63,20 @@ def test_unknown_macro_keeps_name_or_argument() -> None:
 
 @pytest.mark.parametrize(
     "src",
-    ["$", "$$", "\\", "{", "}", "$\\", "\\href{x}", "{" * 3000, "\\textbf{" * 600, "$" * 999, "\\frac{", "%%%"],
+    [
+        "$",
+        "$$",
+        "\\",
+        "{",
+        "}",
+        "$\\",
+        "\\href{x}",
+        "{" * 3000,
+        "\\textbf{" * 600,
+        "$" * 999,
+        "\\frac{",
+        "%%%",
+    ],
 )
 def test_malformed_never_raises_and_leaves_no_syntax(src: str) -> None:
     out = latex_to_unicode(src)

@@ -156,5 +156,6 @@ def test_readable_text_on_seed_markup() -> None:
         r"and \texttt{BAR-RAG} with 52.19\% win rate"
     )
     assert readable_text(raw) == (
-        "we propose S-SPPO, a framework comprising: i) Supervision Calibration and BAR-RAG with 52.19% win rate"
+        "we propose S-SPPO, a framework comprising: i) Supervision Calibration "
+        "and BAR-RAG with 52.19% win rate"
     )

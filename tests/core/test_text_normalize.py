@@ -88,7 +88,9 @@ def test_key_of_readable_matches_raw_on_seeds() -> None:
         assert dedup_key(readable_text(raw)) == dedup_key(raw)
 
 
-@pytest.mark.parametrize("word", ["policies", "Policy", "running", "generalization", "LLMs", "diffusion", "über"])
+@pytest.mark.parametrize(
+    "word", ["policies", "Policy", "running", "generalization", "LLMs", "diffusion", "über"]
+)
 def test_stem_word_matches_whoosh_stemming_analyzer(word: str) -> None:
     analyzer = StemmingAnalyzer(stoplist=None)
     assert [t.text for t in analyzer(word)] == [stem_word(word)]

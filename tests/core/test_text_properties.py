@@ -30,8 +30,33 @@ markupish = st.one_of(
     st.text(alphabet=MARKUP_CHARS, max_size=80),
     st.lists(
         st.sampled_from(
-            ["\\textbf{", "\\emph{", "}", "{", "$", "$$", "**", "*", "_", "`", "``", "''", "--", "\\url{",
-             "https://a.b/c", "javascript:x", "[t](", ")", "<script>", "\\alpha", "\\", "&amp;", " ", "x", "Ab"]
+            [
+                "\\textbf{",
+                "\\emph{",
+                "}",
+                "{",
+                "$",
+                "$$",
+                "**",
+                "*",
+                "_",
+                "`",
+                "``",
+                "''",
+                "--",
+                "\\url{",
+                "https://a.b/c",
+                "javascript:x",
+                "[t](",
+                ")",
+                "<script>",
+                "\\alpha",
+                "\\",
+                "&amp;",
+                " ",
+                "x",
+                "Ab",
+            ]
         ),
         max_size=30,
     ).map("".join),
@@ -39,15 +64,32 @@ markupish = st.one_of(
 
 WORDS = st.sampled_from(["policy", "Model", "RACER", "learning", "gradient", "α", "robust", "data", "x"])
 LATEX_BITS = st.sampled_from(
-    [r"$\alpha$", r"$O(n^2)$", r"$\times$", r"$x_1$", r"\textbf{S}", r"\emph{new}", r"\textit{it}",
-     r"$\mathbb{E}[x]$", r"$\geq$", r"``q''", "--", "---", r"\%", r"$\frac{a}{b}$", r"$\textbf{B}$"]
+    [
+        r"$\alpha$",
+        r"$O(n^2)$",
+        r"$\times$",
+        r"$x_1$",
+        r"\textbf{S}",
+        r"\emph{new}",
+        r"\textit{it}",
+        r"$\mathbb{E}[x]$",
+        r"$\geq$",
+        r"``q''",
+        "--",
+        "---",
+        r"\%",
+        r"$\frac{a}{b}$",
+        r"$\textbf{B}$",
+    ]
 )
 MD_BITS = st.builds(
     lambda w, k: {"b": f"**{w}**", "i": f"*{w}*", "u": f"_{w}_", "c": f"`{w}`"}[k],
     WORDS,
     st.sampled_from("biuc"),
 )
-URLS = st.sampled_from(["https://github.com/x/y.", r"\url{https://a.b/c}}.", "(see https://a.b/c)", "https://a.b/X_(y)"])
+URLS = st.sampled_from(
+    ["https://github.com/x/y.", r"\url{https://a.b/c}}.", "(see https://a.b/c)", "https://a.b/X_(y)"]
+)
 generated = st.lists(st.one_of(WORDS, LATEX_BITS, MD_BITS, URLS), min_size=1, max_size=25).map(" ".join)
 
 ALLOWED_TAGS = {"b", "i", "code", "a", "span"}
@@ -99,7 +141,10 @@ def test_dedup_key_of_readable_is_the_key(text: str) -> None:
 
 
 @SETTINGS
-@given(st.one_of(markupish, generated), st.lists(st.sampled_from([" ", "  ", "\n", "\t", " \n ", "\u00a0"]), min_size=1))
+@given(
+    st.one_of(markupish, generated),
+    st.lists(st.sampled_from([" ", "  ", "\n", "\t", " \n ", "\u00a0"]), min_size=1),
+)
 def test_dedup_key_ignores_whitespace_layout(text: str, spaces: list[str]) -> None:
     # Only existing whitespace runs change, and the ends are padded: the same text laid out differently.
     runs = iter(spaces * (len(text) + 1))
@@ -129,7 +174,7 @@ def test_generated_latex_and_markdown_leave_no_markup(text: str) -> None:
 
 @SETTINGS
 @given(markupish)
-@example('<script>alert(1)</script><SCRIPT SRC=//x></SCRIPT><img src=x onerror=alert(1)>')
+@example("<script>alert(1)</script><SCRIPT SRC=//x></SCRIPT><img src=x onerror=alert(1)>")
 @example("[<script>](https://a.b/<script>)")
 @example("**<script>**`<script>`*<script>*")
 def test_html_output_has_only_our_tags(text: str) -> None:
@@ -138,7 +183,9 @@ def test_html_output_has_only_our_tags(text: str) -> None:
     tags = {m.group(1).lower() for m in re.finditer(r"</?([A-Za-z][\w-]*)", html)}
     assert tags <= ALLOWED_TAGS
     for href in re.findall(r'href="([^"]*)"', html):
-        assert href.startswith(("http://", "https://", "HTTP://", "HTTPS://")) or re.match(r"(?i)https?://", href)
+        assert href.startswith(("http://", "https://", "HTTP://", "HTTPS://")) or re.match(
+            r"(?i)https?://", href
+        )
 
 
 @SETTINGS

@@ -119,20 +119,30 @@ def test_titles_on_seeds_are_short_clean_and_distinct() -> None:
         (
             "000",
             "routing queries to the optimal large language model",
-            "RACER: Extending base routers to output model sets that can be subsequently aggregated for improved output",
+            "RACER: Extending base routers to output model sets that can be subsequently aggregated "
+            "for improved output",
         ),
         (
             "000",
             "Low-rank projection has emerged",
             "STAR-KV: An adaptive low-rank KV cache compression framework with fine-grained rank control",
         ),
-        ("000", "online multiple hypothesis testing", "SCORE: Sequential Control with Overshoot Refund for E-values"),
+        (
+            "000",
+            "online multiple hypothesis testing",
+            "SCORE: Sequential Control with Overshoot Refund for E-values",
+        ),
         (
             "000",
             "An agent must try new behaviors",
-            "How to use any safe reference policy as a probabilistic regulator for any optimized but untested policy",
+            "How to use any safe reference policy as a probabilistic regulator "
+            "for any optimized but untested policy",
         ),
-        ("003", "Optimizing Conditional Value-at-risk (CVaR)", "Augmenting CVaR with an expected quantile term"),
+        (
+            "003",
+            "Optimizing Conditional Value-at-risk (CVaR)",
+            "Augmenting CVaR with an expected quantile term",
+        ),
     ],
 )
 def test_seed_title_shapes(prefix: str, needle: str, title: str) -> None:
@@ -164,8 +174,14 @@ def test_helpers() -> None:
     assert gerund("applies") == "Applying"
     assert gerund("extending") == "Extending"
     assert gerund("use") == "Using"
-    assert split_sentences("We use e.g. this. Then Fig. 2 shows it. Done.") == [
+    assert split_sentences("We use e.g. this. Then Fig. 2 shows it. Done.") == (
         "We use e.g. this.",
         "Then Fig. 2 shows it.",
         "Done.",
-    ]
+    )
+    assert split_sentences("One pipeline.Experiments follow. 中文。下一句") == (
+        "One pipeline.",
+        "Experiments follow.",
+        "中文。",
+        "下一句",
+    )

@@ -74,6 +74,7 @@ def test_keyboard_flow_reaches_the_library(open_window, library_dir: Path, qtbot
     type_text(qtbot, "diffusion")  # Esc selected the old query: typing replaces it
     wait_search(qtbot, window, "diffusion")
     assert window.search_box.text() == "diffusion"
+    assert window.controller.shown_text == "diffusion"  # answers to "d", "di", … were dropped or replaced
     press(qtbot, Key.Key_Escape)
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
@@ -179,6 +180,21 @@ def test_a_query_that_does_not_parse_keeps_the_results(open_window, library_dir:
     before = window.model.ids()
     type_text(qtbot, ' "unclosed')
     wait_search(qtbot, window, 'policy "unclosed')
-    if window.query_message.isVisible():  # the core found something to say about it
-        assert window.query_message.text()
-        assert window.model.ids() == before
+    assert window.query_message.isVisible()
+    assert "quote" in window.query_message.text()
+    assert window.model.ids() == before  # the last good results stay
+    type_text(qtbot, '"')
+    wait_search(qtbot, window, 'policy "unclosed"')
+    assert not window.query_message.isVisible()
+
+
+def test_enter_right_after_typing_opens_the_best_hit(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    type_text(qtbot, "diffusion")
+    press(qtbot, Key.Key_Return)  # before the debounce has run the search
+    qtbot.waitUntil(window.abstract_view.hasFocus)
+    assert window.controller.shown_text == "diffusion"
+    assert window.current_id == window.model.id_at(0)
+    qtbot.waitUntil(
+        lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.current_id
+    )

@@ -25,7 +25,9 @@ def test_first_run_imports_the_seeds_with_progress(open_window, tmp_path: Path, 
     seen: list[tuple[str, bool]] = []
     window = open_window(tmp_path / "new-library", seeds=SEEDS, wait=False)
     window.importer.started.connect(
-        lambda title: seen.append((title, window.importer.dialog is not None and window.importer.dialog.isVisible()))
+        lambda title: seen.append(
+            (title, window.importer.dialog is not None and window.importer.dialog.isVisible())
+        )
     )
     wait_ready(qtbot, window)
     assert seen and seen[0][1], "a progress dialog was shown while the seeds were imported"
@@ -46,7 +48,9 @@ def _drop(window, paths: list[Path]) -> None:
     )
     QApplication.sendEvent(window, enter)
     assert enter.isAccepted()
-    drop = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(
+        pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     QApplication.sendEvent(window, drop)
     assert drop.isAccepted()
 

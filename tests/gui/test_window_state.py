@@ -102,11 +102,15 @@ def test_abstract_view_never_loads_anything_and_opens_web_links_only(
     open_window, library_dir: Path, monkeypatch
 ) -> None:
     opened: list[str] = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: opened.append(url.toString()) or True))
+    monkeypatch.setattr(
+        QDesktopServices, "openUrl", staticmethod(lambda url: opened.append(url.toString()) or True)
+    )
     window = open_window(library_dir)
     view = window.abstract_view
     assert not view.openLinks() and not view.openExternalLinks()
-    assert view.loadResource(QTextDocument.ResourceType.ImageResource, QUrl("https://example.org/x.png")) is None
+    assert (
+        view.loadResource(QTextDocument.ResourceType.ImageResource, QUrl("https://example.org/x.png")) is None
+    )
     view.anchorClicked.emit(QUrl("file:///etc/passwd"))
     view.anchorClicked.emit(QUrl("javascript:alert(1)"))
     view.anchorClicked.emit(QUrl("https://github.com/x/y"))
@@ -125,8 +129,68 @@ def test_dark_palette_and_highlight_colours(open_window, library_dir: Path, qtbo
         c = theme.colors(window.palette())
         text = window.palette().color(window.palette().ColorRole.Text)
         assert abs(c.hl_text.lightness() - c.hl_background.lightness()) > 90
-        assert abs(text.lightness() - window.palette().color(window.palette().ColorRole.Base).lightness()) > 120
+        assert (
+            abs(text.lightness() - window.palette().color(window.palette().ColorRole.Base).lightness()) > 120
+        )
         assert not window.grab().isNull()  # the delegate paints
         qtbot.waitUntil(lambda: c.hl_background.name() in window.abstract_view.toHtml())
     finally:
         app.setPalette(original)
+
+
+def test_long_lists_load_rows_and_pages_as_you_scroll(
+    open_window, library_dir: Path, qtbot, monkeypatch
+) -> None:
+    from desk.gui import search_controller
+
+    monkeypatch.setattr(search_controller, "FIRST_PAGE", 12)
+    monkeypatch.setattr(search_controller, "NEXT_PAGE", 12)
+    monkeypatch.setattr(search_controller, "FIRST_ROWS", 3)
+    window = open_window(library_dir)
+    assert window.model.rowCount() == 12 and window.model.total > 24
+    # Rows past the first three arrive from the worker once the view paints them.
+    qtbot.waitUntil(lambda: all(window.model.summary(i) is not None for i in window.model.ids()[:8]))
+    for _ in range(3):
+        before = window.model.rowCount()
+        window.results_view.scrollToBottom()
+        qtbot.waitUntil(lambda before=before: window.model.rowCount() > before)
+    assert len(set(window.model.ids())) == window.model.rowCount()
+    loaded = window.model.rowCount()
+    for _ in range(loaded // 10 + 1):
+        press(qtbot, Qt.Key.Key_PageDown)  # from the search box, ten rows at a time
+    assert window.results_view.currentIndex().row() >= loaded - 1
+
+
+def test_a_damaged_library_is_reported_in_plain_words(open_window, tmp_path: Path, qtbot) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    directory = tmp_path / "broken"
+    directory.mkdir()
+    (directory / "library.sqlite3").write_bytes(b"this is not a database" * 100)
+    window = open_window(directory, wait=False)
+    qtbot.waitUntil(lambda: window.open_error is not None, timeout=10_000)
+    boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
+    assert boxes and "Traceback" not in boxes[0].text()
+    assert boxes[0].text() == window.open_error
+    assert not window.ready
+
+
+def test_refguard_keeps_the_singletons_alive(qapp) -> None:
+    import sys
+
+    from PySide6.QtGui import QStandardItem, QStandardItemModel
+
+    from desk.gui import refguard
+
+    on = refguard.install()
+    assert on == refguard.leaks() or on  # once on, it stays on
+    model = QStandardItemModel()
+    model.appendRow(QStandardItem("x"))
+    index = model.index(0, 0)
+    before = sys.getrefcount(None)
+    for _ in range(20_000):  # each call loses a reference to None on an affected PySide6
+        index.data(Qt.ItemDataRole.UserRole + 7)
+    if on:
+        assert sys.getrefcount(None) > refguard.CUSHION // 4
+    else:
+        assert sys.getrefcount(None) >= before - 10

@@ -26,6 +26,7 @@ MAX_BUCKET = 64
 (texts equal after cleanup are linked by their fingerprint anyway)."""
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
+_CHUNK = 2048  # texts hashed together: vectorised, and the word lists of 50k texts never all in memory
 
 
 @dataclass(frozen=True)
@@ -79,23 +80,26 @@ class NearDuplicateIndex:
         self.add_many([(paper_id, text)])
 
     def add_many(self, items: Iterable[tuple[int, str]]) -> None:
-        """Index many papers at once (vectorised); a repeated id keeps its last text."""
+        """Index many papers at once (vectorised, in chunks); a repeated id keeps its last text."""
         latest = dict(items)
         for paper_id in latest:
             if paper_id in self._row_of:
                 self.remove(paper_id)
-        if not latest:
-            return
         ids = list(latest)
-        words = [normalize_words(latest[i]) for i in ids]
+        self._grow(len(ids))
+        for lo in range(0, len(ids), _CHUNK):
+            chunk = ids[lo:lo + _CHUNK]
+            self._append(chunk, [latest[i] for i in chunk])
+
+    def _append(self, ids: list[int], texts: list[str]) -> None:
+        words = [normalize_words(t) for t in texts]
         sets, tails = shingle_sets(words)
         filled = [k for k, s in enumerate(sets) if len(s)]
-        keys = np.zeros((len(ids), self._keys.shape[1]), dtype=np.uint64)
-        if filled:
-            keys[filled] = band_keys(signatures([sets[k] for k in filled], self.num_perm), BAND_ROWS)
-        self._grow(len(ids))
         rows = slice(self._used, self._used + len(ids))
-        self._keys[rows] = keys
+        self._keys[rows] = 0
+        if filled:
+            self._keys[self._used + np.array(filled)] = band_keys(
+                signatures([sets[k] for k in filled], self.num_perm), BAND_ROWS)
         self._ids[rows] = ids
         self._live[rows] = [len(s) > 0 for s in sets]
         self._fps[rows] = [cleanup_fingerprint(w) for w in words]
@@ -125,12 +129,14 @@ class NearDuplicateIndex:
         if need <= len(self._ids):
             return
         cap = max(need, 2 * len(self._ids), 64)
-        self._keys = np.resize(self._keys, (cap, self._keys.shape[1]))
-        self._ids = np.resize(self._ids, cap)
-        self._live = np.resize(self._live, cap)
-        self._live[self._used:] = False
-        self._fps = np.resize(self._fps, cap)
-        self._tails = np.resize(self._tails, (cap, TAIL))
+
+        def grown(a: np.ndarray) -> np.ndarray:
+            out = np.zeros((cap, *a.shape[1:]), dtype=a.dtype)
+            out[: self._used] = a[: self._used]
+            return out
+
+        self._keys, self._ids, self._live = grown(self._keys), grown(self._ids), grown(self._live)
+        self._fps, self._tails = grown(self._fps), grown(self._tails)
 
     def _compact(self) -> None:
         rows = np.array(sorted(self._row_of.values()), dtype=np.int64)

@@ -16,7 +16,7 @@ import numpy as np
 from desk.core.dedup.shingles import mix64
 
 SEED = 1
-_CHUNK = 1 << 16  # shingles per block: 64k x 128 x 4 bytes = 32 MB of temporaries
+_CHUNK = 1 << 14  # shingles per block: 16k x 128 x 4 bytes = 8 MB per temporary
 
 
 @cache

@@ -39,6 +39,10 @@ from desk.core.search.spelling import Lexicon, corrected_query, words_of
 log = logging.getLogger(__name__)
 
 BUILD_PREFIX = ".rebuild-"  # a rebuild writes into .rebuild-<pid>, then swaps its files in
+# Whoosh sub-processes for big rebuilds (multisegment: no final merge). On two
+# busy cores this measured 1.15x; below PARALLEL_FROM papers start-up outweighs it.
+REBUILD_PROCS = 2
+PARALLEL_FROM = 2000
 FEW_HITS = 3  # below this many, a query with a typo is answered with its correction
 MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
 RELATED_TERMS = 12
@@ -202,24 +206,31 @@ class SearchIndex:
     ) -> bool:
         """Write a complete index into ``build``; False when cancelled."""
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
-        writer = ix.writer(limitmb=128, codec=codec())
+        parallel = REBUILD_PROCS > 1 and total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1
+        if parallel:
+            writer = ix.writer(procs=REBUILD_PROCS, multisegment=True, limitmb=64, codec=codec())
+        else:
+            writer = ix.writer(limitmb=128, codec=codec())
         lexicon = Lexicon()
         done = 0
         try:
             for doc in docs:
                 if cancelled is not None and done % 32 == 0 and cancelled():
-                    writer.cancel()
+                    _abort(writer)
                     return False
                 writer.add_document(**_fields(doc))
                 lexicon.add(_words(doc))
                 done += 1
                 if progress is not None and done % 100 == 0:
                     progress(done, total)
+            writer.commit()
         except BaseException:
-            writer.cancel()
+            _abort(writer)
             raise
-        writer.commit()
+        written = ix.doc_count_all()
         ix.close()
+        if written != done:  # a crashed sub-process must not leave a silently partial index
+            raise RuntimeError(f"the search index build wrote {written} of {done} papers")
         lexicon.save(build / LEXICON_NAME)
         if progress is not None:
             progress(done, total)
@@ -236,7 +247,7 @@ class SearchIndex:
         write_marker(self.directory)
 
     def update(self, docs: Sequence[IndexDoc]) -> None:
-        """Insert or replace documents by id."""
+        """Insert or replace documents by id; raises when there is no index to update (rebuild first)."""
         latest = {d.id: d for d in docs}
         if not latest:
             return
@@ -258,7 +269,7 @@ class SearchIndex:
             self._current()
 
     def delete(self, ids: Iterable[int]) -> None:
-        """Remove documents by id; unknown ids are ignored."""
+        """Remove documents by id; unknown ids are ignored; raises when there is no index."""
         wanted = sorted(set(ids))
         if not wanted:
             return
@@ -379,6 +390,19 @@ class SearchIndex:
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
             hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
         return tuple(hits)
+
+
+def _abort(writer: Any) -> None:
+    """Cancel a writer, ending the sub-processes of a parallel one (its cancel() leaves them waiting)."""
+    for task in getattr(writer, "tasks", ()):
+        with contextlib.suppress(Exception):
+            task.terminate()
+            task.join(5)
+    for q in (getattr(writer, "jobqueue", None), getattr(writer, "resultqueue", None)):
+        if q is not None:
+            q.cancel_join_thread()
+    with contextlib.suppress(Exception):
+        writer.cancel()
 
 
 def _sweep_builds(directory: Path) -> None:

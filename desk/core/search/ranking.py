@@ -5,7 +5,8 @@ word at 100k abstracts turns into hundreds of milliseconds. Here posting
 blocks are decoded whole into numpy arrays (cached per immutable segment) and
 BM25F is computed Whoosh's way over dense per-document arrays. A document's
 score is ``parts_matched * COORD_BONUS + bm25f``: more distinct query parts
-first, then relevance. Phrases still go through Whoosh's own matchers.
+first, then relevance. Phrases intersect the posting arrays first and read
+positions only for the documents holding every word.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any
 import numpy as np
 from whoosh.columns import NumericColumn
 from whoosh.formats import _INT_SIZE, Positions
-from whoosh.query import Query
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
@@ -62,13 +62,6 @@ class PhraseTerms:
 
 
 @dataclass(frozen=True)
-class Native:
-    """A Whoosh query (phrases), run through Whoosh's matchers."""
-
-    query: Query
-
-
-@dataclass(frozen=True)
 class Flag:
     fieldname: str
     value: bool
@@ -100,7 +93,7 @@ class Combine:
     coordinate: bool = False  # the top level: each part adds COORD_BONUS
 
 
-Plan = Terms | Prefixes | PhraseTerms | Native | Flag | Negate | All | Any_ | Combine
+Plan = Terms | Prefixes | PhraseTerms | Flag | Negate | All | Any_ | Combine
 Scored = tuple[np.ndarray | None, np.ndarray]  # (scores or None, mask) over all docnums
 
 
@@ -342,8 +335,6 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
         return _union(corpus, pairs)
     if isinstance(plan, PhraseTerms):
         return _phrase(corpus, plan)
-    if isinstance(plan, Native):
-        return _native(corpus, plan.query)
     if isinstance(plan, Flag):
         return None, corpus.flag(plan.fieldname, plan.value)
     if isinstance(plan, Negate):
@@ -444,19 +435,6 @@ def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.
         for ids, values in scored:
             scores[docs] += values[np.searchsorted(ids, docs)] * np.float32(boost)
         mask[docs] = True
-    return scores, mask
-
-
-def _native(corpus: Corpus, q: Query) -> Scored:
-    scores = np.zeros(corpus.n, np.float32)
-    mask = np.zeros(corpus.n, bool)
-    for sub, offset in corpus.searcher.leaf_searchers():
-        m = q.matcher(sub, sub.context())
-        while m.is_active():
-            d = offset + m.id()
-            mask[d] = True
-            scores[d] += m.score()
-            m.next()
     return scores, mask
 
 

@@ -129,12 +129,16 @@ class Lexicon:
         # A misspelling that still stems to an indexed term already finds its
         # papers: only offer the properly spelled word of the same stem.
         same_stem = stem_known(stems[0])
+        # Swapped letters ("modle") are two Levenshtein edits; count them as one.
+        swaps = {w[:i] + w[i + 1] + w[i] + w[i + 2 :] for i in range(len(w) - 1)}
         for maxdist in (1, 2) if len(w) >= 5 else (1,):
             found = [c for c in self.within(w, maxdist) if c != w]
+            if maxdist == 1:
+                found += [c for c in swaps if c in self.counts and c != w]
             if same_stem:
                 found = [c for c in found if analyze(c) == stems]
             if found:
-                return max(sorted(found), key=lambda c: self.counts.get(c, 0))
+                return max(sorted(set(found)), key=lambda c: self.counts.get(c, 0))
         return None
 
 

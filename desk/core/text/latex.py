@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from typing import Literal
 
 from pylatexenc import latex2text, latexwalker
 
 # Macros whose argument is shown as-is; the span parser maps them to bold/italic/code.
-STYLE_MACROS: dict[str, tuple[str | None, bool | None]] = {
+STYLE_MACROS: dict[str, tuple[Literal["bold", "italic", "code"] | None, bool | None]] = {
     # name: (span kind or None, argument is math (True) / text (False) / inherits (None))
     "textbf": ("bold", False),
     "mathbf": ("bold", True),
@@ -45,32 +46,9 @@ _LAYOUT = (
     "hfill vfill par newline linebreak quad qquad medskip smallskip bigskip maketitle"
 )
 _OVERRIDES.update(dict.fromkeys(_LAYOUT.split(), " "))
-_SIMPLE_ESCAPES = {
-    "%": "%",
-    "&": "&",
-    "$": "$",
-    "#": "#",
-    "_": "_",
-    "{": "{",
-    "}": "}",
-    "*": "*",
-    "[": "[",
-    "]": "]",
-    "<": "<",
-    ">": ">",
-    "|": "|",
-    "\\": " ",
-    " ": " ",
-    ",": " ",
-    ";": " ",
-    ":": " ",
-    "!": "",
-    "/": "",
-    "-": "",
-    "@": "",
-    "\n": " ",
-    "\t": " ",
-}
+# Backslash + symbol: an escaped character, a space command, or nothing (\- \/ \!).
+_SIMPLE_ESCAPES = {c: c for c in "%&$#_{}*[]<>|"}
+_SIMPLE_ESCAPES |= dict.fromkeys("\\ ,;:\n\t", " ") | dict.fromkeys("!/-@", "")
 _ACCENTS = set("\"'`^~=.")
 
 _SUP = dict(zip("0123456789+-−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱᵀ", strict=True))

@@ -31,8 +31,10 @@ class Span:
     url: str | None = None
 
 
-_PRIORITY = {"text": 0, "italic": 1, "bold": 2, "code": 3, "link": 4}
-_TEXT, _MATH, _LIT = 0, 1, 2
+_PRIORITY: dict[SpanKind, int] = {"text": 0, "italic": 1, "bold": 2, "code": 3, "link": 4}
+_TEXT, _MATH, _LIT = 0, 1, 2  # how a piece's raw text becomes readable
+_Piece = tuple[str, SpanKind, str | None, int]  # raw text, kind, url, mode
+_Flush = tuple[int, int]  # where pending plain text starts, and its mode
 _MAX_DEPTH = 40
 
 # Zero-width, soft hyphen and bidi controls: invisible, and they would split or spoof words.
@@ -92,13 +94,13 @@ class _Scanner:
 
     def __init__(self, text: str) -> None:
         self.s = text
-        self.pieces: list[tuple[str, str, str | None, int]] = []
+        self.pieces: list[_Piece] = []
 
-    def add(self, raw: str, kind: str, url: str | None, mode: int) -> None:
+    def add(self, raw: str, kind: SpanKind, url: str | None, mode: int) -> None:
         if raw:
             self.pieces.append((raw, kind, url, mode))
 
-    def parse(self, start: int, end: int, kind: str, url: str | None, math: bool, depth: int) -> None:
+    def parse(self, start: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int) -> None:
         s = self.s
         mode = _MATH if math else _TEXT
         if depth > _MAX_DEPTH:
@@ -118,11 +120,11 @@ class _Scanner:
             i = buf = nxt
         self.add(s[buf:end], kind, url, mode)
 
-    def _flush(self, flush: tuple[int, int], upto: int, kind: str, url: str | None) -> None:
+    def _flush(self, flush: _Flush, upto: int, kind: SpanKind, url: str | None) -> None:
         self.add(self.s[flush[0] : upto], kind, url, flush[1])
 
     def token(
-        self, j: int, end: int, kind: str, url: str | None, math: bool, depth: int, flush: tuple[int, int]
+        self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
     ) -> int:
         """Handle markup at `j`; return the index after it, or -(index to resume scanning) if none."""
         s = self.s
@@ -154,7 +156,7 @@ class _Scanner:
         return self.bare_url(j, end, kind, url, flush)
 
     def macro(
-        self, j: int, end: int, kind: str, url: str | None, math: bool, depth: int, flush: tuple[int, int]
+        self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
     ) -> int:
         s = self.s
         m = _NAME_RE.match(s, j, end)
@@ -195,9 +197,7 @@ class _Scanner:
             return after
         return -m.end()
 
-    def emphasis(
-        self, j: int, end: int, kind: str, url: str | None, depth: int, flush: tuple[int, int]
-    ) -> int:
+    def emphasis(self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush) -> int:
         s = self.s
         c = s[j]
         run = _run_length(s, j, end, c)
@@ -220,7 +220,7 @@ class _Scanner:
         if width == 1 and run > 1:  # **x* : the spare mark is literal
             self.add(s[j : after - 1], kind, url, _LIT)
             j = after - 1
-        style = "bold" if width == 2 else "italic"
+        style: SpanKind = "bold" if width == 2 else "italic"
         inner_kind = kind if _PRIORITY[style] < _PRIORITY[kind] else style
         # A longer opening run (***x***) leaves its extra marks inside, where they nest.
         self.parse(j + width, close, inner_kind, url, False, depth + 1)
@@ -244,7 +244,7 @@ class _Scanner:
                 return q - 1 if run > 2 else p
             k = q
 
-    def code(self, j: int, end: int, kind: str, url: str | None, flush: tuple[int, int]) -> int:
+    def code(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int:
         s = self.s
         run = _run_length(s, j, end, "`")
         after = j + run
@@ -258,8 +258,10 @@ class _Scanner:
             quote = _latex_quote_end(s, after, end, run)
             if quote >= 0 and (close < 0 or quote < close):
                 return -after  # ``LaTeX quotes'' are converted with the text
-        if close < 0:
-            return -after
+        if close < 0:  # an unmatched run stays literal (and so reads the same a second time)
+            self._flush(flush, j, kind, url)
+            self.add(s[j:after], kind, url, _LIT)
+            return after
         body = s[after:close]
         if len(body) > 2 and body[0] == " " and body[-1] == " " and body.strip():
             body = body[1:-1]
@@ -267,9 +269,7 @@ class _Scanner:
         self.add(body, "link" if kind == "link" else "code", url, _LIT)
         return close + run
 
-    def md_link(
-        self, j: int, end: int, kind: str, url: str | None, depth: int, flush: tuple[int, int]
-    ) -> int:
+    def md_link(self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush) -> int:
         s = self.s
         close = _matching(s, j, end, "[", "]")
         if close < 0 or close + 1 >= end or s[close + 1] != "(":
@@ -288,7 +288,7 @@ class _Scanner:
             self.parse(j + 1, close, "link", url or target, False, depth + 1)
         return paren + 1
 
-    def bare_url(self, j: int, end: int, kind: str, url: str | None, flush: tuple[int, int]) -> int:
+    def bare_url(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int:
         s = self.s
         if j > 0 and s[j - 1].isalnum():
             return -(j + 1)
@@ -346,39 +346,37 @@ def _convert(raw: str, mode: int) -> str:
     return raw
 
 
-def _assemble(pieces: list[tuple[str, str, str | None, int]]) -> tuple[Span, ...]:
-    merged: list[list[str | None]] = []  # [text, kind, url]
+def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
+    """Convert pieces, merge neighbours of one kind, and tidy spaces and markup debris."""
+    merged: list[tuple[str, SpanKind, str | None]] = []
     for raw, kind, url, mode in pieces:
         text = _WS_RE.sub(" ", _convert(raw, mode).replace("\\", ""))
         if not text:
             continue
-        if merged and merged[-1][1] == kind and merged[-1][2] == url:
-            merged[-1][0] = str(merged[-1][0]) + text
+        if merged and merged[-1][1:] == (kind, url):
+            merged[-1] = (merged[-1][0] + text, kind, url)
         else:
-            merged.append([text, kind, url])
-    prev_star = False
-    for item in merged:
-        # A "**" that closes nothing is markup debris, never meant as text (even in code).
-        text = unicodedata.normalize("NFC", _STRAY_STARS_RE.sub("", str(item[0])))
-        if prev_star and text.startswith("*"):
-            text = text[1:]
-        item[0] = text
-        prev_star = text.endswith("*") or (prev_star and not text)
+            merged.append((text, kind, url))
     spans: list[Span] = []
+    prev_star = False
     prev_space = True  # drops leading space
     for text, kind, url in merged:
-        text = str(text)
+        # A "**" that closes nothing is markup debris, never meant as text (even in code).
+        text = unicodedata.normalize("NFC", _STRAY_STARS_RE.sub("", text))
+        if prev_star and text.startswith("*"):
+            text = text[1:]
+        prev_star = text.endswith("*") or (prev_star and not text)
         if prev_space:
             text = text.lstrip(" ")
         text = re.sub(" {2,}", " ", text)
         if not text:
             continue
         prev_space = text.endswith(" ")
-        spans.append(Span(text, kind, url))  # type: ignore[arg-type]
+        spans.append(Span(text, kind, url))
     if spans and spans[-1].text.endswith(" "):
-        last = spans[-1]
-        stripped = last.text.rstrip(" ")
-        spans[-1:] = [Span(stripped, last.kind, last.url)] if stripped else []
+        last = spans.pop()
+        if last.text.rstrip(" "):
+            spans.append(Span(last.text.rstrip(" "), last.kind, last.url))
     return tuple(spans)
 
 

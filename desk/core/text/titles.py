@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 
 TITLE_MAX = 120
 
@@ -42,34 +43,36 @@ _NAMED_RE = re.compile(
     r"|\b[Oo]ur (?:algorithm|method|framework|approach|model|system|optimizer|architecture|benchmark|tool)"
     r"\s+(?=[A-Z0-9])"
 )
-_APPOSITION = r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b"  # "X (…) framework, a …"
+_APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
+_EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
 _TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
-_URL_RE = re.compile(r"(?i:https?://)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:io|com|org|net|ai)(?:/\S*)?")
+_URL_RE = re.compile(r"(?i:https?://)\S+|\b(?:[\w-]++\.)++(?:io|com|org|net|ai)\b(?:/\S*)?")
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
 _ABBREV = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "Fig.", "Eq.", "a.k.a.", "approx.", "resp.", "U.S.")
 _SENT_END_RE = re.compile(
-    r"(?<=[.!?。！？])\s+(?=[\"“(\[]?[A-Z0-9])"  # ". Next"
+    r"[.!?。！？](?:\s+(?=[\"“(\[]?[A-Z0-9\u3040-\u30ff\u4e00-\u9fff])"  # ". Next"
     r"|(?<=[。！？])"  # CJK full stops need no space
-    r"|(?<=[a-z]{2}\.)(?=[A-Z][a-z]{2})"  # "pipeline.Experiments": a missing space
+    r"|(?<=[a-z]{2}\.)(?=[A-Z][a-z]{2}))"  # "pipeline.Experiments": a missing space
 )
 
 
-def split_sentences(text: str) -> list[str]:
+@lru_cache(maxsize=256)
+def split_sentences(text: str) -> tuple[str, ...]:
     """Sentences of readable text (abbreviations such as "e.g." do not end one)."""
     out: list[str] = []
     start = 0
     for m in _SENT_END_RE.finditer(text):
-        piece = text[start : m.start()]
+        piece = text[start : m.start() + 1]
         if piece.endswith(_ABBREV):
             continue
         out.append(piece.strip())
         start = m.end()
     out.append(text[start:].strip())
-    return [s for s in out if s]
+    return tuple(s for s in out if s)
 
 
 def _upper_count(token: str) -> int:
-    return sum(1 for c in token if c.isupper())
+    return sum(map(str.isupper, token))
 
 
 def _is_generic(token: str) -> bool:
@@ -79,11 +82,12 @@ def _is_generic(token: str) -> bool:
 
 def _qualifies(token: str) -> bool:
     """Looks like a coined method name: RACER, STAR-KV, PoMtVRS, Conf-Gen, D²TR."""
-    letters = sum(1 for c in token if c.isalpha())
-    if letters < 2 or _is_generic(token) or not (token[0].isupper() or token[0].isdigit()):
+    if not token or not (token[0].isupper() or token[0].isdigit()):
         return False
     caps = _upper_count(token)
-    return caps >= 2 or (caps >= 1 and any(c.isdigit() for c in token) and letters >= 3)
+    if caps == 0 or sum(map(str.isalpha, token)) < (2 if caps >= 2 else 3) or _is_generic(token):
+        return False
+    return caps >= 2 or any(map(str.isdigit, token))
 
 
 @dataclass
@@ -91,21 +95,40 @@ class _Candidate:
     name: str
     first: int
     cue: float = 0.0
-    bonus: float = 0.0
     words: int = 1
-    extra: set[str] = field(default_factory=set)
+
+
+def _spots(name: str, text: str) -> list[tuple[int, bool]]:
+    """End offsets of `name` as a whole token in text, each flagged when it is a prefix ("SCORE-LOND")."""
+    # Plain string search: a regex per candidate name would be compiled anew for every abstract.
+    out: list[tuple[int, bool]] = []
+    i = text.find(name)
+    n = len(name)
+    while i >= 0:
+        end = i + n
+        before_ok = i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_-")
+        nxt = text[end : end + 1]
+        if before_ok and not (nxt.isalnum() or nxt == "_"):
+            prefix = nxt == "-" and (text[end + 1 : end + 2].isalnum() or text[end + 1 : end + 2] == "_")
+            out.append((end, prefix))
+        i = text.find(name, i + 1)
+    return out
 
 
 def _occurrences(name: str, text: str) -> tuple[int, int]:
-    esc = re.escape(name)
-    whole = len(re.findall(rf"(?<![\w-]){esc}(?![\w]|-\w)", text))
-    prefix = len(re.findall(rf"(?<![\w-]){esc}-\w", text))
-    return whole, prefix
+    spots = _spots(name, text)
+    prefix = sum(1 for _, p in spots if p)
+    return len(spots) - prefix, prefix
 
 
 def _parens_defined(name: str, text: str) -> bool:
-    esc = re.escape(name)
-    return bool(re.search(rf"\({esc}s?\)|(?<![\w-]){esc} \([A-Z][^()]{{6,}}\)", text))
+    if f"({name})" in text or f"({name}s)" in text:
+        return True
+    return any(_EXPANSION_RE.match(text, end) for end, prefix in _spots(name, text) if not prefix)
+
+
+def _apposed(name: str, text: str) -> bool:
+    return any(_APPOSITION_RE.match(text, end) for end, prefix in _spots(name, text) if not prefix)
 
 
 def _window(sentence: str, start: int) -> str:
@@ -204,7 +227,9 @@ def _find_short_name(readable: str) -> str | None:
                     _bump(cands, m.group(1), offset + m.start() + 1, 3.0)
     for m in _TOKEN_RE.finditer(text):
         token = m.group(0)
-        if _qualifies(token) and any(c.islower() for c in token) and not _TITLE_COMPOUND_RE.fullmatch(token):
+        if token[0].islower() or token[1:].islower() or token.isupper():
+            continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
+        if _qualifies(token) and not _TITLE_COMPOUND_RE.fullmatch(token):
             cands.setdefault(token, _Candidate(token, m.start()))
     best: tuple[int, float, int, str] | None = None
     for cand in cands.values():
@@ -217,7 +242,7 @@ def _find_short_name(readable: str) -> str | None:
         score = cand.cue + min(whole - 1, 4) + 0.5 * min(prefix, 4)
         if defined:
             score += 2
-        if re.search(rf"(?<![\w-]){re.escape(cand.name)}{_APPOSITION}", text):
+        if _apposed(cand.name, text):
             score += 2
         if cand.cue >= 3:
             tier, ok = 1, score >= 5 and (whole >= 2 or cand.cue >= 4)
@@ -332,7 +357,7 @@ def _tidy(phrase: str, *, article: bool = True) -> str:
     words = phrase.strip(" ,;:.–—-").split(" ")
     while len(words) > 2 and words[-1].lower() in _CONNECTORS | _DANGLING:
         words.pop()
-    return " ".join(words).strip(" ,;:.–—-")
+    return " ".join(words).strip(" ,;:.–—-。")
 
 
 def _object_title(rest: str) -> str:
@@ -396,13 +421,12 @@ def _long_form_before(before: str, acronym: str) -> str:
 
 
 def _name_title(text: str, name: str) -> str | None:
-    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w]|-\w)")
     fallback: str | None = None
     for sentence in split_sentences(text):
-        m = pattern.search(sentence)
-        if m is None:
+        spots = [end for end, prefix in _spots(name, sentence) if not prefix]
+        if not spots:
             continue
-        before, after = sentence[: m.start()], sentence[m.end() :]
+        before, after = sentence[: spots[0] - len(name)], sentence[spots[0] :]
         long_form = ""
         paren = re.match(r"\s*\(([^()]{4,})\)", after)
         if paren and (" " in paren.group(1).strip() or "-" in paren.group(1)):

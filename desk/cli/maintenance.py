@@ -1,0 +1,67 @@
+"""Library upkeep: reindex, check, backup, restore, install-desktop."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from desk.cli.commands import opened, progress_printer
+from desk.cli.output import say, warn
+from desk.core.paths import resolve_library_dir
+
+
+def run_reindex(args: argparse.Namespace) -> int:
+    """desk reindex"""
+    with opened(args) as lib:
+        lib.reindex(progress_printer("Rebuilding the search index"))
+        say(f"Rebuilt the search index: {lib.count()} papers")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """desk check"""
+    with opened(args) as lib:
+        problems = lib.check()
+        count = lib.count()
+    for p in problems:
+        warn(f"desk: {p}")
+    if not problems:
+        say(f"OK: the database is sound and the search index agrees with it ({count} papers)")
+    return 1 if problems else 0
+
+
+def backup_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", nargs="?", type=Path, help="where to write the copy")
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """desk backup [FILE]"""
+    with opened(args) as lib:
+        dest = lib.backup(args.file)
+    say(f"Backed up the library to {dest}")
+    return 0
+
+
+def restore_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", type=Path, help="a file made by desk backup")
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    """desk restore FILE"""
+    from desk.core.restore import restore_library
+
+    saved = restore_library(resolve_library_dir(args.library), args.file)
+    with opened(args) as lib:
+        say(f"Restored {lib.count()} papers from {args.file}")
+    if saved:
+        say(f"The library as it was before is kept in {saved}")
+    return 0
+
+
+def run_install_desktop(args: argparse.Namespace) -> int:
+    """desk install-desktop"""
+    from desk.core.desktop import install_desktop
+
+    for path in install_desktop():
+        say(f"Installed {path}")
+    return 0

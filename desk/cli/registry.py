@@ -1,0 +1,33 @@
+"""Every subcommand of `desk`, in the order `desk --help` lists them."""
+
+from __future__ import annotations
+
+from desk.cli import commands as c
+from desk.cli import duplicates as d
+from desk.cli import maintenance as m
+from desk.cli.commands import Command, ids_arguments, no_arguments
+
+COMMANDS: tuple[Command, ...] = (
+    Command("import", "import .txt lists (files or folders)", c.import_args, c.run_import),
+    Command("search", "search the library", c.search_args, c.run_search),
+    Command("list", "list every paper", c.list_args, c.run_list),
+    Command("show", "show one paper", c.show_args, c.run_show),
+    Command("star", "star papers", ids_arguments, c.flag_command("starred", True)),
+    Command("unstar", "unstar papers", ids_arguments, c.flag_command("starred", False)),
+    Command("read", "mark papers read", ids_arguments, c.flag_command("read", True)),
+    Command("unread", "mark papers unread", ids_arguments, c.flag_command("read", False)),
+    Command("note", "replace a paper's note", c.note_args, c.run_note),
+    Command("retitle", "set the title you prefer for a paper", c.retitle_args, c.run_retitle),
+    Command("related", "papers like this one", c.related_args, c.run_related),
+    Command("dupes", "near-duplicate candidates to review", d.dupes_args, d.run_dupes),
+    Command("merge", "fold duplicates into one paper", d.merge_args, d.run_merge),
+    Command("distinct", "say two papers are not duplicates", d.distinct_args, d.run_distinct),
+    Command("unmerge", "undo a merge", d.unmerge_args, d.run_unmerge),
+    Command("export", "export papers to Markdown", c.export_args, c.run_export),
+    Command("stats", "counts over the library", c.stats_args, c.run_stats),
+    Command("reindex", "rebuild the search index from the database", no_arguments, m.run_reindex),
+    Command("check", "verify the database and that the index agrees with it", no_arguments, m.run_check),
+    Command("backup", "write an online copy of the library", m.backup_args, m.run_backup),
+    Command("restore", "put a backup back in place of the library", m.restore_args, m.run_restore),
+    Command("install-desktop", "add desk to the application menu", no_arguments, m.run_install_desktop),
+)
