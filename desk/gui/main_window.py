@@ -232,7 +232,7 @@ class MainWindow(WindowLayout):
         else:
             self._select_row(row)
             if self.current_id == self.model.id_at(row):
-                self.show_paper(self.current_id)  # same paper, new highlights
+                self._paper_timer.start()  # same paper: load it again for the new highlights
 
     def set_filter(self, name: str) -> None:
         self._check_filter(name)
@@ -405,7 +405,7 @@ class MainWindow(WindowLayout):
     def rename(self) -> None:
         pid = self._need_paper()
         paper = self.paper_view.paper
-        if pid is None or paper is None:
+        if pid is None or paper is None or paper.id != pid:
             return
         text, ok = QInputDialog.getText(
             self,
