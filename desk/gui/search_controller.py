@@ -12,14 +12,14 @@ from desk.core.records import PaperSummary
 from desk.gui.results_model import Hit, ResultsModel
 from desk.gui.workers import LibraryExecutor, plain_message
 
-# Keystrokes are coalesced rather than delayed: a search starts as soon as none is running
-# (after DEBOUNCE_MS, which only gathers a burst such as a paste or auto-repeat); keys typed
-# while one runs become a single search for the latest text when it lands.  So the list
+# Keystrokes are coalesced rather than delayed by a fixed debounce: a search starts as soon
+# as none is running (on the next turn of the event loop, so a paste is one search); keys
+# typed while one runs become a single search for the latest text when it lands.  The list
 # follows typing within about two searches' time, and the worker never queues more than one.
-DEBOUNCE_MS = 10
+DEBOUNCE_MS = 0
 FIRST_PAGE = 100  # hits asked for per keystroke
 NEXT_PAGE = 200  # hits asked for when the list is scrolled to its end
-FIRST_ROWS = 25  # rows loaded with the hits, so the first paint has titles
+FIRST_ROWS = 15  # rows loaded with the hits, so the first paint has titles
 
 FILTERS: dict[str, str] = {
     "all": "",
