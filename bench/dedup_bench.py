@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dedup_set as ds  # noqa: E402
 
 from desk.core.dedup import DEFAULT_THRESHOLD, Candidate, NearDuplicateIndex, similarity  # noqa: E402
-from desk.core.dedup.detector import BAND_ROWS  # noqa: E402
+from desk.core.dedup.detector import BAND_ROWS, DEFAULT_NUM_PERM  # noqa: E402
 from desk.core.dedup.shingles import normalize_words, shingle_sets  # noqa: E402
 from desk.core.dedup.signature import signatures  # noqa: E402
 
@@ -237,12 +237,12 @@ def datasketch_lsh(size: int) -> dict[str, Any]:
     from datasketch import LeanMinHash, MinHashLSH
 
     texts, _ = corpus(size, "zipf")
-    sigs = signatures(shingle_sets([normalize_words(t) for t in texts])[0], 128)
-    bands = 128 // BAND_ROWS
+    sigs = signatures(shingle_sets([normalize_words(t) for t in texts])[0], DEFAULT_NUM_PERM)
+    bands = DEFAULT_NUM_PERM // BAND_ROWS
     gc.collect()
     before = rss_mb()
     started = time.perf_counter()
-    lsh = MinHashLSH(num_perm=128, params=(bands, BAND_ROWS))
+    lsh = MinHashLSH(num_perm=DEFAULT_NUM_PERM, params=(bands, BAND_ROWS))
     sketches = [LeanMinHash(seed=1, hashvalues=s, scheme="affine32") for s in sigs]
     with lsh.insertion_session() as session:
         for i, m in enumerate(sketches):

@@ -151,7 +151,9 @@ class MainWindow(WindowLayout):
     def _open_library(self) -> None:
         relay = ProgressRelay(self)
         relay.progressed.connect(
-            lambda done, total, _n: self.hits_label.setText(f"Preparing the search index… {done} of {total}")
+            lambda done, total, _n: (
+                total and self.hits_label.setText(f"Preparing the search index… {done} of {total}")
+            )
         )
         self.executor.open_library(
             self.library_dir,
@@ -162,14 +164,16 @@ class MainWindow(WindowLayout):
 
     def _library_opened(self, lib: Any) -> None:
         repaired = getattr(lib, "repaired", None)
-        if repaired:
-            self.show_status(f"The search index was rebuilt: {repaired}")
-        self.executor.submit(lambda lib: lib.count(), self._counted)
+        self.executor.submit(lambda lib: lib.count(), lambda count: self._counted(count, repaired))
 
-    def _counted(self, count: int) -> None:
+    def _counted(self, count: int, repaired: str | None) -> None:
         if count == 0 and self.seeds is not None:
+            self.hits_label.setText("Importing the sample lists…")
+            self.paper_view.show_empty("Importing the sample lists that come with desk…")
             self.importer.start([self.seeds], title="Importing the sample lists", summary=False)
             return
+        if repaired and count:  # a new library has no index yet: nothing worth saying
+            self.show_status(f"The search index was rebuilt: {repaired}")
         self._start(count)
 
     def _start(self, count: int) -> None:
@@ -230,6 +234,8 @@ class MainWindow(WindowLayout):
             self.current_id = None
             self.related.set_paper(None)
         else:
+            if self.paper_view.paper is None:
+                self.paper_view.show_empty("")  # the paper follows in a moment
             self._select_row(row)
             if self.current_id == self.model.id_at(row):
                 self._paper_timer.start()  # same paper: load it again for the new highlights

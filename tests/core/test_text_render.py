@@ -142,3 +142,10 @@ def test_markdown_of_unsafe_link_is_plain_text() -> None:
     md = spans_to_markdown((Span("click", "link", "javascript:alert(1)"),))
     assert md == "click"
     assert "href" not in _md_html(md)
+
+
+def test_markdown_block_markers_escaped_after_blank_spans() -> None:
+    spans = (Span("  ", "text"), Span("- not a list", "text"), Span(" 1. nor this", "italic"))
+    md = spans_to_markdown(spans)
+    assert md.startswith("\\- not a list")
+    assert "<li>" not in _md_html(md)

@@ -143,6 +143,18 @@ def test_titles_on_seeds_are_short_clean_and_distinct() -> None:
             "Optimizing Conditional Value-at-risk (CVaR)",
             "Augmenting CVaR with an expected quantile term",
         ),
+        (
+            "003",
+            "We study offline policy optimization over exponentially large",
+            "Offline policy optimization over exponentially large factorial action spaces "
+            "from randomized preference data",
+        ),
+        (
+            "001",
+            "When does learning elicit",
+            "When does learning elicit existing knowledge, "
+            "and when does it primarily teach new capabilities?",
+        ),
     ],
 )
 def test_seed_title_shapes(prefix: str, needle: str, title: str) -> None:

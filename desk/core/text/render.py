@@ -13,7 +13,7 @@ _WORD_RE = re.compile(r"[^\W_]+")
 _TAGS = {"bold": "b", "italic": "i", "code": "code"}
 _ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|~$])")
 _ENTITY_RE = re.compile(r"&(?=#?\w+;)")
-_BLOCK_START_RE = re.compile(r"^(\s*)([-+=>]|\d+[.)])")
+_BLOCK_START_RE = re.compile(r"^(\s*)([-+=]|\d+[.)])")  # ">" and "#" are escaped everywhere
 _WS_RE = re.compile(r"\s+")
 
 
@@ -90,9 +90,11 @@ def spans_to_markdown(spans: Sequence[Span]) -> str:
     out: list[str] = []
     for span in spans:
         text = _WS_RE.sub(" ", span.text)
-        at_start = not out
+        at_start = not "".join(out).strip()
+        if at_start:
+            text = text.lstrip()
         if not text.strip():
-            out.append(" " if out else "")
+            out.append(" " if text else "")
             continue
         if span.kind == "link" and safe_url(span.url or "") is not None:
             url = str(span.url)

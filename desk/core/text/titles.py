@@ -274,34 +274,17 @@ _STUDY_RE = re.compile(
     re.IGNORECASE,
 )
 _OFFER_RE = re.compile(
-    _SUBJECT
-    + r"\s+"
-    + _ADVERBS
-    + r"(?:derive|establish|give|provide|offer|build|construct|release|curate)(?:s|d)?\s+",
+    rf"{_SUBJECT}\s+{_ADVERBS}(?:derive|establish|give|provide|offer|build|construct|release|curate)(?:s|d)?\s+",
     re.IGNORECASE,
 )
-_SECONDARY_RE = re.compile(r"\b(?:further|also|additionally|moreover|finally|then|besides)\s+\w+$", re.I)
+_SECONDARY_RE = re.compile(r"\b(?:further|also|additionally|moreover|finally|then|besides)\b", re.I)
 _PARTS_RE = re.compile(r"^(?:two|three|four|several|multiple|some|tools)\b", re.I)
 _NAMED_LEAD_RE = re.compile(
     r"^([A-Z][\w-]*(?: (?:[A-Z][\w-]*|and|of|for|to|with|via|in|on))*)"  # "Learning to Reconfigure"
     r"(?: \([^()]*\))?, (?:which (\w+) (.*)|(an? .*))"
 )
-_GERUND = {
-    "use": "Using",
-    "cast": "Casting",
-    "revisit": "Revisiting",
-    "rethink": "Rethinking",
-    "model": "Modeling",
-    "unify": "Unifying",
-    "quantify": "Quantifying",
-    "identify": "Identifying",
-    "study": "Studying",
-    "admit": "Admitting",
-    "put": "Putting",
-    "set": "Setting",
-    "run": "Running",
-    "get": "Getting",
-}
+# Short verbs whose last consonant doubles before -ing.
+_DOUBLED = frozenset(("admit", "put", "set", "run", "get", "cut", "plan", "map", "scan", "stop"))
 _GERUND_VERBS = (
     r"reformulate|reframe|formali[sz]e|cast|relate|compare|revisit|analy[sz]e|formulate|quantify|characteri[sz]e|"
     r"rethink|unify|extend|identify|tackle|advocate|bridge|connect|evaluate|benchmark|measure|interpret|explain"
@@ -334,8 +317,8 @@ def gerund(verb: str) -> str:
         v = v[:-2]
     elif v.endswith("s") and not v.endswith("ss"):
         v = v[:-1]
-    if v in _GERUND:
-        return _GERUND[v]
+    if v in _DOUBLED:
+        return (v + v[-1] + "ing").capitalize()
     if v.endswith("ie"):
         v = v[:-2] + "y"
     elif v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
