@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +37,31 @@ def analyse(raw: str) -> Analysed:
     readable = readable_text(raw)
     short = find_short_name(readable)
     return Analysed(raw, dedup_key(raw), readable, short, derive_title(readable, short))
+
+
+PARALLEL_FROM = 1500  # below this, starting worker processes costs more than it saves
+
+
+class Analyser:
+    """Runs analyse() over a file's abstracts, on both cores when the file is big enough."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __call__(self, abstracts: Sequence[str]) -> list[Analysed]:
+        workers = min(os.cpu_count() or 1, 4)
+        if len(abstracts) < PARALLEL_FROM or workers < 2:
+            return [analyse(a) for a in abstracts]
+        if self._pool is None:
+            # spawn, not fork: the window's threads must not be forked mid-lock.
+            self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        return list(self._pool.map(analyse, abstracts, chunksize=256))
+
+    def close(self) -> None:
+        """Stop the worker processes, if any were started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
 
 @dataclass
@@ -134,6 +162,11 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
     return outcome
 
 
+def _imported_before(db: Database, sha256: str) -> bool:
+    with db.reading() as session:
+        return session.scalar(select(ImportRecord.id).where(ImportRecord.sha256 == sha256)) is not None
+
+
 def import_paths(
     db: Database,
     paths: Iterable[Path],
@@ -148,25 +181,33 @@ def import_paths(
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
     was_cancelled = False
-    for done, path in enumerate(files):
-        if cancelled is not None and cancelled():
-            was_cancelled = True
-            break
-        if progress is not None:
-            progress(done, len(files), path.name)
-        try:
-            parsed = read_list_file(path)
-        except ReadError as exc:
-            errors.append(ImportFileError(path.name, exc.reason))
-            continue
-        outcome = store_parsed(db, parsed, [analyse(a) for a in parsed.abstracts])
-        paragraphs += outcome.paragraphs
-        added += len(outcome.added_ids)
-        merged += outcome.merged
-        already += outcome.already_imported
-        new_ids += outcome.added_ids
-        if after_file is not None:
-            after_file(outcome)
+    analyser = Analyser()
+    try:
+        for done, path in enumerate(files):
+            if cancelled is not None and cancelled():
+                was_cancelled = True
+                break
+            if progress is not None:
+                progress(done, len(files), path.name)
+            try:
+                parsed = read_list_file(path)
+            except ReadError as exc:
+                errors.append(ImportFileError(path.name, exc.reason))
+                continue
+            if _imported_before(db, parsed.sha256):
+                paragraphs += len(parsed.abstracts)
+                already += 1
+                continue
+            outcome = store_parsed(db, parsed, analyser(parsed.abstracts))
+            paragraphs += outcome.paragraphs
+            added += len(outcome.added_ids)
+            merged += outcome.merged
+            already += outcome.already_imported
+            new_ids += outcome.added_ids
+            if after_file is not None:
+                after_file(outcome)
+    finally:
+        analyser.close()
     if progress is not None and not was_cancelled:
         progress(len(files), len(files), "")
     return ImportReport(
