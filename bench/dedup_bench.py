@@ -34,19 +34,18 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import dedup_set as ds  # noqa: E402
+import dedup_set as ds
 
-from desk.core.dedup import DEFAULT_THRESHOLD, Candidate, NearDuplicateIndex, similarity  # noqa: E402
-from desk.core.dedup.detector import BAND_ROWS, DEFAULT_NUM_PERM  # noqa: E402
-from desk.core.dedup.shingles import normalize_words, shingle_sets  # noqa: E402
-from desk.core.dedup.signature import signatures  # noqa: E402
+from desk.core.dedup import DEFAULT_THRESHOLD, Candidate, NearDuplicateIndex, similarity
+from desk.core.dedup.detector import BAND_ROWS, DEFAULT_NUM_PERM
+from desk.core.dedup.shingles import normalize, shingle
+from desk.core.dedup.signature import signatures
 
 OUT = Path(__file__).resolve().parent / "out" / "dedup.json"
-FUNCTION_WORDS = (
-    "the of and to a in for is on that by with as we are this from be an at which our it can or "
-    "not these their its has have both such than more into also while when over under between "
-    "through without each two across only however most how all new other show"
-).split()
+_FUNCTION = """the of and to a in for is on that by with as we are this from be an at which our it can or
+not these their its has have both such than more into also while when over under between through without
+each two across only however most how all new other show"""
+FUNCTION_WORDS = _FUNCTION.split()
 
 
 def rss_mb() -> float:
@@ -205,10 +204,13 @@ def speed(size: int, kind: str) -> dict[str, Any]:
     cpu = time.process_time() - cpu
     memory = rss_mb() - before
     found = pairs_of(groups)
-    started_one = time.perf_counter()
-    index.add(size, ds.typo(texts[0], random.Random(1)))
-    one = index.candidates_for(size)
-    one_took = time.perf_counter() - started_one
+    took_one = []
+    for k in range(3):  # the first add after a bulk one grows the arrays; the median is the usual cost
+        started_one = time.perf_counter()
+        index.add(size + k, ds.typo(texts[k], random.Random(k)))
+        found_one = dict(index.candidates_for(size + k))
+        took_one.append(time.perf_counter() - started_one)
+        assert k in found_one
     blob = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
     started_load = time.perf_counter()
     pickle.loads(blob)
@@ -224,8 +226,7 @@ def speed(size: int, kind: str) -> dict[str, Any]:
         "planted_pairs": len(planted),
         "planted_found": round(len(found & planted) / len(planted), 4),
         "unplanted_pairs_offered": len(found - planted),
-        "incremental_add_and_candidates_ms": round(one_took * 1000, 1),
-        "incremental_found": bool(one),
+        "incremental_add_and_candidates_ms": round(sorted(took_one)[1] * 1000, 1),
         "pickle_mb": round(len(blob) / 2**20, 1),
         "unpickle_s": round(load_took, 2),
         "rss_growth_mb": round(memory, 1),
@@ -237,7 +238,7 @@ def datasketch_lsh(size: int) -> dict[str, Any]:
     from datasketch import LeanMinHash, MinHashLSH
 
     texts, _ = corpus(size, "zipf")
-    sigs = signatures(shingle_sets([normalize_words(t) for t in texts])[0], DEFAULT_NUM_PERM)
+    sigs = signatures(shingle([normalize(t) for t in texts]).sets, DEFAULT_NUM_PERM)
     bands = DEFAULT_NUM_PERM // BAND_ROWS
     gc.collect()
     before = rss_mb()
@@ -290,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     print("  positives   kind                  pairs  linked   min    p5     median")
     for kind, r in lab["positives"].items():
         print(
-            f"              {kind:20s} {r['pairs']:6d}  {r['linked']:.3f}  {r['min']:.3f}  {r['p5']:.3f}  {r['median']:.3f}"
+            f"              {kind:20s} {r['pairs']:6d}  {r['linked']:.3f}  "
+            f"{r['min']:.3f}  {r['p5']:.3f}  {r['median']:.3f}"
         )
     print("  negatives   kind                  pairs    max    p95    median")
     for kind, r in lab["negatives"].items():
@@ -305,8 +307,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"speed, {kind} abstracts:")
         for r in rows:
             print(
-                f"  {r['abstracts']:>6d}: index {r['index_s']:.2f} s + candidates {r['candidates_s']:.2f} s = "
-                f"{r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); {r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; "
+                f"  {r['abstracts']:>6d}: index {r['index_s']:.2f} s + candidates {r['candidates_s']:.2f} s"
+                f" = {r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); "
+                f"{r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; "
                 f"planted found {r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; "
                 f"add+candidates_for {r['incremental_add_and_candidates_ms']} ms; "
                 f"pickle {r['pickle_mb']} MB (load {r['unpickle_s']} s); RSS +{r['rss_growth_mb']} MB"
@@ -318,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             print(
                 f"datasketch MinHashLSH, same bands, {r['abstracts']}: insert {r['insert_s']} s + query all "
-                f"{r['query_all_s']} s (no hashing, no verifying), {r['candidate_pairs']} pairs, RSS +{r['rss_growth_mb']} MB"
+                f"{r['query_all_s']} s (no hashing, no verifying), {r['candidate_pairs']} pairs, "
+                f"RSS +{r['rss_growth_mb']} MB"
             )
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

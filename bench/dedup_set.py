@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Protocol
 
@@ -54,7 +55,8 @@ TEMPLATES = (
     (
         "In this paper, we introduce a simple yet effective method for {topic}, which has attracted "
         "increasing attention in recent years.",
-        "Extensive experiments demonstrate the effectiveness of our approach, and the code is publicly available.",
+        "Extensive experiments demonstrate the effectiveness of our approach, and the code is "
+        "publicly available.",
     ),
     (
         "Recent advances in large language models have shown remarkable capabilities in {topic}.",
@@ -130,19 +132,18 @@ def truncate(text: str, rng: random.Random, low: float = 0.5) -> str:
 
 
 def typo(text: str, rng: random.Random, count: int = 3) -> str:
+    """One to ``count`` words misspelt (a letter dropped, swapped or added)."""
     words = text.split()
-    for _ in range(rng.randint(1, count)):
-        at = rng.randrange(len(words))
+    eligible = [i for i, w in enumerate(words) if len(w) > 3 and w.isalpha()]
+    for at in rng.sample(eligible, min(len(eligible), rng.randint(1, count))):
         w = words[at]
-        if len(w) > 3 and w.isalpha():
-            i = rng.randrange(1, len(w) - 1)
-            words[at] = rng.choice(
-                [
-                    w[:i] + w[i + 1 :],
-                    w[:i] + w[i + 1] + w[i] + w[i + 2 :],
-                    w[:i] + rng.choice("aeiourst") + w[i:],
-                ]
-            )
+        i = rng.randrange(1, len(w) - 1)
+        misspelt = [
+            w[:i] + w[i + 1 :],
+            w[:i] + w[i + 1] + w[i] + w[i + 2 :],
+            w[:i] + rng.choice("aeiourst") + w[i:],
+        ]
+        words[at] = rng.choice([m for m in misspelt if m != w])
     return " ".join(words)
 
 
@@ -187,7 +188,7 @@ class WordChain:
                 words = sent.split()
                 if words:
                     self.starts.append(words[0])
-                for a, b in zip(words, words[1:], strict=False):
+                for a, b in pairwise(words):
                     self.next[a].append(b)
 
     def sentence(self, rng: random.Random, length: int) -> str:
@@ -253,8 +254,8 @@ def _variants(out: LabelledSet, base: int, paper: int, rng: random.Random, chain
         parts = sentences(text)
         at = rng.randrange(len(parts))
         clause = "{} The analysis gives a bound of {} for this setting."
-        a = " ".join(parts[:at] + [clause.format(parts[at], latex)] + parts[at + 1 :])
-        b = " ".join(parts[:at] + [clause.format(parts[at], uni)] + parts[at + 1 :])
+        a = " ".join([*parts[:at], clause.format(parts[at], latex), *parts[at + 1 :]])
+        b = " ".join([*parts[:at], clause.format(parts[at], uni), *parts[at + 1 :]])
         out.positives.append((out.add(a, paper), out.add(b, paper), "math-rendered"))
 
 

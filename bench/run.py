@@ -16,7 +16,10 @@ import argparse
 import hashlib
 import json
 import math
+import os
+import platform
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -111,6 +114,7 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, Any]:
     corpus = ensure_corpus(work, size, args.seed)
     qpath, spec = write_queries(work, size, args.seed)
     result: dict[str, Any] = {
+        "machine": machine(),
         "size": size,
         "seed": args.seed,
         "queries": len(spec["queries"]),
@@ -140,6 +144,27 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, Any]:
             result["window_seeds"] = coldstart.probe(seeds_library(work, args.timeout))
             result["window"] = coldstart.probe(library, timeout=min(120.0, args.timeout))
     return result
+
+
+def machine() -> dict[str, Any]:
+    """What the numbers were measured on, with the load at the time (the machine may be shared)."""
+    import importlib.metadata as md
+
+    def version(dist: str) -> str | None:
+        try:
+            return md.version(dist)
+        except md.PackageNotFoundError:
+            return None
+
+    return {
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "whoosh": version("Whoosh-Reloaded"),
+        "sqlalchemy": version("SQLAlchemy"),
+        "loadavg": os.getloadavg(),
+    }
 
 
 def _clean(value: Any) -> Any:
@@ -178,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = report.build_rows(size, result)
         result["rows"] = [r.as_json() for r in rows]
         result["run_seconds"] = round(time.perf_counter() - started, 1)
+        result["loadavg_after"] = os.getloadavg()
         (args.out / f"results-{size}.json").write_text(json.dumps(_clean(result), indent=1))
         print(report.table(size, rows), flush=True)
         for k in ("window_seeds", "window"):
@@ -187,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         for e in errors:
             print(f"  error: {e}", flush=True)
         failed = failed or bool(errors)
+        load = "/".join(f"{x:.1f}" for x in result["machine"]["loadavg"])
+        print(f"  load average at start {load} on {result['machine']['cpus']} CPUs")
         print(f"  ({result['run_seconds']} s; JSON: {args.out / f'results-{size}.json'})\n", flush=True)
     return 1 if failed else 0
 

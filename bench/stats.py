@@ -38,7 +38,14 @@ def timed(fn: Callable[[], T]) -> tuple[T, float]:
     return value, (time.perf_counter() - started) * 1000.0
 
 
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far, in MB."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    """Peak resident set size of this process (or of its largest finished child), in MB."""
+    peak = resource.getrusage(who).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def cpu_seconds() -> float:
+    """User + system CPU time of this process and its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime

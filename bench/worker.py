@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from engines import DeskEngine, Engine, FtsEngine
-from stats import peak_rss_mb, summary, timed
+from stats import cpu_seconds, peak_rss_mb, summary, timed
 
 TRIALS = 5  # star / note updates timed
 DEADLINE_S = 10.0  # an update not searchable by then counts as failed
@@ -32,8 +33,13 @@ def _engine(name: str, target: Path, per_file: int) -> Engine:
 
 
 def do_import(engine: Engine, corpus: Path) -> dict[str, Any]:
-    """Import the corpus folder; throughput in abstracts per second."""
-    return engine.import_corpus(corpus)
+    """Import the corpus folder; throughput in abstracts per second, and CPU used (cores busy)."""
+    cpu = cpu_seconds()
+    result = engine.import_corpus(corpus)
+    result["cpu_seconds"] = cpu_seconds() - cpu
+    if result.get("seconds"):
+        result["cores_busy"] = result["cpu_seconds"] / result["seconds"]
+    return result
 
 
 def _rank(found: list[int], target: int) -> int | None:
@@ -111,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         engine.close()
     result["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    result["children_peak_rss_mb"] = round(peak_rss_mb(resource.RUSAGE_CHILDREN), 1)
     print(json.dumps(result))
     return 0
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from desk import __version__
 from desk.core.paths import resolve_library_dir
-from desk.gui import refguard, theme
+from desk.gui import theme
 from desk.gui.settings import APPLICATION, ORGANIZATION
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
@@ -41,7 +41,6 @@ def application(argv: list[str] | None = None) -> QApplication:
     app.setDesktopFileName("desk")  # Wayland app id = the installed desk.desktop
     app.setWindowIcon(app_icon())
     theme.follow_system(app)
-    refguard.install()
     return app
 
 

@@ -8,17 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeyEvent
-from PySide6.QtWidgets import (
-    QInputDialog,
-    QLineEdit,
-    QMessageBox,
-)
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 
 from desk import __version__
 from desk.core.errors import PaperNotFound
 from desk.core.paths import bundled_seeds_dir
 from desk.core.records import ImportReport, PaperDetail, PaperSummary
-from desk.gui import refguard, theme
+from desk.gui import theme
 from desk.gui.export_dialog import ExportDialog, Exporter, ask_path
 from desk.gui.import_dialog import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
 from desk.gui.paper_view import abstract_html
@@ -58,7 +54,6 @@ class MainWindow(WindowLayout):
 
     def __init__(self, library_dir: Path, *, seeds: Path | bool | None = True) -> None:
         super().__init__()
-        refguard.install()  # PySide6 6.12 on Python 3.11: see refguard
         self.library_dir = library_dir
         self.seeds = bundled_seeds_dir() if seeds is True else (seeds or None)
         self.ready = False
@@ -118,7 +113,7 @@ class MainWindow(WindowLayout):
             "shortcuts": self.show_shortcuts,
             "about": self.about,
         }
-        self.actions = build_actions(self, handlers, (self.search_box, self.results_view))
+        self.named_actions = build_actions(self, handlers, (self.search_box, self.results_view))
 
     def _connect(self) -> None:
         self.search_box.textEdited.connect(self.controller.set_text)
@@ -446,9 +441,9 @@ class MainWindow(WindowLayout):
     def export(self) -> None:
         if not self.ready:
             return
-        dialog = ExportDialog(self.search_box.text(), self.model.total, self)
+        query = self.controller.shown_query  # what the list shows, even if the box holds more
+        dialog = ExportDialog(query, self.model.total, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        query = self.controller.query
 
         def chosen(result: int) -> None:
             if result != ExportDialog.DialogCode.Accepted:
@@ -462,7 +457,7 @@ class MainWindow(WindowLayout):
 
     def show_shortcuts(self) -> None:
         if self._sheet is None:
-            self._sheet = ShortcutSheet(self.actions, self)
+            self._sheet = ShortcutSheet(self.named_actions, self)
         self._sheet.show()
         self._sheet.raise_()
         self._sheet.activateWindow()

@@ -117,6 +117,11 @@ class SearchController(QObject):
     def query(self) -> str:
         return effective_query(self.text, self.filter)
 
+    @property
+    def shown_query(self) -> str:
+        """The query (filter included) whose hits the list holds."""
+        return self._model_query
+
     # -- running -----------------------------------------------------------------------------
     def run_now(self) -> None:
         """Search for the current text and filter (newer searches make older ones moot)."""

@@ -60,7 +60,9 @@ def test_different_papers_sharing_a_template_are_not_candidates() -> None:
         "offline reinforcement learning. We penalize the critic on actions outside the dataset support using "
         "a conformal bound and recover a policy by advantage weighted regression on the penalized values.",
     ]
-    texts = [f"{TEMPLATE_OPEN.format(b.split('. ', 1)[0])} {b.split('. ', 1)[1]} {TEMPLATE_CLOSE}" for b in bodies]
+    texts = [
+        f"{TEMPLATE_OPEN.format(b.split('. ', 1)[0])} {b.split('. ', 1)[1]} {TEMPLATE_CLOSE}" for b in bodies
+    ]
     index = NearDuplicateIndex()
     index.add_many(enumerate(texts))
     assert index.groups() == []
@@ -95,7 +97,9 @@ def test_groups_are_transitive_components() -> None:
     other = OTHER.split()
     mixed = " ".join(words[: int(len(words) * 0.4)] + other[: int(len(other) * 0.4)])
     index = NearDuplicateIndex()
-    index.add_many([(10, BASE), (11, head), (12, edited(BASE)), (20, OTHER), (21, edited(OTHER) + " Code is public.")])
+    index.add_many(
+        [(10, BASE), (11, head), (12, edited(BASE)), (20, OTHER), (21, edited(OTHER) + " Code is public.")]
+    )
     groups = index.groups()
     assert sorted(ids(groups)) == [(10, 11, 12), (20, 21)]
     assert all(g.similarity >= index.threshold for g in groups)
@@ -131,7 +135,10 @@ def test_empty_texts_are_never_candidates() -> None:
 def test_many_papers_at_once_match_one_at_a_time() -> None:
     """The batch pass (sorting bands) and the one-by-one pass find the same groups."""
     texts = [BASE, edited(BASE), OTHER, edited(OTHER), BASE.lower(), " ".join(OTHER.split()[:50])]
-    texts += [f"Paper {i} studies topic {i * 7919 % 1013} with method {i * 104729 % 997} and nothing else." for i in range(60)]
+    texts += [
+        f"Paper {i} studies topic {i * 7919 % 1013} with method {i * 104729 % 997} and nothing else."
+        for i in range(60)
+    ]
     batch = NearDuplicateIndex()
     batch.add_many(enumerate(texts))
     single = NearDuplicateIndex()
@@ -153,7 +160,10 @@ def test_the_index_survives_pickling() -> None:
 
 def test_compaction_after_many_removals_keeps_the_rest() -> None:
     index = NearDuplicateIndex()
-    filler = [(i, f"Filler abstract number {i} about subject {i % 97} and result {i % 89}.") for i in range(100, 1400)]
+    filler = [
+        (i, f"Filler abstract number {i} about subject {i % 97} and result {i % 89}.")
+        for i in range(100, 1400)
+    ]
     index.add_many([(1, BASE), (2, edited(BASE)), *filler])
     for i, _ in filler:
         index.remove(i)

@@ -28,7 +28,10 @@ def test_a_truncated_copy_is_a_deletion_at_the_end() -> None:
     assert word_diff("one two three four", "one two") == [("equal", "one two"), ("delete", "three four")]
 
 
-@given(st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=12), st.lists(st.sampled_from(["a", "b", "c", "e"]), max_size=12))
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=12),
+    st.lists(st.sampled_from(["a", "b", "c", "e"]), max_size=12),
+)
 def test_each_side_is_rebuilt_from_its_parts(a: list[str], b: list[str]) -> None:
     ops = word_diff(" ".join(a), " ".join(b))
     assert {op for op, _ in ops} <= {"equal", "delete", "insert"}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desk.core.dedup import DEFAULT_THRESHOLD, similarity
-from desk.core.dedup.shingles import normalize_words, shingle_sets
+from desk.core.dedup.shingles import normalize, normalize_words, shingle
 from desk.core.dedup.signature import signatures
 
 ABSTRACT = (
@@ -22,8 +22,9 @@ ABSTRACT = (
 
 
 def test_latex_and_unicode_renderings_normalize_to_the_same_words() -> None:
-    latex = r"D$^2$TR runs in $O(n^2)$ time, $\alpha$-VOR uses $\ell_2$ and $d \times d$, $k \leq n$, \textbf{S}parse"
-    unicode = "D²TR runs in O(n²) time, α-VOR uses ℓ₂ and d × d, k ≤ n, Sparse"
+    latex = r"D$^2$TR runs in $O(n^2)$ time, $\alpha$-VOR uses $\ell_2$ and $d \times d$, $k \leq n$, "
+    latex += r"\textbf{S}parse on $x_1, \ldots, x_n$ with $A^T$ and $12^\circ$"
+    unicode = "D²TR runs in O(n²) time, α-VOR uses ℓ₂ and d × d, k ≤ n, Sparse on x₁, …, xₙ with Aᵀ and 12°"
     assert normalize_words(latex) == normalize_words(unicode)
     assert similarity(latex, unicode) == 1.0
 
@@ -65,7 +66,7 @@ def test_a_paper_opening_like_another_is_not_its_truncated_copy() -> None:
 def test_signatures_are_datasketch_minhash_values() -> None:
     from datasketch import MinHash
 
-    sets, _ = shingle_sets([normalize_words(ABSTRACT), ["one", "word"]])
+    sets = shingle([normalize(ABSTRACT), "one word"]).sets
     ours = signatures(sets, 64)
     for row, values in enumerate(sets):
         theirs = MinHash(num_perm=64, seed=1, scheme="affine32", hashfunc=int)
@@ -88,9 +89,31 @@ def test_identical_texts_are_fully_similar(a: str) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from("a b c d e f g h $ ^ _ { } \\ α ² 机".split()), min_size=25, max_size=80),
-       st.integers(min_value=0, max_value=24))
+@given(
+    st.lists(
+        st.sampled_from([*"abcdefgh", "$", "^", "_", "{", "}", "\\", "α", "²", "机"]),
+        min_size=25,
+        max_size=80,
+    ),
+    st.integers(min_value=0, max_value=24),
+)
 def test_words_and_edits_never_break_the_bounds(words: list[str], cut: int) -> None:
     a = " ".join(words)
     b = " ".join(words[cut:] + words[:cut])
     assert 0.0 <= similarity(a, b) <= 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(), min_size=1, max_size=6))
+def test_a_text_shingles_the_same_alone_or_among_others(texts: list[str]) -> None:
+    """The index hashes texts in batches; add() and add_many() must agree."""
+    normalized = [normalize(t) for t in texts]
+    together = shingle(normalized)
+    for k, text in enumerate(normalized):
+        alone = shingle([text])
+        assert np.array_equal(alone.sets[0], together.sets[k])
+        assert np.array_equal(alone.tails[0], together.tails[k])
+        assert alone.cleanup[0] == together.cleanup[k]
+        assert (together.cleanup[k] == shingle([" ".join(text.split())]).cleanup[0]) and len(
+            text.split()
+        ) == len(normalize_words(texts[k]))

@@ -106,3 +106,9 @@ def test_library_copy_opens_elsewhere(seeded_dir: Path, tmp_path: Path) -> None:
     shutil.copytree(seeded_dir, moved)
     with Library(moved) as lib:
         assert lib.count() == 94
+
+
+def test_an_empty_library_checks_clean(empty_lib: Library) -> None:
+    assert empty_lib.count() == 0
+    assert empty_lib.check() == []
+    assert empty_lib.search("anything").total == 0

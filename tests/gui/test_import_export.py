@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gui_helpers import SEEDS, press, wait_ready
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -42,7 +42,7 @@ def test_first_run_imports_the_seeds_with_progress(open_window, tmp_path: Path, 
 def _drop(window, paths: list[Path]) -> None:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    pos = QPointF(window.width() / 2, window.height() / 2)
+    pos = QPoint(window.width() // 2, window.height() // 2)
     enter = QDragEnterEvent(
         pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )

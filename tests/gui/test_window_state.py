@@ -62,7 +62,7 @@ def test_shortcut_sheet_opens_with_f1_and_question_mark(open_window, library_dir
 def test_every_menu_action_shows_a_shortcut(open_window, library_dir: Path) -> None:
     window = open_window(library_dir)
     for spec in ACTIONS:
-        action = window.actions[spec.name]
+        action = window.named_actions[spec.name]
         if spec.keys:
             assert not action.shortcut().isEmpty(), spec.name  # the menu shows the first key
 
@@ -175,22 +175,24 @@ def test_a_damaged_library_is_reported_in_plain_words(open_window, tmp_path: Pat
     assert not window.ready
 
 
-def test_refguard_keeps_the_singletons_alive(qapp) -> None:
+def test_qt_binding_keeps_none_and_true_alive(qapp) -> None:
+    """PySide6 6.12.0 on Python 3.11 loses a reference per call and aborts; the pin keeps it out."""
     import sys
 
+    from PySide6.QtCore import QObject, Signal
     from PySide6.QtGui import QStandardItem, QStandardItemModel
 
-    from desk.gui import refguard
+    class Emitter(QObject):
+        fired = Signal(object)
 
-    on = refguard.install()
-    assert on == refguard.leaks() or on  # once on, it stays on
+    emitter = Emitter()
+    emitter.fired.connect(lambda _value: None)
     model = QStandardItemModel()
     model.appendRow(QStandardItem("x"))
     index = model.index(0, 0)
-    before = sys.getrefcount(None)
-    for _ in range(20_000):  # each call loses a reference to None on an affected PySide6
+    none_before, true_before = sys.getrefcount(None), sys.getrefcount(True)
+    for _ in range(2_000):
+        emitter.fired.emit(None)
         index.data(Qt.ItemDataRole.UserRole + 7)
-    if on:
-        assert sys.getrefcount(None) > refguard.CUSHION // 4
-    else:
-        assert sys.getrefcount(None) >= before - 10
+    assert sys.getrefcount(None) >= none_before - 50
+    assert sys.getrefcount(True) >= true_before - 50

@@ -14,7 +14,7 @@ from itertools import combinations
 import numpy as np
 
 from desk.core.dedup.score import DEFAULT_THRESHOLD, score_sets
-from desk.core.dedup.shingles import TAIL, cleanup_fingerprint, normalize_words, shingle_sets
+from desk.core.dedup.shingles import TAIL, normalize, shingle
 from desk.core.dedup.signature import band_keys, signatures
 
 DEFAULT_NUM_PERM = 192
@@ -57,7 +57,7 @@ class NearDuplicateIndex:
         self.threshold = threshold
         self.num_perm = num_perm
         bands = num_perm // BAND_ROWS
-        self._keys = np.zeros((0, bands), dtype=np.uint64)
+        self._keys = np.zeros((0, bands), dtype=np.uint32)
         self._ids = np.zeros(0, dtype=np.int64)
         self._live = np.zeros(0, dtype=bool)  # alive and with at least one shingle
         self._fps = np.zeros(0, dtype=np.uint64)
@@ -72,6 +72,25 @@ class NearDuplicateIndex:
 
     def __len__(self) -> int:
         return len(self._row_of)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Used rows only, and the shingle sets in one buffer (a few large arrays pickle fast)."""
+        state = dict(vars(self))
+        used = self._used
+        for name in ("_keys", "_ids", "_live", "_fps", "_tails"):
+            state[name] = state[name][:used]
+        sizes = np.array([0 if s is None else len(s) for s in self._sets], dtype=np.int64)
+        state["_sets"] = (
+            sizes,
+            np.concatenate([s for s in self._sets if s is not None] or [np.zeros(0, np.uint32)]),
+        )
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        sizes, values = state.pop("_sets")  # type: ignore[misc]
+        vars(self).update(state)
+        ends = np.cumsum(sizes).tolist()
+        self._sets = [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)]
 
     def __contains__(self, paper_id: object) -> bool:
         return paper_id in self._row_of
@@ -91,22 +110,23 @@ class NearDuplicateIndex:
         ids = list(latest)
         self._grow(len(ids))
         for lo in range(0, len(ids), _CHUNK):
-            chunk = ids[lo:lo + _CHUNK]
+            chunk = ids[lo : lo + _CHUNK]
             self._append(chunk, [latest[i] for i in chunk])
 
     def _append(self, ids: list[int], texts: list[str]) -> None:
-        words = [normalize_words(t) for t in texts]
-        sets, tails = shingle_sets(words)
+        shingled = shingle([normalize(t) for t in texts])
+        sets = shingled.sets
         filled = [k for k, s in enumerate(sets) if len(s)]
         rows = slice(self._used, self._used + len(ids))
         self._keys[rows] = 0
         if filled:
             self._keys[self._used + np.array(filled)] = band_keys(
-                signatures([sets[k] for k in filled], self.num_perm), BAND_ROWS)
+                signatures([sets[k] for k in filled], self.num_perm), BAND_ROWS
+            )
         self._ids[rows] = ids
         self._live[rows] = [len(s) > 0 for s in sets]
-        self._fps[rows] = [cleanup_fingerprint(w) for w in words]
-        self._tails[rows] = tails
+        self._fps[rows] = shingled.cleanup
+        self._tails[rows] = shingled.tails
         self._sets.extend(sets)
         for k, paper_id in enumerate(ids):
             self._row_of[paper_id] = self._used + k
@@ -169,13 +189,17 @@ class NearDuplicateIndex:
         for a, b in exclude_pairs:
             banned.setdefault(a, set()).add(b)
             banned.setdefault(b, set()).add(a)
-        links = sorted((-sim, a, b) for a, peers in self._links.items() for b, sim in peers.items()
-                       if a < b and b not in banned.get(a, ()))
+        links = sorted(
+            (-sim, a, b)
+            for a, peers in self._links.items()
+            for b, sim in peers.items()
+            if a < b and b not in banned.get(a, ())
+        )
         members: dict[int, set[int]] = {}
         for _, a, b in links:
             group_a = members.get(a) or {a}
             group_b = members.get(b) or {b}
-            if group_a is group_b or any(banned.get(m, set()) & group_b for m in group_a):
+            if group_a is group_b or (banned and any(banned.get(m, set()) & group_b for m in group_a)):
                 continue
             if len(group_a) < len(group_b):
                 group_a, group_b = group_b, group_a
@@ -233,8 +257,11 @@ class NearDuplicateIndex:
             sizes = stops - starts
             twos = starts[sizes == 2]
             found.append(np.stack([rows[order[twos]], rows[order[twos + 1]]], axis=1))
-            for s, e in zip(starts[(sizes > 2) & (sizes <= MAX_BUCKET)], stops[(sizes > 2) & (sizes <= MAX_BUCKET)],
-                            strict=True):
+            for s, e in zip(
+                starts[(sizes > 2) & (sizes <= MAX_BUCKET)],
+                stops[(sizes > 2) & (sizes <= MAX_BUCKET)],
+                strict=True,
+            ):
                 found.append(np.array(list(combinations(rows[order[s:e]].tolist(), 2)), dtype=np.int64))
         pairs = np.concatenate(found)
         pairs = np.sort(pairs, axis=1)
@@ -258,7 +285,11 @@ class NearDuplicateIndex:
         self.checks += 1
         set_a, set_b = self._sets[lo], self._sets[hi]
         assert set_a is not None and set_b is not None
-        sim = 1.0 if self._fps[lo] == self._fps[hi] else score_sets(set_a, set_b, self._tails[lo], self._tails[hi])
+        sim = (
+            1.0
+            if self._fps[lo] == self._fps[hi]
+            else score_sets(set_a, set_b, self._tails[lo], self._tails[hi])
+        )
         if sim >= self.threshold:
             self._links.setdefault(a, {})[b] = sim
             self._links.setdefault(b, {})[a] = sim

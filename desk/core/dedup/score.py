@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from desk.core.dedup.shingles import normalize_words, shingle_sets
+from desk.core.dedup.shingles import normalize, shingle
 
 DEFAULT_THRESHOLD = 0.6
-"""Offered at or above this; chosen from ``bench/dedup_bench.py`` (see its report)."""
+"""Offered at or above this. On the labelled set (``bench/dedup_bench.py``) no different pair
+scores above 0.40 (papers sharing up to 40 % of their text: an opening, a frame, a template),
+and recall is flat from 0.45 to 0.65 (99.9 % to 99.5 % of edited copies); 0.6 keeps a 0.2
+margin over the hardest negative and misses only copies with a third of the text rewritten."""
 
 MIN_CONTAINED_SHINGLES = 20
 """A text needs this many shingles before being inside another can make it a duplicate."""
@@ -47,16 +50,19 @@ def score_sets(a: np.ndarray, b: np.ndarray, tail_a: np.ndarray, tail_b: np.ndar
         return 1.0 if not large else 0.0
     shared = shared_count(a, b)
     score = shared / (small + large - shared)
-    if (small >= MIN_CONTAINED_SHINGLES and small >= MIN_LENGTH_RATIO * large
-            and (_found(tail_a, b) or _found(tail_b, a))):
+    if (
+        small >= MIN_CONTAINED_SHINGLES
+        and small >= MIN_LENGTH_RATIO * large
+        and (_found(tail_a, b) or _found(tail_b, a))
+    ):
         score = max(score, shared / small)
     return score
 
 
 def similarity(a: str, b: str) -> float:
     """The exact similarity in [0, 1] of two abstracts (1.0 when equal after cleanup)."""
-    words_a, words_b = normalize_words(a), normalize_words(b)
-    if words_a == words_b:
+    shingled = shingle([normalize(a), normalize(b)])
+    if shingled.cleanup[0] == shingled.cleanup[1]:
         return 1.0
-    (set_a, set_b), tails = shingle_sets([words_a, words_b])
+    (set_a, set_b), tails = shingled.sets, shingled.tails
     return score_sets(set_a, set_b, tails[0], tails[1])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from hashlib import blake2b
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,33 +20,37 @@ TAIL = 12
 """Shingles kept from a text's end: a truncated copy's end is found in the full text."""
 
 _SCRIPTS = {
-    **{sup: " ^" + base + " " for sup, base in zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni", strict=True)},
-    **{sub: " _" + base + " " for sub, base in zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎", "0123456789+-=()", strict=True)},
+    **{sup: " ^" + base + " " for sup, base in zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()niT", strict=True)},
+    **{
+        sub: " _" + base + " "
+        for sub, base in zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ", "0123456789+-=()aeoxhklmnpstij", strict=True)
+    },
 }
 # Unicode math to the LaTeX command's name, so both renderings give the same word.
-_SYMBOLS = {
-    "×": "times", "≤": "leq", "≥": "geq", "≠": "neq", "≈": "approx", "→": "to", "←": "gets",
-    "⇒": "implies", "∞": "infty", "∈": "in", "∑": "sum", "∏": "prod", "∫": "int", "±": "pm",
-    "·": "cdot", "∼": "sim", "∇": "nabla", "∂": "partial", "∀": "forall", "∃": "exists",
-    "√": "sqrt", "≪": "ll", "≫": "gg", "⊂": "subset", "⊆": "subseteq", "∩": "cap", "∪": "cup",
-    "∘": "circ", "°": "circ", "ℓ": "ell", "∝": "propto", "⊕": "oplus", "⊗": "otimes", "…": "ldots",
-}
-_ALIASES = {"le": "leq", "ge": "geq", "ne": "neq", "rightarrow": "to", "leftarrow": "gets",
-            "dots": "ldots", "cdots": "ldots", "varepsilon": "epsilon", "vartheta": "theta",
-            "varphi": "phi", "Rightarrow": "implies", "mid": "", "left": "", "right": "",
-            "big": "", "Big": "", "quad": "", "qquad": ""}
+_SYMBOL_CHARS = "×≤≥≠≈→←⇒∞∈∑∏∫±·∼∇∂∀∃√≪≫⊂⊆∩∪∘°ℓ∝⊕⊗"
+_SYMBOL_NAMES = (
+    "times leq geq neq approx to gets implies infty in sum prod int pm cdot sim nabla partial forall "
+    "exists sqrt ll gg subset subseteq cap cup circ circ ell propto oplus otimes"
+)
+_SYMBOLS = dict(zip(_SYMBOL_CHARS, _SYMBOL_NAMES.split(), strict=True))
+# LaTeX commands spelt another way, and ones that say nothing (… is punctuation, and ends cut copies).
+_ALIAS_PAIRS = (
+    "le:leq ge:geq ne:neq rightarrow:to leftarrow:gets Rightarrow:implies ldots: dots: cdots: "
+    "varepsilon:epsilon vartheta:theta varphi:phi mid: left: right: big: Big: quad: qquad:"
+)
+_ALIASES = dict(pair.split(":") for pair in _ALIAS_PAIRS.split())
 # Commands that only style their argument: dropped, the argument stays (joined: \\textbf{S}parse).
-_STYLE_NAMES = (r"\\(?:text[a-z]*|math[a-z]*|emph|bm|boldsymbol|operatorname|url|mbox|hat|bar|tilde"
-                r"|underline|overline|[dt]?frac)(?![a-z])")
+_STYLE_NAMES = (
+    r"\\(?:text[a-z]*|math[a-z]*|emph|bm|boldsymbol|operatorname|url|mbox|hat|bar|tilde"
+    r"|underline|overline|[dt]?frac)(?![a-z])"
+)
 _STYLED = re.compile(_STYLE_NAMES + r"\s*\{([^{}]*)\}", re.IGNORECASE)
 _STYLE = re.compile(_STYLE_NAMES, re.IGNORECASE)
 # A LaTeX exponent, braced or one character, set apart as its own word(s): D^2TR, D²TR.
 _SCRIPT = re.compile(r"\^(?:\{([^{}]*)\}|(\w))")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_HAS_CJK = re.compile(f"[{_CJK}]")
-# Each CJK character is a word of its own (those scripts put no spaces between words).
-_CJK_WORD = re.compile(f"[^\\s{_CJK}]+|[{_CJK}]")
+_CJK_CHAR = re.compile(f"[{_CJK}]")  # each a word: those scripts put no spaces between words
 
 
 def _symbol_table() -> dict[int, str]:
@@ -82,8 +86,9 @@ def _command(match: re.Match[str]) -> str:
     return " " + _ALIASES.get(name, name) + " "
 
 
-def normalize_words(text: str) -> list[str]:
-    """Words of ``text`` after cleanup: math names, NFKC, casefold, punctuation and markup gone."""
+def normalize(text: str) -> str:
+    """``text`` after cleanup, words separated by spaces: math by name, NFKC, casefold,
+    punctuation and markup gone, each CJK character a word."""
     text = text.translate(_FIRST_TABLE).replace("$", "")  # math delimiters join: $\\textbf{S}$parse
     for _ in range(3):  # nested styles, innermost first
         text, found = _STYLED.subn(r"\1", text)
@@ -93,30 +98,12 @@ def normalize_words(text: str) -> list[str]:
     text = _SCRIPT.sub(lambda m: f" ^{m.group(1) or m.group(2)} ", text)
     text = _COMMAND.sub(_command, text)
     text = unicodedata.normalize("NFKC", text).casefold().translate(_LAST_TABLE)
-    return _CJK_WORD.findall(text) if _HAS_CJK.search(text) else text.split()
+    return _CJK_CHAR.sub(r" \g<0> ", text) if _CJK_CHAR.search(text) else text
 
 
-_WORD_HASHES: dict[str, int] = {}
-# Odd 64-bit multipliers, one per word position in a shingle.
-_POSITION = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
-                      0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53][:SHINGLE_WORDS], dtype=np.uint64)
-
-
-def _word_hash(word: str) -> int:
-    """A stable 64-bit hash (Python's own ``hash`` changes between runs; the index is pickled)."""
-    return int.from_bytes(blake2b(word.encode(), digest_size=8).digest(), "little")
-
-
-def _word_hashes(word_lists: Sequence[Sequence[str]]) -> np.ndarray:
-    """The hashes of all words of all texts, in order, through a cache of known words."""
-    flat = [w for words in word_lists for w in words]
-    missing = set(flat).difference(_WORD_HASHES)
-    if missing:
-        if len(_WORD_HASHES) + len(missing) > 2_000_000:
-            _WORD_HASHES.clear()
-            missing = set(flat)
-        _WORD_HASHES.update((word, _word_hash(word)) for word in missing)
-    return np.array(list(map(_WORD_HASHES.__getitem__, flat)), dtype=np.uint64)
+def normalize_words(text: str) -> list[str]:
+    """The words of ``text`` after cleanup (see ``normalize``)."""
+    return normalize(text).split()
 
 
 def mix64(x: np.ndarray) -> np.ndarray:
@@ -128,18 +115,65 @@ def mix64(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
-def shingle_sets(word_lists: Sequence[Sequence[str]]) -> tuple[list[np.ndarray], np.ndarray]:
-    """Each text's word shingles as 32-bit fingerprints: ``(sets, tails)``, vectorised over all texts.
+# Odd 64-bit multipliers, one per word position in a shingle.
+_POSITION = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+                      0xFF51AFD7ED558CCD][:SHINGLE_WORDS], dtype=np.uint64)  # fmt: skip
+_SPACE, _NEWLINE = ord(" "), ord("\n")
+_BYTE_BASE = 0x100000001B3  # odd, so invertible modulo 2**64
+_powers: list[np.ndarray] = [np.ones(1, np.uint64), np.ones(1, np.uint64)]  # base**i and base**-i
 
-    ``sets[i]`` is sorted and unique; ``tails[i]`` holds the last ``TAIL`` shingles in text order
-    (the last one repeated when there are fewer), for telling a truncated copy's end. A text
-    shorter than a shingle has one shingle, its whole word list; an empty one has none.
+
+def _power_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
+    if len(_powers[0]) < n:
+        size = max(n, 2 * len(_powers[0]))
+        for k, base in enumerate((_BYTE_BASE, pow(_BYTE_BASE, -1, 1 << 64))):
+            steps = np.full(size, base, dtype=np.uint64)
+            steps[0] = 1
+            _powers[k] = np.cumprod(steps)  # wraps modulo 2**64, as meant
+    return _powers[0][:n], _powers[1][:n]
+
+
+def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(hashes, counts)``: a stable 64-bit hash of every word of the normalized texts, in order,
+    and each text's word count. Computed on the UTF-8 bytes of all texts at once, no Python string
+    per word: a polynomial hash over the whole batch, cut per word and shifted back to its start."""
+    data = np.frombuffer("\n".join(texts).encode("utf-8"), dtype=np.uint8)
+    sep = data <= _SPACE  # normalized text keeps no other control or space character
+    edge = np.diff(np.concatenate(([1], sep.view(np.int8), [1])))
+    starts, ends = np.flatnonzero(edge == -1), np.flatnonzero(edge == 1)  # each word is data[start:end]
+    power, inverse = _power_tables(len(data))
+    running = np.zeros(len(data) + 1, dtype=np.uint64)
+    np.cumsum(np.where(sep, 0, data.astype(np.uint64) + np.uint64(1)) * power, out=running[1:])
+    sums = (running[ends] - running[starts]) * inverse[starts]
+    hashes = mix64(sums ^ ((ends - starts).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+    doc = np.searchsorted(np.flatnonzero(data == _NEWLINE), starts)
+    return hashes, np.bincount(doc, minlength=len(texts)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Shingled:
+    """Texts as shingles: what the verifier compares."""
+
+    sets: list[np.ndarray]
+    """Per text, the sorted unique 32-bit fingerprints of its word shingles."""
+    tails: np.ndarray
+    """``(n, TAIL)``: the last shingles in text order (the last repeated when fewer)."""
+    cleanup: np.ndarray
+    """Per text, a 64-bit fingerprint of its word sequence: equal when texts differ only in cleanup."""
+
+
+def shingle(normalized: Sequence[str]) -> Shingled:
+    """Shingle texts that went through ``normalize``, vectorised over all of them.
+
+    A text shorter than a shingle has one shingle, its whole word list; an empty one has none.
     """
-    counts = np.fromiter((len(w) for w in word_lists), dtype=np.int64, count=len(word_lists))
-    hashes = _word_hashes(word_lists)
+    hashes, counts = _words(normalized)
     starts = np.zeros(len(counts), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
     ends = starts + counts
+    at_word = (np.arange(len(hashes)) - np.repeat(starts, counts)).astype(np.uint64)
+    running = np.concatenate((np.zeros(1, np.uint64), np.cumsum(mix64(hashes + at_word * _POSITION[1]))))
+    cleanup = running[ends] - running[starts]  # an order-aware sum over each text's words
     windows = np.where(counts > 0, np.maximum(counts - SHINGLE_WORDS + 1, 1), 0)
     window_starts = np.cumsum(windows) - windows
     doc = np.repeat(np.arange(len(counts), dtype=np.int64), windows)
@@ -160,9 +194,5 @@ def shingle_sets(word_lists: Sequence[Sequence[str]]) -> tuple[list[np.ndarray],
     keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
     bounds = np.searchsorted(keys >> np.uint64(32), np.arange(len(counts) + 1, dtype=np.uint64))
     unique = (keys & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    return [unique[bounds[i]:bounds[i + 1]] for i in range(len(counts))], tails
-
-
-def cleanup_fingerprint(words: Sequence[str]) -> int:
-    """A 64-bit fingerprint of the normalized word sequence: equal when texts differ only in cleanup."""
-    return int.from_bytes(blake2b("\x1f".join(words).encode(), digest_size=8).digest(), "little")
+    sets = [unique[bounds[i] : bounds[i + 1]] for i in range(len(counts))]
+    return Shingled(sets, tails, cleanup)

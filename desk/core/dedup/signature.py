@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -57,11 +58,11 @@ def signatures(sets: Sequence[np.ndarray], num_perm: int) -> np.ndarray:
     # Blocks of whole texts, about _CHUNK shingles each; numpy releases the GIL, so two threads use two cores.
     cuts = np.unique(np.searchsorted(starts, np.arange(0, starts[-1], _CHUNK), side="right") - 1)
     cuts = np.append(cuts, len(sets))
-    jobs = [(int(lo), int(hi)) for lo, hi in zip(cuts[:-1], cuts[1:], strict=True) if hi > lo]
+    jobs = [(int(lo), int(hi)) for lo, hi in pairwise(cuts.tolist()) if hi > lo]
 
     def run(job: tuple[int, int]) -> None:
         lo, hi = job
-        out[lo:hi] = _block(values[starts[lo]:starts[hi]], starts[lo:hi] - starts[lo], a, b)
+        out[lo:hi] = _block(values[starts[lo] : starts[hi]], starts[lo:hi] - starts[lo], a, b)
 
     if len(jobs) > 1:
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -72,10 +73,13 @@ def signatures(sets: Sequence[np.ndarray], num_perm: int) -> np.ndarray:
 
 
 def band_keys(sigs: np.ndarray, rows: int) -> np.ndarray:
-    """One 64-bit key per band of ``rows`` consecutive hash values: ``(n, num_perm // rows)``."""
+    """One 32-bit key per band of ``rows`` consecutive hash values: ``(n, num_perm // rows)``.
+
+    Two different bands colliding in 32 bits only adds a candidate, which verification drops.
+    """
     bands = sigs.shape[1] // rows
     grouped = sigs[:, : bands * rows].reshape(len(sigs), bands, rows).astype(np.uint64)
     keys = np.zeros((len(sigs), bands), dtype=np.uint64)
     for r in range(rows):
         keys = mix64(keys ^ grouped[:, :, r])
-    return keys
+    return (keys >> np.uint64(32)).astype(np.uint32)

@@ -99,6 +99,8 @@ def probe(directory: Path) -> IndexState:
 
 def _touch(reader: Any) -> None:
     """Read a little of every segment file so truncation shows up as an error."""
+    if reader.doc_count_all() == 0:
+        return  # an empty index has no segments (and its reader no columns) to read
     for leaf, _ in reader.leaf_readers():
         ids = leaf.column_reader("id")
         docnums = list(leaf.all_doc_ids())
@@ -169,7 +171,7 @@ class SearchIndex:
                 self._corpus = Corpus.load(self._searcher, self._cache)
         except Exception:
             # Mid-swap by another process, or gone: keep answering from what we hold.
-            log.warning("search index could not be (re)opened", exc_info=True)
+            log.debug("search index could not be (re)opened", exc_info=True)
         return self._corpus
 
     # ---- writing ---------------------------------------------------------------------

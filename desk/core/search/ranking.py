@@ -232,6 +232,8 @@ class Corpus:
         alive = np.ones(corpus.n, bool)
         ids = np.zeros(corpus.n, np.int64)
         for leaf, offset in reader.leaf_readers():
+            if leaf.doc_count_all() == 0 or leaf.segment() is None:
+                continue  # an empty index's reader has no segment and no columns
             segid = leaf.segment().segment_id()  # postings of a segment never change
             corpus.leaves.append((leaf, offset, segid))
             count = leaf.doc_count_all()
