@@ -42,7 +42,7 @@ def test_merge_keeps_everything_and_unmerge_restores_exactly(seeded: Library) ->
     assert seeded.check() == []
 
 
-def test_reimport_after_merge_lands_on_the_kept_paper(seeded: Library, seeds_dir: Path, tmp_path: Path) -> None:
+def test_reimport_after_merge_lands_on_the_kept_paper(seeded: Library, tmp_path: Path) -> None:
     keep, gone = seeded.paper_ids()[0:2]
     gone_raw = seeded.paper(gone).abstract_raw
     seeded.merge(keep, [gone])
