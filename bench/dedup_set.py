@@ -3,9 +3,11 @@
 Positives (same paper): an arXiv v2 with a sentence rewritten or added, a truncated copy
 (a prefix of 50-95 % of the words), typos fixed, math rendered as LaTeX vs Unicode, a word
 dropped, whitespace/punctuation/quote changes, and combinations. Negatives (different papers):
-every pair of distinct seeds (one venue, mostly one topic), papers sharing their opening
-sentences, papers sharing a boilerplate template, and same-topic text from a word chain
-trained on the seeds. ``synthetic=N`` adds N chain-made abstracts with their own variants.
+every pair of distinct seeds (one venue, mostly one topic); papers sharing a seed's opening
+sentences, or its first and last sentence (up to 40 % of the text), paired with the seed and
+with each of its copies ("/copy": a truncated copy is then mostly the shared part); papers
+sharing a boilerplate template. New text comes from a word chain trained on the seeds (same
+topic, same phrases). ``synthetic=N`` adds N chain-made abstracts with their own variants.
 Deterministic for a given ``seed``. Used by ``tests/core/test_dedup_set.py`` and ``dedup_bench.py``.
 """
 

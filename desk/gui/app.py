@@ -48,10 +48,20 @@ def run_app(library_dir: str | None) -> int:
     """Open the window on a library folder (None: $DESK_LIBRARY or the user data dir)."""
     app = application()
     from desk.gui.main_window import MainWindow  # after QApplication: widgets need it
+    from desk.gui.single_instance import bring_to_front, claim
 
-    window = MainWindow(resolve_library_dir(library_dir))
+    library = resolve_library_dir(library_dir)
+    instance = claim(library)
+    if instance is None:
+        print(f"desk is already open on {library}: that window was brought to the front.", file=sys.stderr)
+        return 0
+    window = MainWindow(library)
+    instance.raiseRequested.connect(lambda: bring_to_front(window))
     window.show()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        instance.close()
 
 
 def main() -> None:

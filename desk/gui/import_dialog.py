@@ -60,7 +60,7 @@ def summary_text(report: ImportReport) -> str:
     if report.near_duplicates:
         lines.append(
             f"{n(report.near_duplicates, 'paper looks', 'papers look')} like a near-duplicate "
-            "of another; review them with “desk dupes”."
+            "of another; review them with Paper → Review duplicates (Ctrl+Shift+D)."
         )
     if report.errors:
         lines.append("")

@@ -15,7 +15,9 @@ from desk.core.errors import PaperNotFound
 from desk.core.paths import bundled_seeds_dir
 from desk.core.records import ImportReport, PaperDetail, PaperSummary
 from desk.gui import theme
+from desk.gui.duplicates_view import DuplicatesReview
 from desk.gui.export_dialog import ExportDialog, Exporter, ask_path
+from desk.gui.external_changes import ExternalChanges
 from desk.gui.import_dialog import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
 from desk.gui.paper_view import abstract_html
 from desk.gui.search_controller import Outcome, SearchController
@@ -28,6 +30,7 @@ MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.K
 EMPTY_LIBRARY = "Your library is empty. Import a list with Ctrl+I, or drop .txt files on this window."
 STATUS_MS = 5000
 PAPER_DELAY_MS = 40
+DUPLICATES_DELAY_MS = 300
 
 
 EMPTY_FILTER = {
@@ -79,7 +82,12 @@ class MainWindow(WindowLayout):
         self.controller = SearchController(self.executor, self.model, self)
         self.importer = ImportRunner(self.executor, self)
         self.exporter = Exporter(self.executor, self)
+        self.duplicates = DuplicatesReview(
+            self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
+        )
+        self.statusBar().insertPermanentWidget(0, self.duplicates.badge)
         self._connect()
+        self.external = ExternalChanges(self.executor, self, self.refresh)  # other processes' writes
         self._restore()
         self.controller.filter = self.checked_filter()
         self.controller.text = self.search_box.text()
@@ -109,6 +117,7 @@ class MainWindow(WindowLayout):
             "preview": self.toggle_preview,
             "rename": self.rename,
             "related": self.show_related,
+            "duplicates": lambda: self.duplicates.open(),
             "back": self.back_to_search,
             "shortcuts": self.show_shortcuts,
             "about": self.about,
@@ -135,6 +144,7 @@ class MainWindow(WindowLayout):
             lambda b: self.set_filter(next(n for n, x in self.filter_buttons.items() if x is b))
         )
         self.importer.finished.connect(self._imported)
+        self.duplicates.changed.connect(lambda: (self.related.invalidate(), self.controller.run_now()))
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
         )
@@ -177,6 +187,7 @@ class MainWindow(WindowLayout):
         if count == 0:
             self.paper_view.show_empty(EMPTY_LIBRARY)
         self.controller.run_now()
+        self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
 
     def _library_failed(self, exc: Exception) -> None:
         message = plain_message(exc)
@@ -192,6 +203,7 @@ class MainWindow(WindowLayout):
             return
         self.related.invalidate()
         self.controller.run_now()
+        self.duplicates.refresh()
 
     # -- search ------------------------------------------------------------------------------
     def _searched(self, outcome: Outcome) -> None:
@@ -238,6 +250,11 @@ class MainWindow(WindowLayout):
     def set_filter(self, name: str) -> None:
         self._check_filter(name)
         self.controller.set_filter(name)
+
+    def refresh(self) -> None:
+        """Show what another process (a `desk` command, another window) changed: search again."""
+        self.related.invalidate()
+        self.controller.run_now()
 
     def use_suggestion(self) -> None:
         if self._suggestion:
@@ -515,5 +532,6 @@ class MainWindow(WindowLayout):
         self.note.flush()
         self._save_settings()
         self.importer.cancel()
+        self.duplicates.close()
         self.executor.shutdown()
         event.accept()

@@ -1,9 +1,9 @@
-"""The note editor: Markdown, saved 800 ms after the last keystroke, with a visible state."""
+"""The note editor: Markdown, saved while typing (at most 800 ms behind), with a visible state."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -17,7 +17,14 @@ from PySide6.QtWidgets import (
 from desk.gui import theme
 from desk.gui.paper_view import SafeTextBrowser
 
+# Saving waits at most this long after the first unsaved keystroke, however fast one types: a
+# kill or a crash loses less than a second of typing.  (A pause-only debounce would never save
+# during steady typing.)
 AUTOSAVE_MS = 800
+# Raw HTML in a note is shown as text: a pasted <img src=…> or <style> is not interpreted.
+NOTE_MARKDOWN = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
+RETRY_MS = 2000  # a save that failed (a busy library) is tried again after this, then less often
+MAX_RETRY_MS = 30_000
 
 SAVED = "Saved"
 EDITING = "Editing…"
@@ -29,9 +36,10 @@ NO_NOTE = "No note yet: press N to write one"
 class NoteEditor(QWidget):
     """Edits the note of one paper at a time.
 
-    `saveRequested(paper_id, text)` asks the window to write the note; it answers
-    with `saved(paper_id, text)` or `save_failed(message)`.  Switching paper or
-    closing calls `flush()` first, so nothing typed is left behind.
+    `saveRequested(paper_id, text)` asks the window to write the note; it answers, in the
+    order asked, with `saved(paper_id, text)` or `save_failed(paper_id, message)`.  Switching
+    paper or closing calls `flush()` first, so nothing typed is left behind; a save that fails
+    (another desk holds the library) is tried again, even after moving to another paper.
     """
 
     saveRequested = Signal(int, str)
@@ -42,6 +50,8 @@ class NoteEditor(QWidget):
         self._saved_text = ""
         self._sent_text: str | None = None
         self._loading = False
+        self._sending: dict[int, list[str]] = {}  # texts asked to be saved, per paper, oldest first
+        self._unsaved: dict[int, str] = {}  # failed saves of papers no longer in the editor
 
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("noteEditor")
@@ -79,6 +89,10 @@ class NoteEditor(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(AUTOSAVE_MS)
         self._timer.timeout.connect(self.flush)
+        self._retry = QTimer(self)
+        self._retry.setSingleShot(True)
+        self._retry.setInterval(RETRY_MS)
+        self._retry.timeout.connect(self._try_again)
         self.editor.textChanged.connect(self._edited)
         self.set_paper(None, "")
 
@@ -106,14 +120,17 @@ class NoteEditor(QWidget):
         self.paper_id = paper_id
         self._saved_text = note
         self._sent_text = None
+        unsaved = self._unsaved.pop(paper_id, None) if paper_id is not None else None
         self._loading = True
         try:
-            self.editor.setPlainText(note)
+            self.editor.setPlainText(note if unsaved is None else unsaved)
         finally:
             self._loading = False
         self.editor.setReadOnly(paper_id is None)
         self.editor.setEnabled(paper_id is not None)
         self._set_state(NO_PAPER if paper_id is None else SAVED if note.strip() else NO_NOTE)
+        if unsaved is not None:  # what was typed and not yet saved comes back, and is saved
+            self._edited()
         if self.stack.currentWidget() is self.preview:
             self._render_preview()
 
@@ -123,7 +140,8 @@ class NoteEditor(QWidget):
             return
         if self.is_dirty():
             self._set_state(EDITING)
-            self._timer.start()
+            if not self._timer.isActive():  # a deadline from the first unsaved key, not a debounce
+                self._timer.start()
         else:
             self._timer.stop()
             self._set_state(SAVED)
@@ -131,6 +149,8 @@ class NoteEditor(QWidget):
     def flush(self) -> None:
         """Ask for the note to be saved now if it changed (and was not already sent)."""
         self._timer.stop()
+        if not self._unsaved:  # the timer stays for failed saves of other papers
+            self._retry.stop()
         if self.paper_id is None or not self.is_dirty():
             return
         text = self.text()
@@ -138,10 +158,26 @@ class NoteEditor(QWidget):
             return
         self._sent_text = text
         self._set_state(SAVING)
-        self.saveRequested.emit(self.paper_id, text)
+        self._send(self.paper_id, text)
+
+    def _send(self, paper_id: int, text: str) -> None:
+        self._sending.setdefault(paper_id, []).append(text)
+        self.saveRequested.emit(paper_id, text)
+
+    def _answered(self, paper_id: int) -> str | None:
+        """The text of the oldest save of a paper still waiting for its answer."""
+        texts = self._sending.get(paper_id)
+        text = texts.pop(0) if texts else None
+        if not texts:
+            self._sending.pop(paper_id, None)
+        return text
 
     def saved(self, paper_id: int, text: str) -> None:
         """The window confirms a note is in the library."""
+        self._answered(paper_id)
+        self._unsaved.pop(paper_id, None)  # a later text of that paper is in: the failed one is moot
+        if not self._unsaved:
+            self._retry.setInterval(RETRY_MS)
         if paper_id != self.paper_id:
             return
         self._saved_text = text
@@ -149,12 +185,27 @@ class NoteEditor(QWidget):
             self._sent_text = None
         if self.text() == text:
             self._set_state(SAVED)
+        elif self._sent_text is None:
+            self._set_state(EDITING)
 
     def save_failed(self, paper_id: int, message: str) -> None:
-        if paper_id != self.paper_id:
-            return
-        self._sent_text = None
-        self._set_state(f"Not saved: {message}")
+        """A save did not reach the library (busy, say): keep the text and try again shortly."""
+        text = self._answered(paper_id)
+        if paper_id == self.paper_id:
+            self._sent_text = None
+            self._set_state(f"Not saved yet: {message}. Trying again…")
+        elif text is not None and paper_id not in self._sending:  # no later text of it on the way
+            self._unsaved[paper_id] = text
+        if not self._retry.isActive():
+            self._retry.start()
+
+    def _try_again(self) -> None:
+        # Each failed attempt waited for the library's busy timeout: back off so searches still run.
+        self._retry.setInterval(min(self._retry.interval() * 2, MAX_RETRY_MS))
+        for paper_id, text in list(self._unsaved.items()):
+            del self._unsaved[paper_id]
+            self._send(paper_id, text)
+        self.flush()
 
     # -- preview -----------------------------------------------------------------------------
     def set_preview(self, on: bool) -> None:
@@ -177,7 +228,7 @@ class NoteEditor(QWidget):
         self.preview.document().setDefaultStyleSheet(theme.html_style(self.palette()))
         text = self.text()
         if text.strip():
-            self.preview.setMarkdown(text)
+            self.preview.document().setMarkdown(text, NOTE_MARKDOWN)
         else:
             self.preview.setPlainText("(no note yet)")
 

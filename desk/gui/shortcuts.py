@@ -54,6 +54,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("preview", "&Paper", "Pre&view note", ("Ctrl+Shift+P",)),
     ActionSpec("rename", "&Paper", "Rena&me…", ("F2",)),
     ActionSpec("related", "&Paper", "Re&lated papers", ("Ctrl+R",)),
+    ActionSpec("duplicates", "&Paper", "Review &duplicates…", ("Ctrl+Shift+D",)),
     ActionSpec("back", "&Paper", "&Back to search", ("Esc",)),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", ("?", "F1")),
     ActionSpec("about", "&Help", "&About desk", ()),
@@ -66,6 +67,23 @@ OTHER_KEYS: tuple[tuple[str, str], ...] = (
     ("Open a paper from the related list", "Enter"),
     ("Leave the note (it is saved as you type)", "Tab"),
     ("Import lists", "Drop files or a folder on the window"),
+)
+
+REVIEW = "Duplicates review"
+# The keys of the Duplicates review (Paper → Review duplicates); its actions are built from these.
+REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("merge_left", REVIEW, "Merge, keeping the left paper", ("M",)),
+    ActionSpec("merge_right", REVIEW, "Merge, keeping the right paper", ("Shift+M",)),
+    ActionSpec("distinct", REVIEW, "Not a duplicate (never offered again)", ("D",)),
+    ActionSpec("next_group", REVIEW, "Skip to the next group", ("N", "Right", "Space")),
+    ActionSpec("previous_group", REVIEW, "Previous group", ("P", "Left")),
+    ActionSpec("next_other", REVIEW, "Compare with the next paper of a larger group", ("Down",)),
+    ActionSpec("previous_other", REVIEW, "Compare with the previous paper of the group", ("Up",)),
+    ActionSpec("scroll_down", REVIEW, "Scroll both abstracts down", ("PgDown",)),
+    ActionSpec("scroll_up", REVIEW, "Scroll both abstracts up", ("PgUp",)),
+    ActionSpec("undo_merge", REVIEW, "Undo the last merge made in the review", ("U", "Ctrl+Z")),
+    ActionSpec("merge_exact", REVIEW, "Merge all exact-after-cleanup groups…", ("Ctrl+Shift+M",)),
+    ActionSpec("close_review", REVIEW, "Close the review", ("Esc",)),
 )
 
 
@@ -88,7 +106,7 @@ def build_actions(
             window.addAction(action)  # keys work while the menu bar is hidden too
         action.triggered.connect(lambda _checked=False, fn=handlers[spec.name]: fn())
         menus[spec.menu].addAction(action)
-        if spec.name in ("export", "use_suggestion", "preview", "related"):
+        if spec.name in ("export", "use_suggestion", "preview", "duplicates"):
             menus[spec.menu].addSeparator()
         actions[spec.name] = action
     return actions
@@ -97,6 +115,11 @@ def build_actions(
 def key_text(action: QAction) -> str:
     """The action's keys as the platform writes them, e.g. "Ctrl+K, /"."""
     return ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+
+
+def native_keys(keys: tuple[str, ...]) -> str:
+    """Portable key names as the platform writes them, e.g. "Shift+M" or "PgDown"."""
+    return ", ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in keys)
 
 
 class ShortcutSheet(QDialog):
@@ -128,6 +151,10 @@ class ShortcutSheet(QDialog):
         other.setFont(0, font)
         for what, keys in OTHER_KEYS:
             QTreeWidgetItem(other, [what, keys])
+        review = QTreeWidgetItem(tree, [REVIEW, ""])
+        review.setFont(0, font)
+        for spec in REVIEW_ACTIONS:
+            QTreeWidgetItem(review, [spec.text.rstrip("…"), native_keys(spec.keys)])
         tree.expandAll()
         tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         tree.header().setStretchLastSection(True)

@@ -119,18 +119,8 @@ def mix64(x: np.ndarray) -> np.ndarray:
 _POSITION = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
                       0xFF51AFD7ED558CCD][:SHINGLE_WORDS], dtype=np.uint64)  # fmt: skip
 _SPACE, _NEWLINE = ord(" "), ord("\n")
-_BYTE_BASE = 0x100000001B3  # odd, so invertible modulo 2**64
-_powers: list[np.ndarray] = [np.ones(1, np.uint64), np.ones(1, np.uint64)]  # base**i and base**-i
-
-
-def _power_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
-    if len(_powers[0]) < n:
-        size = max(n, 2 * len(_powers[0]))
-        for k, base in enumerate((_BYTE_BASE, pow(_BYTE_BASE, -1, 1 << 64))):
-            steps = np.full(size, base, dtype=np.uint64)
-            steps[0] = 1
-            _powers[k] = np.cumprod(steps)  # wraps modulo 2**64, as meant
-    return _powers[0][:n], _powers[1][:n]
+_BYTE_BASE = np.uint64(0x100000001B3)  # odd, so invertible modulo 2**64
+_BYTE_INVERSE = np.uint64(pow(0x100000001B3, -1, 1 << 64))
 
 
 def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -141,9 +131,11 @@ def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     sep = data <= _SPACE  # normalized text keeps no other control or space character
     edge = np.diff(np.concatenate(([1], sep.view(np.int8), [1])))
     starts, ends = np.flatnonzero(edge == -1), np.flatnonzero(edge == 1)  # each word is data[start:end]
-    power, inverse = _power_tables(len(data))
+    power = np.cumprod(np.broadcast_to(_BYTE_BASE, data.shape))  # base**(i+1), wrapping as meant
     running = np.zeros(len(data) + 1, dtype=np.uint64)
     np.cumsum(np.where(sep, 0, data.astype(np.uint64) + np.uint64(1)) * power, out=running[1:])
+    del power
+    inverse = np.cumprod(np.broadcast_to(_BYTE_INVERSE, data.shape))  # base**-(i+1)
     sums = (running[ends] - running[starts]) * inverse[starts]
     hashes = mix64(sums ^ ((ends - starts).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
     doc = np.searchsorted(np.flatnonzero(data == _NEWLINE), starts)

@@ -1,0 +1,147 @@
+"""What the Duplicates review shows, computed on the worker: groups, the papers, word-level diffs.
+
+Nothing here touches a widget; every function taking `lib` runs on the library thread.
+Text from files is only ever put into HTML escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from desk.core.errors import DeskError, PaperNotFound
+from desk.core.records import PaperDetail
+
+if TYPE_CHECKING:  # desk.core.dedup loads numpy: only on the worker thread
+    from desk.core.dedup import Candidate
+
+
+@dataclass(frozen=True)
+class Side:
+    """One paper of a comparison: its abstract as HTML with the words only this copy has marked."""
+
+    paper: PaperDetail
+    html: str
+    own_words: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The first paper of a group (left) against one other paper of it (right)."""
+
+    left: Side
+    right: Side
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """One group, ready to show: its place in the list and the first paper against each other one."""
+
+    index: int
+    candidate: Candidate
+    comparisons: tuple[Comparison, ...]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The groups still to review and the one to show (None when there is none)."""
+
+    groups: tuple[Candidate, ...]
+    view: GroupView | None
+
+
+def diff_html(left: str, right: str) -> tuple[str, str, int, int]:
+    """Both abstracts as escaped HTML, differing words marked; and how many words only each has.
+
+    Words only in the left copy are `<span class="del">`, words only in the right copy
+    `<span class="ins">`; the rest is shown as it is on both sides.
+    """
+    from desk.core.dedup import word_diff
+
+    lhs: list[str] = []
+    rhs: list[str] = []
+    only_left = only_right = 0
+    for op, text in word_diff(left, right):
+        escaped = html.escape(text)
+        if op == "equal":
+            lhs.append(escaped)
+            rhs.append(escaped)
+        elif op == "delete":
+            lhs.append(f'<span class="del">{escaped}</span>')
+            only_left += len(text.split())
+        else:
+            rhs.append(f'<span class="ins">{escaped}</span>')
+            only_right += len(text.split())
+    return " ".join(lhs), " ".join(rhs), only_left, only_right
+
+
+def similarity_text(candidate: Candidate) -> str:
+    """The group's similarity as a whole percentage, rounded down ("87 % similar")."""
+    return f"{math.floor(candidate.similarity * 100 + 1e-9)} % similar"
+
+
+def pick(groups: Sequence[Candidate], prefer: Collection[int], position: int) -> int | None:
+    """Which group to show: the first holding a preferred paper, else the one now at `position`."""
+    if not groups:
+        return None
+    wanted = set(prefer)
+    if wanted:
+        for i, group in enumerate(groups):
+            if wanted.intersection(group.ids):
+                return i
+    return min(max(position, 0), len(groups) - 1)
+
+
+def load_view(lib: Any, groups: Sequence[Candidate], index: int) -> GroupView:
+    """The papers of `groups[index]` and the diff of the first against each other one."""
+    candidate = groups[index]
+    papers = lib.papers(list(candidate.ids))
+    first = papers[0]
+    comparisons = []
+    for other in papers[1:]:
+        left, right, only_left, only_right = diff_html(first.abstract, other.abstract)
+        comparisons.append(Comparison(Side(first, left, only_left), Side(other, right, only_right)))
+    return GroupView(index, candidate, tuple(comparisons))
+
+
+def fetch(lib: Any, prefer: Collection[int] = (), position: int = 0) -> Snapshot:
+    """The groups to review now and the one to show (see `pick`)."""
+    if lib is None:
+        raise DeskError("the library is still opening; try again in a moment")
+    groups = list(lib.near_duplicates())
+    while groups:
+        index = pick(groups, prefer, position)
+        assert index is not None
+        try:
+            return Snapshot(tuple(groups), load_view(lib, groups, index))
+        except PaperNotFound:  # changed by another program since the groups were found
+            del groups[index]
+    return Snapshot((), None)
+
+
+def merge_exact(lib: Any, wanted: Collection[tuple[int, ...]]) -> tuple[list[int], str | None]:
+    """Merge every group still equal after cleanup whose ids are in `wanted` (first paper kept).
+
+    Returns the kept ids, in order (what undo needs), and the error that stopped it, if any.
+    """
+    kept: list[int] = []
+    for group in lib.near_duplicates():
+        if not group.exact_after_cleanup or group.ids not in wanted:
+            continue
+        try:
+            lib.merge(group.ids[0], list(group.ids[1:]))
+        except DeskError as exc:
+            return kept, str(exc)
+        kept.append(group.ids[0])
+    return kept, None
+
+
+def unmerge_all(lib: Any, kept: Sequence[int]) -> list[int]:
+    """Undo the merges that kept these papers, latest first; the ids brought back."""
+    restored: list[int] = []
+    for pid in reversed(kept):
+        restored.extend(lib.unmerge(pid))
+    return restored

@@ -1,0 +1,59 @@
+"""Notice what other processes wrote to the library (a `desk import`, `desk star`, another window).
+
+The window searches the shared database and index again whenever it runs a search, so a new
+query always sees other processes' writes.  What is already on screen is refreshed when the
+window is activated again (back from the terminal) and SQLite says another connection committed
+since the last look (`PRAGMA data_version`: the window's own writes do not count, so returning
+to the window after starring a paper does not reload anything).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QWidget
+
+from desk.gui.workers import LibraryExecutor
+
+
+def data_version(lib: Any) -> int | None:
+    """SQLite's count of commits by other connections, as seen by the library's connection."""
+    if lib is None:
+        return None
+    with lib.db.engine.connect() as conn:
+        value = conn.exec_driver_sql("PRAGMA data_version").scalar()
+    return int(value) if value is not None else None
+
+
+class ExternalChanges(QObject):
+    """Calls `refresh` when the window comes back to the front after someone else wrote."""
+
+    def __init__(self, executor: LibraryExecutor, window: QWidget, refresh: Callable[[], None]) -> None:
+        super().__init__(window)
+        self.executor = executor
+        self.refresh = refresh
+        self._seen: int | None = None
+        self._asking = False
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.WindowActivate:
+            self.check()
+        return False
+
+    def check(self) -> None:
+        """Ask (on the worker) whether another process committed since the last look."""
+        if self._asking:
+            return
+        self._asking = True
+        self.executor.submit(data_version, self._answered, lambda _exc: self._answered(None))
+
+    def _answered(self, version: int | None) -> None:
+        self._asking = False
+        if version is None:
+            return  # the library is not open (yet), or the question failed: nothing to compare
+        before, self._seen = self._seen, version
+        if before is not None and version != before:
+            self.refresh()
