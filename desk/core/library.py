@@ -12,10 +12,11 @@ from sqlalchemy.orm import Session, selectinload
 
 from desk.core import export, importer, merging
 from desk.core.db import Database, Paper, Source
-from desk.core.dedup import Candidate, NearDuplicateIndex
+from desk.core.dedup import Candidate
+from desk.core.duplicates import DuplicateFinder
 from desk.core.errors import PaperNotFound
 from desk.core.index_sync import IndexSync, queue
-from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
     PaperDetail,
@@ -72,12 +73,13 @@ class Library:
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index)
-        self._dupes: NearDuplicateIndex | None = None
+        self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / "near-duplicates.pickle")
         self.repaired: str | None = self._sync.ensure(progress)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
-        """Close the index and the database."""
+        """Close the index and the database (saving the near-duplicate cache)."""
+        self._dupes.save()
         self.index.close()
         self.db.close()
 
@@ -171,7 +173,7 @@ class Library:
         )
         if not report.new_ids:
             return report
-        return replace(report, near_duplicates=self._offer_count(report.new_ids))
+        return replace(report, near_duplicates=self._dupes.offered(report.new_ids, self.distinct_pairs()))
 
     def _change(self, ids: Sequence[int], apply: Callable[[Paper], bool]) -> list[int]:
         """Apply a change to papers in one transaction; re-index those that changed."""
@@ -237,52 +239,21 @@ class Library:
         return self._page(self.index.related(paper_id, limit=limit))
 
     # -- duplicates --------------------------------------------------------------------------
-    def _detector(self) -> NearDuplicateIndex:
-        """The near-duplicate index over every paper, built on first use and kept up to date."""
-        if self._dupes is None:
-            detector = NearDuplicateIndex()
-            with self.db.reading() as session:
-                detector.add_many((i, text) for i, text in session.execute(select(Paper.id, Paper.abstract)))
-            self._dupes = detector
-        return self._dupes
-
-    def _add_to_detector(self, ids: Sequence[int]) -> None:
-        if self._dupes is None or not ids:
-            return
-        with self.db.reading() as session:
-            rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(ids)))
-            self._dupes.add_many((i, text) for i, text in rows if i not in self._dupes)
-
-    def _offer_count(self, new_ids: Sequence[int]) -> int:
-        """How many of the new papers have a near-duplicate a user has not ruled out."""
-        self._add_to_detector(new_ids)
-        detector = self._detector()
-        excluded = self.distinct_pairs()
-        offered = 0
-        for i in new_ids:
-            offered += any((min(i, j), max(i, j)) not in excluded for j, _ in detector.candidates_for(i))
-        return offered
-
     def near_duplicates(self) -> list[Candidate]:
         """Groups of papers that look like one paper, best first, minus pairs ruled out."""
-        return self._detector().groups(exclude_pairs=self.distinct_pairs())
+        return self._dupes.groups(self.distinct_pairs())
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""
         with self.db.writing() as session:
             merging.merge(session, keep_id, other_ids)
         self._sync.flush()
-        if self._dupes is not None:
-            for i in other_ids:
-                if i != keep_id and i in self._dupes:
-                    self._dupes.remove(i)
 
     def unmerge(self, paper_id: int) -> list[int]:
         """Undo the latest merge paper_id took part in; returns the ids brought back."""
         with self.db.writing() as session:
             restored = merging.unmerge(session, paper_id)
         self._sync.flush()
-        self._add_to_detector(restored)
         return restored
 
     def mark_distinct(self, a: int, b: int) -> None:

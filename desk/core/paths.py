@@ -11,6 +11,7 @@ APP_NAME = "desk"
 DATABASE_NAME = "library.sqlite3"
 INDEX_DIR_NAME = "index"
 BACKUP_DIR_NAME = "backups"
+CACHE_DIR_NAME = "cache"
 
 
 def default_library_dir() -> Path:

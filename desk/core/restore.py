@@ -9,7 +9,7 @@ from pathlib import Path
 
 from desk.core.db.migrations import SCHEMA_VERSION
 from desk.core.errors import DeskError
-from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 
 
 def validate_backup(path: Path) -> None:
@@ -56,5 +56,7 @@ def restore_library(directory: Path, backup: Path) -> Path | None:
     finally:
         src.close()
         dst.close()
+    # Derived data describes the database that was there: drop it, it is rebuilt on open.
     shutil.rmtree(directory / INDEX_DIR_NAME, ignore_errors=True)
+    shutil.rmtree(directory / CACHE_DIR_NAME, ignore_errors=True)
     return saved

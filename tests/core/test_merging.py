@@ -83,3 +83,25 @@ def test_distinct_is_remembered(seeded_dir: Path) -> None:
             lib.mark_distinct(a, a)
     with Library(seeded_dir) as lib:
         assert (a, b) in lib.distinct_pairs()
+
+
+def test_near_duplicates_follow_other_processes_and_survive_reopen(seeded_dir: Path, tmp_path: Path) -> None:
+    with Library(seeded_dir) as lib:
+        target = lib.paper_ids()[5]
+        words = lib.paper(target).abstract.split()
+        assert lib.near_duplicates() == []
+        variant = tmp_path / "v2.txt"
+        truncated = " ".join(words[: int(len(words) * 0.75)])
+        variant.write_text(f"Preprints\n\n{truncated}\n", encoding="utf-8")
+        # another process imports while this one holds its finder
+        with Library(seeded_dir) as other:
+            assert other.import_paths([variant]).near_duplicates == 1
+        groups = lib.near_duplicates()
+        assert len(groups) == 1 and target in groups[0].ids
+    assert (seeded_dir / "cache" / "near-duplicates.pickle").is_file()
+    with Library(seeded_dir) as lib:
+        (group,) = lib.near_duplicates()
+        lib.merge(group.ids[0], [group.ids[1]])
+        assert lib.near_duplicates() == []
+        lib.unmerge(group.ids[0])
+        assert [g.ids for g in lib.near_duplicates()] == [group.ids]

@@ -96,6 +96,10 @@ class NearDuplicateIndex:
     def __contains__(self, paper_id: object) -> bool:
         return paper_id in self._row_of
 
+    def paper_ids(self) -> set[int]:
+        """The ids of every paper indexed now."""
+        return set(self._row_of)
+
     # -- adding and removing ------------------------------------------------------------
 
     def add(self, paper_id: int, text: str) -> None:

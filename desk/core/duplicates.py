@@ -1,0 +1,90 @@
+"""The near-duplicate finder of one library: kept in step with the database, cached on disk."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+from sqlalchemy import select
+
+from desk.core.db import Database, Paper
+from desk.core.dedup import Candidate, NearDuplicateIndex
+
+log = logging.getLogger(__name__)
+CACHE_VERSION = 1
+
+
+class DuplicateFinder:
+    """Near-duplicate candidates over every paper, reconciled with the database before each answer.
+
+    Building the index costs seconds at 50k papers, so it is pickled into the library's cache
+    folder on close and reloaded; papers added or removed since (by this or another process)
+    are found by comparing ids with the database, which costs milliseconds.
+    """
+
+    def __init__(self, db: Database, cache_file: Path) -> None:
+        self.db = db
+        self.cache_file = cache_file
+        self._index: NearDuplicateIndex | None = None
+        self._dirty = False
+
+    def _load(self) -> NearDuplicateIndex:
+        try:
+            with self.cache_file.open("rb") as fh:
+                version, index = pickle.load(fh)
+            if version == CACHE_VERSION and isinstance(index, NearDuplicateIndex):
+                return index
+        except FileNotFoundError:
+            pass
+        except Exception:  # a damaged cache is only a slower start
+            log.debug("near-duplicate cache unreadable; rebuilding", exc_info=True)
+        self._dirty = True
+        return NearDuplicateIndex()
+
+    def index(self) -> NearDuplicateIndex:
+        """The index, holding exactly the papers in the database now."""
+        if self._index is None:
+            self._index = self._load()
+        index = self._index
+        with self.db.reading() as session:
+            in_db = set(session.scalars(select(Paper.id)))
+            held = index.paper_ids()
+            gone, new = held - in_db, in_db - held
+            for paper_id in gone:
+                index.remove(paper_id)
+            missing = sorted(new)
+            for start in range(0, len(missing), 900):
+                chunk = missing[start : start + 900]
+                rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
+                index.add_many((i, text) for i, text in rows)
+        self._dirty = self._dirty or bool(gone or new)
+        return index
+
+    def groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate]:
+        """Groups of papers that look like one paper, minus pairs a user ruled out."""
+        return self.index().groups(exclude_pairs=excluded)
+
+    def offered(self, paper_ids: Sequence[int], excluded: Collection[tuple[int, int]]) -> int:
+        """How many of the given papers have a near-duplicate not ruled out."""
+        index = self.index()
+        return sum(
+            any((min(i, j), max(i, j)) not in excluded for j, _ in index.candidates_for(i)) for i in paper_ids
+        )
+
+    def save(self) -> None:
+        """Write the index to the cache file if it changed (atomically)."""
+        if self._index is None or not self._dirty:
+            return
+        self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.cache_file.with_name(f"{self.cache_file.name}.{os.getpid()}.part")
+        try:
+            with tmp.open("wb") as fh:
+                pickle.dump((CACHE_VERSION, self._index), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(self.cache_file)
+            self._dirty = False
+        except OSError:
+            log.debug("could not write the near-duplicate cache", exc_info=True)
+            tmp.unlink(missing_ok=True)
