@@ -136,7 +136,12 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
     rows.append(Row("peak RSS, search process", "MB", _get(ds, "peak_rss_mb"), _get(fs, "peak_rss_mb")))
     rows.append(Row("import: largest child process RSS", "MB", _get(di, "children_peak_rss_mb"), None))
     rows.append(
-        Row("import: cores busy (CPU s / wall s)", "", _get(di, "cores_busy"), _get(fi, "cores_busy"))
+        Row(
+            "import: cores busy (CPU s / wall s, parse included)",
+            "",
+            _get(di, "cores_busy"),
+            _get(fi, "cores_busy"),
+        )
     )
     rows.append(
         Row(

@@ -53,7 +53,10 @@ def run_app(library_dir: str | None) -> int:
     library = resolve_library_dir(library_dir)
     instance = claim(library)
     if instance is None:
-        print(f"desk is already open on {library}: that window was brought to the front.", file=sys.stderr)
+        if sys.stderr is not None:  # None under the windowed launcher on Windows
+            print(
+                f"desk is already open on {library}: that window was brought to the front.", file=sys.stderr
+            )
         return 0
     window = MainWindow(library)
     instance.raiseRequested.connect(lambda: bring_to_front(window))

@@ -2,13 +2,15 @@
 
 The window searches the shared database and index again whenever it runs a search, so a new
 query always sees other processes' writes.  What is already on screen is refreshed when the
-window is activated again (back from the terminal) and SQLite says another connection committed
-since the last look (`PRAGMA data_version`: the window's own writes do not count, so returning
-to the window after starring a paper does not reload anything).
+window is activated again (back from the terminal) and the database changed since the last
+look: SQLite's `PRAGMA data_version` on a connection of our own, which changes whenever any
+other connection committed.  The window's own writes count too, so coming back after starring
+a paper re-runs the search once; the paper in view and the note being typed are kept.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -18,13 +20,20 @@ from PySide6.QtWidgets import QWidget
 from desk.gui.workers import LibraryExecutor
 
 
-def data_version(lib: Any) -> int | None:
-    """SQLite's count of commits by other connections, as seen by the library's connection."""
-    if lib is None:
-        return None
-    with lib.db.engine.connect() as conn:
-        value = conn.exec_driver_sql("PRAGMA data_version").scalar()
-    return int(value) if value is not None else None
+class _Version:
+    """A connection that only asks `PRAGMA data_version`, on the worker thread; it holds no lock
+    and is closed when the window goes."""
+
+    def __init__(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+
+    def __call__(self, lib: Any) -> int | None:
+        if lib is None:
+            return None
+        if self._conn is None:
+            self._conn = sqlite3.connect(lib.db.path, check_same_thread=False)
+        row = self._conn.execute("PRAGMA data_version").fetchone()
+        return int(row[0]) if row else None
 
 
 class ExternalChanges(QObject):
@@ -36,6 +45,7 @@ class ExternalChanges(QObject):
         self.refresh = refresh
         self._seen: int | None = None
         self._asking = False
+        self._version = _Version()
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -48,7 +58,7 @@ class ExternalChanges(QObject):
         if self._asking:
             return
         self._asking = True
-        self.executor.submit(data_version, self._answered, lambda _exc: self._answered(None))
+        self.executor.submit(self._version, self._answered, lambda _exc: self._answered(None))
 
     def _answered(self, version: int | None) -> None:
         self._asking = False

@@ -399,7 +399,8 @@ class MainWindow(WindowLayout):
             self.note.saved(pid, text)
             self._apply(summaries)
 
-        self.executor.submit(op, done, lambda exc: self.note.save_failed(pid, plain_message(exc)))
+        # Urgent: a note is written within a second even while an import or a scan runs.
+        self.executor.submit_urgent(op, done, lambda exc: self.note.save_failed(pid, plain_message(exc)))
 
     def edit_note(self) -> None:
         if self._need_paper() is None:
@@ -529,7 +530,7 @@ class MainWindow(WindowLayout):
             event.accept()
             return
         self._closed = True
-        self.note.flush()
+        self.note.flush(failed_too=True)
         self._save_settings()
         self.importer.cancel()
         self.duplicates.close()

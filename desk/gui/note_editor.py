@@ -15,14 +15,15 @@ from PySide6.QtWidgets import (
 )
 
 from desk.gui import theme
-from desk.gui.paper_view import SafeTextBrowser
+from desk.gui.paper_view import SafeTextBrowser, disarm_links
 
 # Saving waits at most this long after the first unsaved keystroke, however fast one types: a
 # kill or a crash loses less than a second of typing.  (A pause-only debounce would never save
 # during steady typing.)
 AUTOSAVE_MS = 800
 # Raw HTML in a note is shown as text: a pasted <img src=…> or <style> is not interpreted.
-NOTE_MARKDOWN = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
+_MD = QTextDocument.MarkdownFeature
+NOTE_MARKDOWN = _MD.MarkdownDialectGitHub | _MD.MarkdownNoHTML
 RETRY_MS = 2000  # a save that failed (a busy library) is tried again after this, then less often
 MAX_RETRY_MS = 30_000
 
@@ -146,9 +147,14 @@ class NoteEditor(QWidget):
             self._timer.stop()
             self._set_state(SAVED)
 
-    def flush(self) -> None:
-        """Ask for the note to be saved now if it changed (and was not already sent)."""
+    def flush(self, *, failed_too: bool = False) -> None:
+        """Ask for the note to be saved now if it changed (and was not already sent).
+
+        `failed_too` also sends again the notes of other papers whose save failed (on closing).
+        """
         self._timer.stop()
+        if failed_too:
+            self._resend_failed()
         if not self._unsaved:  # the timer stays for failed saves of other papers
             self._retry.stop()
         if self.paper_id is None or not self.is_dirty():
@@ -193,7 +199,7 @@ class NoteEditor(QWidget):
         text = self._answered(paper_id)
         if paper_id == self.paper_id:
             self._sent_text = None
-            self._set_state(f"Not saved yet: {message}. Trying again…")
+            self._set_state(f"Not saved yet, trying again: {message}")
         elif text is not None and paper_id not in self._sending:  # no later text of it on the way
             self._unsaved[paper_id] = text
         if not self._retry.isActive():
@@ -202,10 +208,12 @@ class NoteEditor(QWidget):
     def _try_again(self) -> None:
         # Each failed attempt waited for the library's busy timeout: back off so searches still run.
         self._retry.setInterval(min(self._retry.interval() * 2, MAX_RETRY_MS))
+        self.flush(failed_too=True)
+
+    def _resend_failed(self) -> None:
         for paper_id, text in list(self._unsaved.items()):
             del self._unsaved[paper_id]
             self._send(paper_id, text)
-        self.flush()
 
     # -- preview -----------------------------------------------------------------------------
     def set_preview(self, on: bool) -> None:
@@ -229,6 +237,7 @@ class NoteEditor(QWidget):
         text = self.text()
         if text.strip():
             self.preview.document().setMarkdown(text, NOTE_MARKDOWN)
+            disarm_links(self.preview.document())  # only web links stay links
         else:
             self.preview.setPlainText("(no note yet)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QFont, QPalette
+from PySide6.QtGui import QDesktopServices, QFont, QPalette, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail, PaperSummary
@@ -19,6 +19,30 @@ def open_external(url: QUrl) -> bool:
     if url.scheme().lower() in SAFE_SCHEMES and url.isValid():
         return QDesktopServices.openUrl(url)
     return False
+
+
+def disarm_links(document: QTextDocument) -> int:
+    """Make every link that is not http(s) plain text (a note's [x](javascript:…)); returns how many."""
+    unsafe: list[tuple[int, int]] = []
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isAnchor() and QUrl(fmt.anchorHref()).scheme().lower() not in SAFE_SCHEMES:
+                unsafe.append((fragment.position(), fragment.length()))
+            it += 1
+        block = block.next()
+    cursor = QTextCursor(document)
+    for start, length in unsafe:
+        cursor.setPosition(start)
+        cursor.setPosition(start + length, QTextCursor.MoveMode.KeepAnchor)
+        fmt = QTextCharFormat(cursor.charFormat())
+        fmt.setAnchor(False)
+        fmt.setAnchorHref("")
+        cursor.setCharFormat(fmt)
+    return len(unsafe)
 
 
 class SafeTextBrowser(QTextBrowser):

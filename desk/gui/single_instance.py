@@ -3,7 +3,9 @@
 The first window listens on a local socket (QLocalServer) named from a hash of the user and the
 resolved library path; a second start connects, asks it to come forward and exits.  A window on
 another library has another name and opens normally.  A socket file left behind by a killed
-window answers no one: it is removed (QLocalServer.removeServer) and the new window listens.
+window answers no one: the new window takes its place (Qt swaps a user-only socket in over it;
+where it cannot, QLocalServer.removeServer removes it first).  Because listening can replace a
+live window's socket too, a start always tries to connect before it listens.
 """
 
 from __future__ import annotations

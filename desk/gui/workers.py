@@ -5,6 +5,12 @@ never touches a widget; its `success` or `failure` callback runs later on the UI
 thread.  All calls go to one long-lived thread, in the order they were submitted,
 so SQLite and Whoosh see a single caller and a note saved before a star is written
 before it.
+
+One exception: notes.  A note must reach the database within a second of typing even
+while a long job (an import, a rebuild, the duplicate scan) holds the worker, so note
+saves go to a second thread (`submit_urgent`) that does not wait behind earlier jobs;
+jobs submitted after a note save still wait for it.  The Library is safe to call from
+two threads: each call has its own SQLite transaction and the index locks itself.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class _Job:
     fn: Callable[[Any], Any]
     success: Success | None
     failure: Failure | None
+    seq: int = 0  # submission order across both threads
 
 
 class _Delivery(QObject):
@@ -67,6 +74,7 @@ class LibraryExecutor(QObject):
     The first job should open the library (`open_library`); until then jobs get
     `None` as their argument.  `failure` receives the exception; when it is not
     given, the executor's `failed` signal carries the message in plain words.
+    Small writes that must not wait (notes) go through `submit_urgent`.
     """
 
     failed = Signal(str)
@@ -75,10 +83,19 @@ class LibraryExecutor(QObject):
         super().__init__(parent)
         self.library: Any = None
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
+        self._urgent: queue.Queue[_Job | None] = queue.Queue()
         self._delivery = _Delivery()
         self._stopped = False
+        self._seq = 0
+        self._open_seq = 0  # the latest open_library job: urgent jobs after it wait for the library
+        self._opened = threading.Event()
+        self._opened.set()
+        self._urgent_pending: set[int] = set()  # seqs of urgent jobs not yet done
+        self._urgent_done = threading.Condition()
         self._thread = threading.Thread(target=self._loop, name="desk-library", daemon=True)
+        self._urgent_thread = threading.Thread(target=self._urgent_loop, name="desk-notes", daemon=True)
         self._thread.start()
+        self._urgent_thread.start()
 
     # -- submitting ------------------------------------------------------------------------
     def submit(
@@ -90,7 +107,25 @@ class LibraryExecutor(QObject):
         """Queue `fn(library)`; callbacks run on the UI thread once it is done."""
         if self._stopped:
             return
-        self._jobs.put(_Job(fn, success, failure))
+        self._seq += 1
+        self._jobs.put(_Job(fn, success, failure, self._seq))
+
+    def submit_urgent(
+        self,
+        fn: Callable[[Any], Any],
+        success: Success | None = None,
+        failure: Failure | None = None,
+    ) -> None:
+        """Run a short write as soon as the library is open, without waiting for earlier jobs.
+
+        Urgent jobs run in order among themselves; every job submitted later waits for them.
+        """
+        if self._stopped:
+            return
+        self._seq += 1
+        with self._urgent_done:
+            self._urgent_pending.add(self._seq)
+        self._urgent.put(_Job(fn, success, failure, self._seq))
 
     def open_library(
         self,
@@ -104,14 +139,19 @@ class LibraryExecutor(QObject):
         def op(_: object) -> object:
             from desk.core.library import Library  # imported here: Whoosh loads off the UI thread
 
-            self.library = Library(directory, progress)
+            try:
+                self.library = Library(directory, progress)
+            finally:
+                self._opened.set()
             return self.library
 
+        self._opened.clear()
+        self._open_seq = self._seq + 1
         self.submit(op, success, failure)
 
     def pending(self) -> int:
         """How many jobs wait (roughly; for tests and the busy indicator)."""
-        return self._jobs.qsize()
+        return self._jobs.qsize() + self._urgent.qsize()
 
     def shutdown(self, timeout: float = 30.0) -> bool:
         """Finish the queued jobs, close the library and stop; True when the thread ended."""
@@ -123,10 +163,12 @@ class LibraryExecutor(QObject):
                 lib.close()
             self.library = None
 
-        self.submit(close)
+        self.submit(close)  # after every note save submitted before it
         self._stopped = True
         self._jobs.put(None)
+        self._urgent.put(None)
         self._thread.join(timeout)
+        self._urgent_thread.join(1.0)
         return not self._thread.is_alive()
 
     # -- the worker thread -------------------------------------------------------------------
@@ -135,18 +177,40 @@ class LibraryExecutor(QObject):
             job = self._jobs.get()
             if job is None:
                 return
+            self._after_urgent(job.seq)  # a note saved before this job was asked for is written first
+            self._run(job)
+
+    def _after_urgent(self, seq: int) -> None:
+        with self._urgent_done:
+            self._urgent_done.wait_for(lambda: all(s > seq for s in self._urgent_pending))
+
+    def _urgent_loop(self) -> None:
+        while True:
+            job = self._urgent.get()
+            if job is None:
+                return
             try:
-                value = job.fn(self.library)
-            except Exception as exc:
-                if not isinstance(exc, DeskError | OSError):
-                    log.exception("desk: a library operation failed")
-                if job.failure is not None:
-                    self._delivery.deliver.emit(job.failure, exc)
-                else:
-                    self._delivery.deliver.emit(self.failed.emit, plain_message(exc))
-                continue
-            if job.success is not None:
-                self._delivery.deliver.emit(job.success, value)
+                if job.seq > self._open_seq:
+                    self._opened.wait()
+                self._run(job)
+            finally:
+                with self._urgent_done:
+                    self._urgent_pending.discard(job.seq)
+                    self._urgent_done.notify_all()
+
+    def _run(self, job: _Job) -> None:
+        try:
+            value = job.fn(self.library)
+        except Exception as exc:
+            if not isinstance(exc, DeskError | OSError):
+                log.exception("desk: a library operation failed")
+            if job.failure is not None:
+                self._delivery.deliver.emit(job.failure, exc)
+            else:
+                self._delivery.deliver.emit(self.failed.emit, plain_message(exc))
+            return
+        if job.success is not None:
+            self._delivery.deliver.emit(job.success, value)
 
 
 class ProgressRelay(QObject):

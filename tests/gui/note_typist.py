@@ -21,14 +21,22 @@ STEP = 3  # characters per burst
 PAUSE_MS = 25  # between bursts: about 100 characters a second, a fast typist
 
 
-def wait_for(condition, timeout_ms: int) -> bool:
-    from PySide6.QtTest import QTest
+def pause(ms: int) -> None:
+    """Run the event loop for a while, as app.exec() would (QTest.qWait keeps the GIL: the
+    library's worker thread would starve)."""
+    from PySide6.QtCore import QEventLoop, QTimer
 
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def wait_for(condition, timeout_ms: int) -> bool:
     deadline = time.monotonic() + timeout_ms / 1000
     while not condition():
         if time.monotonic() > deadline:
             return False
-        QTest.qWait(10)
+        pause(10)
     return True
 
 
@@ -55,11 +63,11 @@ def main() -> None:
         QTest.keyClicks(window.note_editor, chunk)
         typed += len(chunk)
         if window.note_editor.toPlainText() != text[:typed]:
-            sys.exit("the editor does not hold what was typed")
+            sys.exit(f"the editor does not hold what was typed: {window.note_editor.toPlainText()!r}")
         print(f"{time.time():.3f}\t{typed}", flush=True)
-        QTest.qWait(PAUSE_MS)
+        pause(PAUSE_MS)
     print("done", flush=True)
-    QTest.qWait(120_000)
+    pause(120_000)
 
 
 if __name__ == "__main__":

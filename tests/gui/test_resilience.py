@@ -10,8 +10,11 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gui_helpers import type_text, wait_search
@@ -45,6 +48,23 @@ def desk_cmd(library: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "desk", "--library", str(library), *args]
 
 
+@pytest.fixture
+def spawn() -> Iterator[Callable[..., subprocess.Popen[str]]]:
+    """Start processes that are killed at the end of the test whatever happens."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(cmd: list[str], **kwargs: Any) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(cmd, **kwargs)
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def wait_exit(qtbot, proc: subprocess.Popen[str], timeout_ms: int = 60_000) -> tuple[str, str]:
     """Let the event loop run (the window under test answers) until proc ends."""
     qtbot.waitUntil(lambda: proc.poll() is not None, timeout=timeout_ms)
@@ -65,9 +85,11 @@ def switch_away_and_back(qtbot, window: QWidget) -> None:
 
 def wait_paper(qtbot, window, pid: int) -> None:
     qtbot.waitUntil(
-        lambda: window.paper_view.paper is not None
-        and window.paper_view.paper.id == pid
-        and window.note.paper_id == pid,
+        lambda: (
+            window.paper_view.paper is not None
+            and window.paper_view.paper.id == pid
+            and window.note.paper_id == pid
+        ),
         timeout=10_000,
     )
 
@@ -75,7 +97,7 @@ def wait_paper(qtbot, window, pid: int) -> None:
 # -- 1. single instance -----------------------------------------------------------------------
 @unix_only
 def test_a_second_start_on_the_same_library_brings_the_first_forward(
-    open_window, library_dir: Path, tmp_path: Path, qtbot
+    open_window, library_dir: Path, tmp_path: Path, qtbot, spawn
 ) -> None:
     instance = claim(library_dir)  # what run_app does before opening the window
     assert instance is not None and instance.listening
@@ -92,7 +114,7 @@ def test_a_second_start_on_the_same_library_brings_the_first_forward(
         alias = tmp_path / "alias"
         alias.symlink_to(library_dir, target_is_directory=True)
         with qtbot.waitSignal(instance.raiseRequested, timeout=30_000):
-            second = subprocess.Popen(
+            second = spawn(
                 desk_cmd(alias), env=gui_env(tmp_path), cwd=ROOT, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True,
             )  # fmt: skip
@@ -110,9 +132,11 @@ def test_a_second_start_on_the_same_library_brings_the_first_forward(
 
 
 @unix_only
-def test_a_killed_window_leaves_no_lock_on_the_next_start(library_dir: Path, tmp_path: Path, qtbot) -> None:
+def test_a_killed_window_leaves_no_lock_on_the_next_start(
+    library_dir: Path, tmp_path: Path, qtbot, spawn
+) -> None:
     socket_file = Path(QDir.tempPath()) / server_name(library_dir)
-    first = subprocess.Popen(desk_cmd(library_dir), env=gui_env(tmp_path), cwd=ROOT)
+    first = spawn(desk_cmd(library_dir), env=gui_env(tmp_path), cwd=ROOT)
     try:
         qtbot.waitUntil(socket_file.exists, timeout=30_000)
     finally:
@@ -124,7 +148,7 @@ def test_a_killed_window_leaves_no_lock_on_the_next_start(library_dir: Path, tmp
     assert instance is not None and instance.listening  # the new start owns the library
     try:
         with qtbot.waitSignal(instance.raiseRequested, timeout=30_000):
-            second = subprocess.Popen(
+            second = spawn(
                 desk_cmd(library_dir), env=gui_env(tmp_path), cwd=ROOT, stderr=subprocess.PIPE, text=True
             )
         _out, err = wait_exit(qtbot, second, 30_000)
@@ -140,7 +164,9 @@ NOTE = (
 ) * 8
 
 
-def type_and_kill(library: Path, tmp_path: Path, typing_s: float) -> tuple[int, float, list[tuple[float, int]]]:
+def type_and_kill(
+    library: Path, tmp_path: Path, typing_s: float
+) -> tuple[int, float, list[tuple[float, int]]]:
     """Run the typist on the real window; SIGKILL it after `typing_s` seconds of typing."""
     proc = subprocess.Popen(
         [sys.executable, str(TYPIST), str(library), NOTE], env=gui_env(tmp_path), cwd=ROOT,
@@ -165,7 +191,9 @@ def type_and_kill(library: Path, tmp_path: Path, typing_s: float) -> tuple[int, 
     return int(ready[1]), killed_at, typed
 
 
-def test_killing_the_window_loses_at_most_the_last_second_of_a_note(library_dir: Path, tmp_path: Path) -> None:
+def test_killing_the_window_loses_at_most_the_last_second_of_a_note(
+    library_dir: Path, tmp_path: Path
+) -> None:
     import shutil
 
     rng = random.Random()
@@ -184,8 +212,52 @@ def test_killing_the_window_loses_at_most_the_last_second_of_a_note(library_dir:
         )
 
 
+def stored_note(library: Path, pid: int) -> str | None:
+    """The note as another process reads it from the database."""
+    conn = sqlite3.connect(library / DATABASE_NAME)
+    try:
+        row = conn.execute("SELECT note FROM paper WHERE id = ?", (pid,)).fetchone()
+    finally:
+        conn.close()
+    return row[0] if row else None
+
+
+def test_a_note_is_saved_while_a_long_job_holds_the_worker(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    pid = window.current_id
+    assert pid is not None
+    wait_paper(qtbot, window, pid)
+    release = threading.Event()
+    window.executor.submit(lambda _lib: release.wait(60))  # a big import, a rebuild, a duplicate scan
+    after: list[str] = []
+    try:
+        window.edit_note()
+        qtbot.waitUntil(window.note_editor.hasFocus)
+        type_text(qtbot, "typed while the library was busy importing")
+        qtbot.waitUntil(lambda: stored_note(library_dir, pid) == "typed while the library was busy importing")
+        # A job asked for afterwards, on the worker, reads it too.
+        window.executor.submit(lambda lib: lib.paper(pid).note, after.append)
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: after == ["typed while the library was busy importing"])
+    qtbot.waitUntil(lambda: window.note.state_text() == "Saved")
+
+
 # -- 3. the window and the command line at once ------------------------------------------------
-WORDS = "gradient sparse kernel causal bandit latent transport convex federated privacy token graph".split()
+WORDS = [
+    "gradient",
+    "sparse",
+    "kernel",
+    "causal",
+    "bandit",
+    "latent",
+    "transport",
+    "convex",
+    "federated",
+    "privacy",
+    "token",
+    "graph",
+]
 
 
 def write_list(path: Path, n: int) -> None:
@@ -199,7 +271,7 @@ def write_list(path: Path, n: int) -> None:
 
 
 def test_the_window_and_the_command_line_at_once(
-    open_window, library_dir: Path, tmp_path: Path, qtbot, caplog: pytest.LogCaptureFixture
+    open_window, library_dir: Path, tmp_path: Path, qtbot, spawn, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
     window = open_window(library_dir)
@@ -208,7 +280,7 @@ def test_the_window_and_the_command_line_at_once(
     lists = tmp_path / "quokka.txt"
     write_list(lists, 40)
 
-    importing = subprocess.Popen(
+    importing = spawn(
         desk_cmd(library_dir, "import", str(lists)), cwd=ROOT, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -231,7 +303,9 @@ def test_the_window_and_the_command_line_at_once(
     wait_paper(qtbot, window, pid)
     assert not window.model.summary(pid).starred
 
-    starring = subprocess.run(desk_cmd(library_dir, "star", str(pid)), cwd=ROOT, capture_output=True, text=True)
+    starring = subprocess.run(
+        desk_cmd(library_dir, "star", str(pid)), cwd=ROOT, capture_output=True, text=True
+    )
     assert starring.returncode == 0, starring.stderr
 
     # Back in the window, what is on screen shows the star without typing anything.
@@ -247,16 +321,15 @@ def test_the_window_and_the_command_line_at_once(
         assert lib.count() == 94 + 40
 
 
-def test_own_writes_do_not_reload_the_window(open_window, library_dir: Path, qtbot) -> None:
+def test_coming_back_to_an_unchanged_library_does_not_search_again(
+    open_window, library_dir: Path, qtbot
+) -> None:
     window = open_window(library_dir)
     refreshed: list[bool] = []
     window.external.refresh = lambda: refreshed.append(True)
-    switch_away_and_back(qtbot, window)  # the first look
-    window.toggle("starred")
-    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == "Starred")
     switch_away_and_back(qtbot, window)
-    qtbot.wait(200)
-    qtbot.waitUntil(lambda: not window.executor.pending())
+    switch_away_and_back(qtbot, window)
+    qtbot.waitUntil(lambda: not window.executor.pending() and not window.external._asking)
     assert refreshed == []
 
 
@@ -333,16 +406,19 @@ HOSTILE = [
     "An image <img src=http://example.com/x.png> sits in this abstract, and we evaluate tracking.",
     "Details are at [click](javascript:alert(1)) and javascript:alert(2) and "
     '<a href="javascript:alert(3)">here</a>; we also link https://example.org/paper and stop.',
-    "Hidden \u202eexe.txt\u202c names and zero\u200bwidth\u200c joiners\u200d\ufeff hide in words; we detect them.",
+    "Hidden \u202eexe.txt\u202c names and zero\u200bwidth\u200c joiners\u200d\ufeff hide in words; "
+    "we detect them.",
     '<iframe src="http://example.com/frame"></iframe><link rel=stylesheet href=http://example.com/s.css> '
-    '<style>body{background:url(http://example.com/bg.png)}</style> We measure styles.',
+    "<style>body{background:url(http://example.com/bg.png)}</style> We measure styles.",
 ]
 
 
-def hostile_library(tmp_path: Path) -> tuple[Path, Path]:
+def hostile_library(tmp_path: Path) -> Path:
     """A library imported from a file of hostile abstracts, plus the largest abstract the reader takes."""
     unit = "Tokens <img src=http://example.com/big.png> and [x](javascript:alert(1)) repeat here. "
-    huge = ("We scale bigabstract evaluation. " + unit * (MAX_ABSTRACT_CHARS // len(unit)))[:MAX_ABSTRACT_CHARS]
+    huge = ("We scale bigabstract evaluation. " + unit * (MAX_ABSTRACT_CHARS // len(unit)))[
+        :MAX_ABSTRACT_CHARS
+    ]
     lists = tmp_path / "hostile.txt"
     lists.write_text("Hostile Papers 2026\n\n" + "\n\n".join([*HOSTILE, huge]) + "\n", encoding="utf-8")
     too_big = tmp_path / "too-big.txt"
@@ -352,7 +428,7 @@ def hostile_library(tmp_path: Path) -> tuple[Path, Path]:
         report = lib.import_paths([lists, too_big])
     assert report.added == len(HOSTILE) + 1
     assert [e.file for e in report.errors] == ["too-big.txt"]  # 1 MB: refused in plain words
-    return library, lists
+    return library
 
 
 def anchors(doc: QTextDocument) -> list[tuple[str, int]]:
@@ -374,25 +450,32 @@ def test_hostile_text_is_shown_as_text_and_nothing_is_fetched(
     open_window, tmp_path: Path, qtbot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[str] = []
+    control_asked: list[str] = []
     real_load = SafeTextBrowser.loadResource
 
     def spy(self: SafeTextBrowser, kind: int, name: QUrl) -> object:
-        asked.append(name.toString())
+        if self.objectName() != "control":
+            asked.append(name.toString())
+        else:
+            control_asked.append(name.toString())
         return real_load(self, kind, name)
 
     monkeypatch.setattr(SafeTextBrowser, "loadResource", spy)
     opened: list[str] = []
-    monkeypatch.setattr(paper_view.QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or True)
+    monkeypatch.setattr(
+        paper_view.QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or True
+    )
 
     # The spy sees what a browser is asked for: raw HTML would ask (the control).
     control = SafeTextBrowser()
+    control.setObjectName("control")
     qtbot.addWidget(control)
     control.setHtml('<img src="http://example.com/control.png">')
     control.show()
-    qtbot.waitUntil(lambda: "http://example.com/control.png" in asked)
-    asked.clear()
+    qtbot.waitUntil(lambda: "http://example.com/control.png" in control_asked)
+    control.close()
 
-    library, _ = hostile_library(tmp_path)
+    library = hostile_library(tmp_path)
     window = open_window(library)
     with Library(library) as lib:
         ids = {p.id: p.abstract for p in lib.papers(lib.paper_ids())}
@@ -407,8 +490,10 @@ def test_hostile_text_is_shown_as_text_and_nothing_is_fetched(
             assert "<script>alert(1)</script>" in text  # shown, not run, not dropped
         if "<img src=http" in abstract and len(abstract) < 1000:
             assert "<img src=http://example.com/x.png>" in text
-        if "\u202e" in abstract:
-            assert "\u202e" in text or "exe.txt" in text  # kept or dropped, never an error
+        if "\u202e" in abstract:  # no reordering trick, no invisible splits: "exe.txt" reads as such
+            assert "Hidden exe.txt names and zerowidth joiners hide" in text
+        shown = text + window.paper_view.title.text() + window.paper_view.meta.text()
+        assert not set(shown) & set("\u202a\u202b\u202c\u202d\u202e\u200b\u200c\u200d\u2060\ufeff")
         assert window.paper_view.title.textFormat() == Qt.TextFormat.PlainText
         links = anchors(view.document())
         hrefs += [h for h, _ in links]
@@ -419,7 +504,9 @@ def test_hostile_text_is_shown_as_text_and_nothing_is_fetched(
             view.setTextCursor(cursor)
             view.ensureCursorVisible()
             rect = view.cursorRect(cursor)
-            qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center().x(), rect.center().y()))
+            qtbot.mouseClick(
+                view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center().x(), rect.center().y())
+            )
 
     assert hrefs, "the abstracts' http(s) links should be links"
     assert all(h.lower().startswith(("http://", "https://")) for h in hrefs), hrefs
@@ -448,14 +535,18 @@ def test_a_hostile_note_preview_fetches_nothing(open_window, library_dir: Path, 
     asked: list[str] = []
     real_load = SafeTextBrowser.loadResource
     monkeypatch.setattr(
-        SafeTextBrowser, "loadResource", lambda self, kind, name: asked.append(name.toString()) or real_load(self, kind, name)
+        SafeTextBrowser,
+        "loadResource",
+        lambda self, kind, name: asked.append(name.toString()) or real_load(self, kind, name),
     )
     window = open_window(library_dir)
     pid = window.current_id
     wait_paper(qtbot, window, pid)
     window.edit_note()
     qtbot.waitUntil(window.note_editor.hasFocus)
-    window.note_editor.setPlainText('<img src="http://example.com/n.png"> <script>x()</script> [a](javascript:x())')
+    window.note_editor.setPlainText(
+        '<img src="http://example.com/n.png"> <script>x()</script> [a](javascript:x())'
+    )
     window.toggle_preview()
     preview = window.note.preview
     qtbot.waitUntil(preview.isVisible)

@@ -34,7 +34,9 @@ from desk.core.search.schema import (
     write_marker,
 )
 from desk.core.search.snippets import Highlighter, lead, snippet
-from desk.core.search.spelling import Lexicon, corrected_query, words_of
+from desk.core.search import rescore as RX
+from desk.core.search.spelling import Lexicon, apply, corrections, words_of
+EXPI = {'merge': True}
 
 log = logging.getLogger(__name__)
 
@@ -326,19 +328,29 @@ class SearchIndex:
         offset: int,
         started: float,
     ) -> SearchResult:
-        total, found = self._run(corpus, compiled, offset + limit)
+        total, found = self._run(corpus, compiled, max(offset + limit, RX.EXP["R"]))
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
             self._lexicon.refresh()
             known = self._stem_known(corpus)
-            suggestion = corrected_query(self._lexicon, query, compiled.spell_words, known)
+            fixes = corrections(self._lexicon, query, compiled.spell_words, known)
+            suggestion = apply(query, fixes)
+            if fixes and EXPI["merge"]:
+                # Unknown words are searched together with their corrections.
+                merged = compile_query(parsed, fixes)
+                typed_total = total
+                total, found = self._run(corpus, merged, max(offset + limit, RX.EXP["R"]))
+                compiled, corrected = merged, typed_total < FEW_HITS and total > typed_total
             if suggestion is not None and total < FEW_HITS:
                 alt = compile_query(parse(suggestion))
-                alt_total, alt_found = self._run(corpus, alt, offset + limit)
+                alt_total, alt_found = self._run(corpus, alt, max(offset + limit, RX.EXP["R"]))
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
-        hits = self._hits(corpus, found[offset:], Highlighter(terms, compiled.prefixes))
+        hl = Highlighter(terms, compiled.prefixes)
+        if compiled.ranked and compiled.words and RX.EXP["on"]:
+            found = self._rescore(corpus, compiled, found, hl)
+        hits = self._hits(corpus, found[offset : offset + limit], hl)
         return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
@@ -371,6 +383,36 @@ class SearchIndex:
         """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
         total, docs, values = top(corpus, combine(corpus, compiled.plan), k, by_id=not compiled.ranked)
         return total, list(zip(docs.tolist(), values.tolist(), strict=True))
+
+    def _rescore(
+        self, corpus: Corpus, compiled: Compiled, found: list[tuple[int, float]], hl: Highlighter
+    ) -> list[tuple[int, float]]:
+        R = RX.EXP["R"]
+        head, rest = found[:R], found[R:]
+        if not head:
+            return found
+        searcher = corpus.searcher
+        n = max(1, searcher.doc_count())
+        idf: dict[str, float] = {}
+        exact_w: dict[int, float] = {}
+        self._lexicon.refresh()
+        for i, w in enumerate(compiled.words):
+            df = max(searcher.doc_frequency(f, w.stem) for f in ("title", "abstract"))
+            if not df:
+                continue
+            idf[w.stem] = RX.bm_idf(df, n)
+            fam = sum(self._lexicon.counts.get(v, 0) for v in RX.variants(RX.plural_base(w.surface)))
+            fam = min(fam, df)
+            if fam:
+                delta = RX.bm_idf(fam, n) - idf[w.stem]
+                if delta > RX.EXP["minexact"]:
+                    exact_w[i] = delta
+        rs = RX.Rescorer(compiled.words, exact_w, idf)
+        docs = np.array([d for d, _ in head], np.int64)
+        vals = np.array([v for _, v in head])
+        new = rs.rescore(docs, vals, searcher.stored_fields, hl)
+        order = np.lexsort((corpus.ids[docs], -new))
+        return [(int(docs[k]), float(new[k])) for k in order] + rest
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()

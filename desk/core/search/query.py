@@ -15,10 +15,14 @@ dropped, or both, and a plain-words note is left in ``ParsedQuery.messages``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from whoosh.analysis import StopFilter
+
 from desk.core.search.ranking import All, Any_, Combine, Flag, Negate, PhraseTerms, Plan, Prefixes, Terms
-from desk.core.search.schema import BOOSTS, TEXT_FIELDS, plain_analyzer, stem_analyzer
+from desk.core.search.rescore import QueryWord
+from desk.core.search.schema import BOOSTS, TEXT_FIELDS, cached_stem, plain_analyzer, stem_analyzer
 
 MAX_PARTS = 64  # query parts kept; a pasted essay must not cost seconds
 MAX_DEPTH = 16  # parenthesis nesting kept
@@ -47,6 +51,7 @@ OPERATORS = ("OR", "AND", "NOT")
 
 _STEM = stem_analyzer()
 _PLAIN = plain_analyzer()
+_SURFACE = plain_analyzer() | StopFilter()
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
 _WORD_RE = re.compile(r"\w+(?:\.?\w+)*")
 _SPECIAL = frozenset('()"')
@@ -342,6 +347,12 @@ class Compiled:
     prefixes: list[str]  # positive prefixes, lowercased
     spell_words: list[Word]  # positive plain words a typo may hide in
     ranked: bool  # False: no positive part, hits are listed by id
+    words: list[QueryWord] = field(default_factory=list)  # positive words in query order (rescoring)
+
+
+def surface_words(text: str) -> list[tuple[str, str]]:
+    """(stem, lowercased word) of each indexed word of ``text``, stop words left out."""
+    return [(cached_stem(t.text), t.text) for t in _SURFACE(text)]
 
 
 def analyze(text: str) -> list[str]:
@@ -364,8 +375,11 @@ def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
 
 
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, alternatives: Mapping[tuple[int, int], str] | None = None) -> None:
+        self.alternatives = alternatives or {}
         self.terms: list[str] = []
+        self.words: list[QueryWord] = []
+        self.slot = 0
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
         self.ranked = False
@@ -394,6 +408,7 @@ class _Compiler:
         if positive and not plain and toks:
             self.terms.extend(toks)
             self.spell_words.append(word)
+            self.add_words(word.text)
         subs: list[Plan] = []
         if len(toks) == 1:
             subs.append(Terms(tuple((f, toks[0], b) for f, b in _boosted(fields))))
@@ -403,6 +418,15 @@ class _Compiler:
             subs.append(All(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks)))
         if toks and (word.field is None or "short_kw" in fields):
             subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
+        fix = self.alternatives.get((word.start, word.end))
+        if fix is not None and not plain and analyze(fix) != toks:
+            # An unknown typed word is searched together with its correction.
+            alt = self.word(Word(fix, word.field, False), positive=False)
+            if alt is not None:
+                subs.append(alt)
+                if positive:
+                    self.terms.extend(analyze(fix))
+                    self.add_words(fix, self.slot - 1)
         return _join(Any_, subs)
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
@@ -412,6 +436,7 @@ class _Compiler:
         variants = tuple(dict.fromkeys([text, *analyze(text)]))
         if positive:
             self.prefixes.extend(variants)
+            self.slot += 1
         return Prefixes(_boosted(fields), variants)
 
     def phrase(self, node: PhraseNode, positive: bool) -> Plan | None:
@@ -424,11 +449,19 @@ class _Compiler:
         if positive and not plain:
             self.terms.extend(toks)
             self.spell_words.extend(w for w in words if isinstance(w, Word))
+            self.add_words(node.text)
         if not toks:
             return None
         if len(toks) == 1:
             return Terms(tuple((f, toks[0], b) for f, b in _boosted(fields)))
         return _phrases(fields, toks)
+
+    def add_words(self, text: str, slot: int | None = None) -> None:
+        """Record the positive words of ``text`` in query order (``slot``: shared with a typed word)."""
+        for stem, surface in surface_words(text):
+            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot))
+            if slot is None:
+                self.slot += 1
 
     def combine(self, parts: list[Node], top: bool) -> Combine:
         """Filters required, NOT parts excluded, AND parts required, the rest optional."""
@@ -453,9 +486,12 @@ class _Compiler:
         return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
 
 
-def compile_query(parsed: ParsedQuery) -> Compiled:
-    """Turn parsed parts into an evaluation plan."""
-    c = _Compiler()
+def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], str] | None = None) -> Compiled:
+    """Turn parsed parts into an evaluation plan.
+
+    ``alternatives`` maps the (start, end) of a typed word to a correction searched as well.
+    """
+    c = _Compiler(alternatives)
     plan = c.combine(parsed.parts, top=True)
     terms = list(dict.fromkeys(c.terms))
-    return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked)
+    return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

@@ -323,6 +323,8 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
     """Scores (None: all zero) and match mask of a plan over the corpus."""
     n = corpus.n
     if isinstance(plan, Terms):
+        if EXP.get("bm25f"):
+            return _bm25f(corpus, plan.items)
         return _union(corpus, [(corpus.term_scores(f, t), boost) for f, t, boost in plan.items])
     if isinstance(plan, Prefixes):
         reader = corpus.searcher.reader()
@@ -361,6 +363,8 @@ def combine(corpus: Corpus, plan: Combine) -> Scored:
         parts.extend(results)
         must_masks.extend(m for _, m in results)
     scores: list[np.ndarray | None] = []
+    if plan.coordinate and EXP["mode"] != "A":
+        return _exp_coord(corpus, plan, parts, must_masks)
     for s, m in parts:
         scores.append(s)
         if plan.coordinate:
@@ -448,3 +452,73 @@ def _sum(scores: Sequence[np.ndarray | None]) -> np.ndarray | None:
     for s in present[1:]:
         total += s
     return total
+
+
+EXP = {"mode": "A", "alpha": 1.0, "lam": 1.0}
+
+
+def _exp_coord(corpus, plan, parts, must_masks):
+    n = max(1, int(corpus.alive.sum()))
+    ws = []
+    for s, m in parts:
+        df = int(np.count_nonzero(m))
+        ws.append(float(np.log(1 + (n - df + 0.5) / (df + 0.5))) if df else 0.0)
+    tot = sum(ws) or 1.0
+    cov = np.zeros(corpus.n, np.float32)
+    for w, (s, m) in zip(ws, parts):
+        cov += m * np.float32(w / tot)
+    rel = _sum([s for s, _ in parts])
+    if rel is None:
+        rel = np.zeros(corpus.n, np.float32)
+    mode = EXP["mode"]
+    if mode == "B":
+        score = cov * np.float32(COORD_BONUS * 10) + rel
+    elif mode == "C":
+        score = rel * cov ** np.float32(EXP["alpha"])
+    else:
+        score = rel + np.float32(EXP["lam"]) * cov * np.float32(tot)
+    if must_masks:
+        mask = np.logical_and.reduce(must_masks)
+    elif parts:
+        mask = np.logical_or.reduce([m for _, m in parts])
+    else:
+        mask = np.ones(corpus.n, bool)
+    for f in plan.filters:
+        mask &= evaluate(corpus, f)[1]
+    for neg in plan.negatives:
+        mask &= ~evaluate(corpus, neg)[1]
+    return score, mask
+
+
+def _bm25f(corpus, items):
+    """True BM25F: field-weighted, length-normalised frequencies summed per term, then saturated."""
+    groups = {}
+    for f, t, boost in items:
+        groups.setdefault(t, []).append((f, boost))
+    scores = np.zeros(corpus.n, np.float32)
+    mask = np.zeros(corpus.n, bool)
+    n = max(1, corpus.n)
+    tb = EXP.get("title_b", B)
+    for t, fields in groups.items():
+        ptf = np.zeros(corpus.n, np.float32)
+        for f, boost in fields:
+            ids, tf = corpus.postings(f, t)
+            if not len(ids):
+                continue
+            if not corpus.searcher.schema[f].scorable:
+                ptf[ids] += np.float32(boost * EXP.get("kw", 1.0))
+                continue
+            avgfl = corpus.searcher.avg_field_length(f) or 1.0
+            fl = corpus.lengths(f)[ids]
+            b = tb if f == "title" else B
+            ptf[ids] += np.float32(boost) * tf / ((1 - b) + b * fl / avgfl)
+        hit = np.flatnonzero(ptf)
+        if not len(hit):
+            continue
+        df = len(hit)
+        idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
+        k1 = EXP.get("k1", K1)
+        v = ptf[hit]
+        scores[hit] += np.float32(idf) * v * (k1 + 1) / (k1 + v)
+        mask[hit] = True
+    return scores, mask

@@ -142,20 +142,32 @@ class Lexicon:
         return None
 
 
-def corrected_query(
+def corrections(
     lexicon: Lexicon, query: str, words: Sequence[Word], stem_known: Callable[[str], bool]
-) -> str | None:
-    """``query`` with its unknown words replaced by corrections, or None when none applies."""
-    replacements: set[tuple[int, int, str]] = set()
+) -> dict[tuple[int, int], str]:
+    """(start, end) in ``query`` of each unknown typed word -> its correction."""
+    out: dict[tuple[int, int], str] = {}
     for w in words:
         if w.prefix or w.end <= w.start or query[w.start : w.end] != w.text:
             continue
         fix = lexicon.correct(w.text, stem_known)
         if fix is not None:
-            replacements.add((w.start, w.end, fix))
-    if not replacements:
+            out[(w.start, w.end)] = fix
+    return out
+
+
+def apply(query: str, fixes: dict[tuple[int, int], str]) -> str | None:
+    """``query`` with the corrections of ``fixes`` put in, or None when there are none."""
+    if not fixes:
         return None
     out = query
-    for start, end, fix in sorted(replacements, reverse=True):
+    for (start, end), fix in sorted(fixes.items(), reverse=True):
         out = out[:start] + fix + out[end:]
     return out
+
+
+def corrected_query(
+    lexicon: Lexicon, query: str, words: Sequence[Word], stem_known: Callable[[str], bool]
+) -> str | None:
+    """``query`` with its unknown words replaced by corrections, or None when none applies."""
+    return apply(query, corrections(lexicon, query, words, stem_known))
