@@ -44,6 +44,9 @@ class IndexSync:
     def flush(self) -> int:
         """Write every queued paper to the index; returns how many were written."""
         written = 0
+        with self.db.reading() as session:
+            if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
+                return 0  # nothing queued: no write lock taken, so a busy library still opens
         while True:
             # The write transaction doubles as the cross-process lock on the index writer.
             with self.db.writing() as session:

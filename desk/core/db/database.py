@@ -73,7 +73,7 @@ class Database:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise LibraryBusy(
                     "the library is busy: another desk kept it locked for "
-                    f"{BUSY_TIMEOUT_MS // 1000} s; try again in a moment"
+                    f"{BUSY_TIMEOUT_MS / 1000:g} s; try again in a moment"
                 ) from exc
             raise
 
