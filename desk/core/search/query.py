@@ -1,4 +1,4 @@
-"""The query language: a forgiving tokenizer and parser, compiled to Whoosh queries.
+"""The query language: a forgiving tokenizer and parser (compiler.py turns its tree into a plan).
 
 Grammar (loosest first)::
 
@@ -15,14 +15,7 @@ dropped, or both, and a plain-words note is left in ``ParsedQuery.messages``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-
-from whoosh.analysis import StopFilter
-
-from desk.core.search.ranking import All, Any_, Combine, Flag, Negate, PhraseTerms, Plan, Prefixes, Terms
-from desk.core.search.rescore import QueryWord
-from desk.core.search.schema import BOOSTS, TEXT_FIELDS, cached_stem, plain_analyzer, stem_analyzer
 
 MAX_PARTS = 64  # query parts kept; a pasted essay must not cost seconds
 MAX_DEPTH = 16  # parenthesis nesting kept
@@ -49,9 +42,6 @@ FILTERS: dict[str, tuple[str, bool]] = {
 }
 OPERATORS = ("OR", "AND", "NOT")
 
-_STEM = stem_analyzer()
-_PLAIN = plain_analyzer()
-_SURFACE = plain_analyzer() | StopFilter()
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
 _WORD_RE = re.compile(r"\w+(?:\.?\w+)*")
 _SPECIAL = frozenset('()"')
@@ -296,7 +286,7 @@ class _Parser:
         if tok.kind == "phrase":
             if tok.closed:
                 return PhraseNode(tok.text, tok.field, tok.start, tok.end)
-            words = _split_words(tok.text, tok.start, tok.field)
+            words = split_words(tok.text, tok.start, tok.field)
             if not words:
                 return None
             return words[0] if len(words) == 1 else Group(tuple(words))
@@ -305,7 +295,7 @@ class _Parser:
         return None  # ")" "OR" "AND" are handled by the callers
 
 
-def _split_words(text: str, offset: int, fieldname: str | None) -> list[Node]:
+def split_words(text: str, offset: int, fieldname: str | None) -> list[Node]:
     return [
         Word(m.group(), fieldname, False, offset + m.start(), offset + m.end())
         for m in _WORD_RE.finditer(text)
@@ -333,165 +323,3 @@ def parse(text: str) -> ParsedQuery:
         messages.append(f"Only the first {MAX_PARTS} parts of a long query are searched.")
         parts = parts[:MAX_PARTS]
     return ParsedQuery(parts, messages)
-
-
-# ---- compiler ---------------------------------------------------------------------------
-
-
-@dataclass
-class Compiled:
-    """The evaluation plan of a parsed query, plus what highlighting and spelling need."""
-
-    plan: Combine
-    terms: list[str]  # stemmed positive terms (highlighting)
-    prefixes: list[str]  # positive prefixes, lowercased
-    spell_words: list[Word]  # positive plain words a typo may hide in
-    ranked: bool  # False: no positive part, hits are listed by id
-    words: list[QueryWord] = field(default_factory=list)  # positive words in query order (rescoring)
-
-
-def surface_words(text: str) -> list[tuple[str, str]]:
-    """(stem, lowercased word) of each indexed word of ``text``, stop words left out."""
-    return [(cached_stem(t.text), t.text) for t in _SURFACE(text)]
-
-
-def analyze(text: str) -> list[str]:
-    """Stemmed index terms of ``text``, as the stemmed fields index them."""
-    return [t.text for t in _STEM(text)]
-
-
-def _boosted(fields: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
-    return tuple((f, BOOSTS.get(f, 1.0)) for f in fields if f != "short_kw")
-
-
-def _phrases(fields: tuple[str, ...], toks: list[str]) -> Plan:
-    return PhraseTerms(_boosted(fields), tuple(toks))
-
-
-def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
-    if not subs:
-        return None
-    return subs[0] if len(subs) == 1 else kind(tuple(subs))
-
-
-class _Compiler:
-    def __init__(self, alternatives: Mapping[tuple[int, int], str] | None = None) -> None:
-        self.alternatives = alternatives or {}
-        self.terms: list[str] = []
-        self.words: list[QueryWord] = []
-        self.slot = 0
-        self.prefixes: list[str] = []
-        self.spell_words: list[Word] = []
-        self.ranked = False
-
-    def node(self, node: Node, positive: bool = True) -> Plan | None:
-        if isinstance(node, Word):
-            return self.word(node, positive)
-        if isinstance(node, PhraseNode):
-            return self.phrase(node, positive)
-        if isinstance(node, Filter):
-            return Flag(node.fieldname, node.value)
-        if isinstance(node, NotNode):
-            child = self.node(node.child, not positive)
-            return Negate(child) if child is not None else None
-        if isinstance(node, AndNode | OrNode):
-            subs = [q for c in node.children if (q := self.node(c, positive)) is not None]
-            return _join(All if isinstance(node, AndNode) else Any_, subs)
-        return self.combine(list(node.children), top=False)
-
-    def word(self, word: Word, positive: bool) -> Plan | None:
-        fields = FIELDS.get(word.field or "", TEXT_FIELDS)
-        if word.prefix:
-            return self.prefix(word.text.lower(), fields, positive)
-        plain = fields == ("collections",)
-        toks = [t.text for t in _PLAIN(word.text)] if plain else analyze(word.text)
-        if positive and not plain and toks:
-            self.terms.extend(toks)
-            self.spell_words.append(word)
-            self.add_words(word.text)
-        subs: list[Plan] = []
-        if len(toks) == 1:
-            subs.append(Terms(tuple((f, toks[0], b) for f, b in _boosted(fields))))
-        elif toks:
-            # "multi-agent", "GPT-4o": every part required, adjacency not checked;
-            # position checks cost too much on common parts to run per keystroke.
-            subs.append(All(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks)))
-        if toks and (word.field is None or "short_kw" in fields):
-            subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
-        fix = self.alternatives.get((word.start, word.end))
-        if fix is not None and not plain and analyze(fix) != toks:
-            # An unknown typed word is searched together with its correction.
-            alt = self.word(Word(fix, word.field, False), positive=False)
-            if alt is not None:
-                subs.append(alt)
-                if positive:
-                    self.terms.extend(analyze(fix))
-                    self.add_words(fix, self.slot - 1)
-        return _join(Any_, subs)
-
-    def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
-        if len(text) < MIN_PREFIX or len(analyze(text)) > 1:
-            return None
-        # Stems are mostly prefixes of their words, but stem("policy") is "polici".
-        variants = tuple(dict.fromkeys([text, *analyze(text)]))
-        if positive:
-            self.prefixes.extend(variants)
-            self.slot += 1
-        return Prefixes(_boosted(fields), variants)
-
-    def phrase(self, node: PhraseNode, positive: bool) -> Plan | None:
-        words = _split_words(node.text, node.start, node.field)
-        if len(words) <= 1:
-            return self.node(words[0], positive) if words else None
-        fields = FIELDS.get(node.field or "", ("title", "abstract", "note"))
-        plain = fields == ("collections",)
-        toks = [t.text for t in _PLAIN(node.text)] if plain else analyze(node.text)
-        if positive and not plain:
-            self.terms.extend(toks)
-            self.spell_words.extend(w for w in words if isinstance(w, Word))
-            self.add_words(node.text)
-        if not toks:
-            return None
-        if len(toks) == 1:
-            return Terms(tuple((f, toks[0], b) for f, b in _boosted(fields)))
-        return _phrases(fields, toks)
-
-    def add_words(self, text: str, slot: int | None = None) -> None:
-        """Record the positive words of ``text`` in query order (``slot``: shared with a typed word)."""
-        for stem, surface in surface_words(text):
-            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot))
-            if slot is None:
-                self.slot += 1
-
-    def combine(self, parts: list[Node], top: bool) -> Combine:
-        """Filters required, NOT parts excluded, AND parts required, the rest optional."""
-        shoulds: list[Plan] = []
-        musts: list[Plan] = []
-        filters: list[Plan] = []
-        negatives: list[Plan] = []
-        for part in parts:
-            if isinstance(part, Filter):
-                filters.append(Flag(part.fieldname, part.value))
-            elif isinstance(part, NotNode):
-                if (q := self.node(part.child, positive=False)) is not None:
-                    negatives.append(q)
-            elif isinstance(part, AndNode):
-                subs = [q for c in part.children if (q := self.node(c)) is not None]
-                if subs:
-                    musts.append(All(tuple(subs)))
-            elif (q := self.node(part)) is not None:
-                shoulds.append(q)
-        if top:
-            self.ranked = bool(musts or shoulds)
-        return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
-
-
-def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], str] | None = None) -> Compiled:
-    """Turn parsed parts into an evaluation plan.
-
-    ``alternatives`` maps the (start, end) of a typed word to a correction searched as well.
-    """
-    c = _Compiler(alternatives)
-    plan = c.combine(parsed.parts, top=True)
-    terms = list(dict.fromkeys(c.terms))
-    return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from whoosh.analysis import Analyzer, LowercaseFilter, RegexTokenizer, StemmingAnalyzer
+from whoosh.analysis import Analyzer, LowercaseFilter, RegexTokenizer, StemmingAnalyzer, StopFilter
 from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
 from whoosh.columns import NumericColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, NUMERIC, TEXT, Schema
@@ -55,6 +55,20 @@ def stem_analyzer() -> Analyzer:
 def plain_analyzer() -> Analyzer:
     """Lowercased, unstemmed words (collection names)."""
     return RegexTokenizer(expression=TOKEN_PATTERN) | LowercaseFilter()
+
+
+_STEM = stem_analyzer()
+_SURFACE = plain_analyzer() | StopFilter()
+
+
+def analyze(text: str) -> list[str]:
+    """Stemmed index terms of ``text``, as the stemmed fields index them."""
+    return [t.text for t in _STEM(text)]
+
+
+def surface_words(text: str) -> list[tuple[str, str]]:
+    """(stem, lowercased word) of each word of ``text`` the stemmed fields index (stop words left out)."""
+    return [(cached_stem(t.text), t.text) for t in _SURFACE(text)]
 
 
 class _Lengths:
