@@ -6,6 +6,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
+from desk.core.db.models import utcnow
 from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
 from desk.core.records import ImportFileError, ImportReport
 from desk.core.text import dedup_key, derive_title, find_short_name, readable_text
@@ -55,7 +57,12 @@ class Analyser:
         if self._pool is None:
             # spawn, not fork: the window's threads must not be forked mid-lock.
             self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        return list(self._pool.map(analyse, abstracts, chunksize=256))
+        try:
+            return list(self._pool.map(analyse, abstracts, chunksize=256))
+        except BrokenProcessPool:
+            # Workers could not start (e.g. a __main__ read from stdin): do it here instead.
+            self.close()
+            return [analyse(a) for a in abstracts]
 
     def close(self) -> None:
         """Stop the worker processes, if any were started."""
@@ -117,22 +124,39 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
                 select(Source.paper_id, Source.index).where(Source.file == parsed.name)
             )
         }
+        # New papers first, in one multi-row INSERT … RETURNING (a flush per paper is 3× slower).
+        fresh: dict[str, Analysed] = {}
+        for item in analysed:
+            if item.key not in ids and item.key not in fresh:
+                fresh[item.key] = item
+        if fresh:
+            now = utcnow()
+            rows = [
+                {
+                    "key": item.key,
+                    "abstract_raw": item.raw,
+                    "abstract": item.readable,
+                    "derived_title": item.title,
+                    "short_name": item.short_name,
+                    "starred": False,
+                    "read": False,
+                    "note": "",
+                    "rev": 1,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for item in fresh.values()
+            ]
+            stmt = insert(Paper).returning(Paper.id, Paper.key, sort_by_parameter_order=True)
+            for paper_id, key in session.execute(stmt, rows):
+                ids[key] = paper_id
+                outcome.added_ids.append(paper_id)
         sources: list[dict[str, object]] = []
         touched: set[int] = set()
         for index, item in enumerate(analysed):
-            paper_id = ids.get(item.key)
-            if paper_id is None:
-                paper = Paper(
-                    key=item.key,
-                    abstract_raw=item.raw,
-                    abstract=item.readable,
-                    derived_title=item.title,
-                    short_name=item.short_name,
-                )
-                session.add(paper)
-                session.flush()
-                paper_id = ids[item.key] = paper.id
-                outcome.added_ids.append(paper_id)
+            paper_id = ids[item.key]
+            if item.key in fresh:
+                del fresh[item.key]  # its first occurrence; a repeat in the file is a merge
             else:
                 outcome.merged += 1
                 touched.add(paper_id)
