@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
 import sys
 import tempfile
@@ -24,6 +25,7 @@ from typing import Any
 
 from corpus import Generator
 from fts import Fts5, corpus_files, read_abstracts, to_match
+from stats import ErrorLog
 
 HERE = Path(__file__).resolve().parent
 K = 10
@@ -67,6 +69,8 @@ def desk_ranks(folders: list[Path], queries: list[dict[str, Any]], work: Path) -
     """Rank of each query's paper in desk's search (Library.search)."""
     from desk.core.library import Library
 
+    errors = ErrorLog()
+    logging.getLogger().addHandler(errors)
     with Library(work / "desk-library") as lib:
         lib.import_paths(folders)
         ranks: list[int | None] = []
@@ -74,7 +78,10 @@ def desk_ranks(folders: list[Path], queries: list[dict[str, Any]], work: Path) -
             page = lib.search(q["query"], limit=DEEP)
             found = [[(s.file, s.index) for s in row.paper.sources] for row in page.rows]
             ranks.append(_rank(found, (q["file"], q["index"])))
-        return ranks
+    logging.getLogger().removeHandler(errors)
+    for message in dict.fromkeys(errors.messages):
+        print(f"desk logged an error: {message}", file=sys.stderr)
+    return ranks
 
 
 def _rank(found: list[list[Source]], target: Source) -> int | None:

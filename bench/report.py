@@ -69,6 +69,13 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
     rows.append(
         Row("search p50 (wall)", "ms", _get(ds, "search_wall", "p50"), _get(fs, "search_wall", "p50"))
     )
+    after = Row(
+        "search p95 after star/note edits",
+        "ms",
+        _get(ds, "search_after_edits", "p95"),
+        _get(fs, "search_after_edits", "p95"),
+    )
+    rows.append(after)
     rows.append(
         Row(
             "search p95 (desk took_ms; FTS5 wall)",

@@ -223,6 +223,11 @@ def _errors(result: dict[str, Any]) -> list[str]:
     """Errors of engine phases (a window probe's error is shown as n/a, not a failure)."""
     out: list[str] = []
     for engine in ENGINES:
+        search = result.get(engine, {}).get("search", {})
+        if search.get("engine_errors"):
+            samples = "; ".join(search.get("engine_error_samples", []))
+            out.append(f"{engine} logged {search['engine_errors']} errors while searching: {samples}")
+    for engine in ENGINES:
         for phase in ("import", "search"):
             err = result.get(engine, {}).get(phase, {}).get("error")
             if err:

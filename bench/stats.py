@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import resource
 import sys
@@ -49,3 +50,16 @@ def cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+class ErrorLog(logging.Handler):
+    """Counts the errors an engine logs while it answers (desk logs a failed search, never raises)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        detail = f" ({type(exc).__name__}: {exc})" if exc else ""
+        self.messages.append(f"{record.name}: {record.getMessage()}{detail}"[:300])

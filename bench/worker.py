@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import resource
 import sys
 import time
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import DeskEngine, Engine, FtsEngine
-from stats import cpu_seconds, peak_rss_mb, summary, timed
+from stats import ErrorLog, cpu_seconds, peak_rss_mb, summary, timed
 
 TRIALS = 5  # star / note updates timed
 DEADLINE_S = 10.0  # an update not searchable by then counts as failed
@@ -49,6 +50,18 @@ def _rank(found: list[int], target: int) -> int | None:
 
 def do_search(engine: Engine, spec: dict[str, Any], reps: int) -> dict[str, Any]:
     """Latencies of the query set, typing sequences, star/note updates and the check."""
+    errors = ErrorLog()
+    logging.getLogger().addHandler(errors)
+    try:
+        out = _search_phase(engine, spec, reps)
+    finally:
+        logging.getLogger().removeHandler(errors)
+    out["engine_errors"] = len(errors.messages)
+    out["engine_error_samples"] = list(dict.fromkeys(errors.messages))[:5]
+    return out
+
+
+def _search_phase(engine: Engine, spec: dict[str, Any], reps: int) -> dict[str, Any]:
     out: dict[str, Any] = {"open_ms": engine.open_ms, "module_import_ms": getattr(engine, "import_ms", None)}
     queries = spec["queries"]
     _, out["first_query_ms"] = timed(lambda: engine.search(queries[0]["text"]))
@@ -81,6 +94,8 @@ def do_search(engine: Engine, spec: dict[str, Any], reps: int) -> dict[str, Any]
     ids = engine.some_ids(TRIALS)
     out["note_to_searchable"] = summary([_until(engine, "note", i, k) for k, i in enumerate(ids)])
     out["star_to_searchable"] = summary([_until(engine, "star", i, k) for k, i in enumerate(ids)])
+    # The same queries once more on an index that now holds edits (deletions, small segments).
+    out["search_after_edits"] = summary([engine.search(q["text"]).wall_ms for q in queries])
     _, out["check_ms"] = timed(engine.check)
     out["check_problems"] = engine.check_problems
     return out

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from desk.core.search.compiler import compile_query
 from desk.core.search.query import (
     AndNode,
     Filter,
@@ -14,10 +15,10 @@ from desk.core.search.query import (
     OrNode,
     PhraseNode,
     Word,
-    compile_query,
     parse,
 )
 from desk.core.search.ranking import All, Any_, Flag, Negate, PhraseTerms, Prefixes, Terms
+from desk.core.search.schema import BOOSTS
 
 
 def test_bare_words_are_separate_parts() -> None:
@@ -58,7 +59,7 @@ def test_fields_filters_phrases_prefixes() -> None:
     plan = compiled.plan
     assert plan.filters == (Flag("starred", True), Flag("has_note", True))
     assert plan.negatives == (Flag("read", True),)
-    assert plan.shoulds[0] == Terms((("title", "graph", 3.0),))
+    assert plan.shoulds[0] == Terms((("title", "graph", BOOSTS["title"]),))
     assert isinstance(plan.shoulds[1], PhraseTerms) and plan.shoulds[1].fields == (("note", 1.0),)
     assert isinstance(plan.shoulds[2], Prefixes)
     assert compiled.prefixes == ["diffus", "diffu"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import shutil
 import threading
 import time
@@ -19,9 +18,13 @@ from whoosh.query import Or, Term
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
+from desk.core.search.compiler import Compiled, compile_query
+from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
-from desk.core.search.query import Compiled, ParsedQuery, compile_query, parse
-from desk.core.search.ranking import K1, B, Combine, Corpus, PostingCache, Terms, combine, top
+from desk.core.search.postings import Corpus, PostingCache
+from desk.core.search.query import ParsedQuery, parse
+from desk.core.search.ranking import K1, B, bm25f, combine, top
+from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import (
     INDEX_NAME,
     LEXICON_NAME,
@@ -34,25 +37,21 @@ from desk.core.search.schema import (
     write_marker,
 )
 from desk.core.search.snippets import Highlighter, lead, snippet
-from desk.core.search import rescore as RX
 from desk.core.search.spelling import Lexicon, apply, corrections, words_of
-EXPI = {'merge': True}
 
 log = logging.getLogger(__name__)
 
-BUILD_PREFIX = ".rebuild-"  # a rebuild writes into .rebuild-<pid>, then swaps its files in
 # Whoosh sub-processes for big rebuilds (multisegment: no final merge). On two
 # busy cores this measured 1.15x; below PARALLEL_FROM papers start-up outweighs it.
 REBUILD_PROCS = 2
 PARALLEL_FROM = 2000
-FEW_HITS = 3  # below this many, a query with a typo is answered with its correction
+FEW_HITS = 3  # below this many, the typed words count as not found ("corrected")
 MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
 RELATED_TERMS = 12
 WRITE_TIMEOUT = 30.0  # seconds to wait for another writer (a second running copy)
 NOT_READY = "The search index is not ready."
 UNREADABLE = "The search index could not be read; rebuild it."
 NOT_INDEXED = "That paper is not in the index."
-_TOC_RE = re.compile(r"^_(.+)_\d+\.toc$")
 
 
 def _fields(doc: IndexDoc) -> dict[str, Any]:
@@ -71,49 +70,6 @@ def _fields(doc: IndexDoc) -> dict[str, Any]:
     if doc.short_name.strip():
         fields["short_kw"] = doc.short_name.strip().lower()
     return fields
-
-
-def probe(directory: Path) -> IndexState:
-    """Classify what is on disk in ``directory``; never raises."""
-    try:
-        if not directory.is_dir():
-            return IndexState.MISSING
-        files = [p.name for p in directory.iterdir() if p.is_file()]
-        version = read_marker(directory)
-        if version is None:
-            if not files:
-                return IndexState.MISSING
-            names = {m.group(1) for f in files if (m := _TOC_RE.match(f))}
-            return IndexState.OLD_SCHEMA if names and INDEX_NAME not in names else IndexState.CORRUPT
-        if version == -1:
-            return IndexState.CORRUPT
-        if version != SCHEMA_VERSION:
-            return IndexState.OLD_SCHEMA
-        ix = windex.open_dir(str(directory), indexname=INDEX_NAME)
-        if set(ix.schema.names()) != set(build_schema().names()):
-            return IndexState.OLD_SCHEMA
-        with ix.reader() as reader:
-            _touch(reader)
-        return IndexState.OK
-    except Exception:  # any failure to read is what CORRUPT means
-        return IndexState.CORRUPT
-
-
-def _touch(reader: Any) -> None:
-    """Read a little of every segment file so truncation shows up as an error."""
-    if reader.doc_count_all() == 0:
-        return  # an empty index has no segments (and its reader no columns) to read
-    for leaf, _ in reader.leaf_readers():
-        ids = leaf.column_reader("id")
-        docnums = list(leaf.all_doc_ids())
-        for docnum in docnums[:1] + docnums[-1:]:
-            ids[docnum]
-            leaf.stored_fields(docnum)
-        for fieldname in ("title", "abstract"):
-            for _ in zip(range(1), leaf.lexicon(fieldname), strict=False):
-                pass
-            if docnums and leaf.doc_field_length(docnums[-1], fieldname) is None:
-                raise ValueError("missing field lengths")
 
 
 class SearchIndex:
@@ -188,7 +144,7 @@ class SearchIndex:
         """Replace the index with ``docs``; a cancel or a kill leaves the previous one or CORRUPT."""
         with self._rebuilding:
             self.directory.mkdir(parents=True, exist_ok=True)
-            _sweep_builds(self.directory)
+            sweep_builds(self.directory)
             build = self.directory / f"{BUILD_PREFIX}{os.getpid()}"
             shutil.rmtree(build, ignore_errors=True)
             build.mkdir()
@@ -220,7 +176,7 @@ class SearchIndex:
         try:
             for doc in docs:
                 if cancelled is not None and done % 32 == 0 and cancelled():
-                    _abort(writer)
+                    abort(writer)
                     return False
                 writer.add_document(**_fields(doc))
                 lexicon.add(_words(doc))
@@ -229,7 +185,7 @@ class SearchIndex:
                     progress(done, total)
             writer.commit()
         except BaseException:
-            _abort(writer)
+            abort(writer)
             raise
         written = ix.doc_count_all()
         ix.close()
@@ -328,29 +284,31 @@ class SearchIndex:
         offset: int,
         started: float,
     ) -> SearchResult:
-        total, found = self._run(corpus, compiled, max(offset + limit, RX.EXP["R"]))
+        depth = max(offset + limit, RESCORE_DEPTH)
+        total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
             self._lexicon.refresh()
-            known = self._stem_known(corpus)
-            fixes = corrections(self._lexicon, query, compiled.spell_words, known)
+            fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
-            if fixes and EXPI["merge"]:
-                # Unknown words are searched together with their corrections.
-                merged = compile_query(parsed, fixes)
+            merged = compile_query(parsed, fixes) if fixes else compiled
+            if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
+                # Each unknown word is searched together with its correction, however many
+                # papers the typed words found; "corrected" when those found too few.
                 typed_total = total
-                total, found = self._run(corpus, merged, max(offset + limit, RX.EXP["R"]))
+                total, found = self._run(corpus, merged, depth)
                 compiled, corrected = merged, typed_total < FEW_HITS and total > typed_total
-            if suggestion is not None and total < FEW_HITS:
+            if suggestion is not None and total < FEW_HITS:  # e.g. a typo inside a "phrase"
                 alt = compile_query(parse(suggestion))
-                alt_total, alt_found = self._run(corpus, alt, max(offset + limit, RX.EXP["R"]))
+                alt_total, alt_found = self._run(corpus, alt, depth)
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
         hl = Highlighter(terms, compiled.prefixes)
-        if compiled.ranked and compiled.words and RX.EXP["on"]:
-            found = self._rescore(corpus, compiled, found, hl)
-        hits = self._hits(corpus, found[offset : offset + limit], hl)
+        stored: dict[int, dict[str, Any]] = {}
+        if compiled.ranked and compiled.words:
+            found = self._rescore(corpus, compiled, found, hl, stored)
+        hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
@@ -369,14 +327,17 @@ class SearchIndex:
             if not keys:
                 return _empty(label, started, None)
             heaviest = max(w for _, w in keys) or 1.0
-            fields = (("abstract", 1.0), ("title", 2.0))
-            items = tuple((f, t, boost * w / heaviest) for t, w in keys for f, boost in fields)
-            scores, mask = combine(corpus, Combine(shoulds=(Terms(items),)))
+            scores = np.zeros(corpus.n, np.float32)
+            mask = np.zeros(corpus.n, bool)
+            for term, weight in keys:
+                s, m = bm25f(corpus, [("abstract", term, 1.0), ("title", term, 2.0)])
+                scores += s * np.float32(weight / heaviest)
+                mask |= m
             mask[docnum] = False
             total, docs, values = top(corpus, (scores, mask), limit)
             terms = tuple(t for t, _ in keys)
             found = list(zip(docs.tolist(), values.tolist(), strict=True))
-            hits = self._hits(corpus, found, Highlighter(terms))
+            hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
 
     def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
@@ -385,34 +346,38 @@ class SearchIndex:
         return total, list(zip(docs.tolist(), values.tolist(), strict=True))
 
     def _rescore(
-        self, corpus: Corpus, compiled: Compiled, found: list[tuple[int, float]], hl: Highlighter
+        self,
+        corpus: Corpus,
+        compiled: Compiled,
+        found: list[tuple[int, float]],
+        hl: Highlighter,
+        stored: dict[int, dict[str, Any]],
     ) -> list[tuple[int, float]]:
-        R = RX.EXP["R"]
-        head, rest = found[:R], found[R:]
-        if not head:
+        """``found`` with its first RESCORE_DEPTH reordered by the bonus of rescore.py.
+
+        The rest keep their order after them: a bonus is never negative, so every rescored
+        candidate still outscores them, and a page never depends on how many were asked for.
+        """
+        head = found[:RESCORE_DEPTH]
+        if len(head) < 2:
             return found
-        searcher = corpus.searcher
-        n = max(1, searcher.doc_count())
-        idf: dict[str, float] = {}
-        exact_w: dict[int, float] = {}
         self._lexicon.refresh()
-        for i, w in enumerate(compiled.words):
-            df = max(searcher.doc_frequency(f, w.stem) for f in ("title", "abstract"))
-            if not df:
-                continue
-            idf[w.stem] = RX.bm_idf(df, n)
-            fam = sum(self._lexicon.counts.get(v, 0) for v in RX.variants(RX.plural_base(w.surface)))
-            fam = min(fam, df)
-            if fam:
-                delta = RX.bm_idf(fam, n) - idf[w.stem]
-                if delta > RX.EXP["minexact"]:
-                    exact_w[i] = delta
-        rs = RX.Rescorer(compiled.words, exact_w, idf)
-        docs = np.array([d for d, _ in head], np.int64)
-        vals = np.array([v for _, v in head])
-        new = rs.rescore(docs, vals, searcher.stored_fields, hl)
-        order = np.lexsort((corpus.ids[docs], -new))
-        return [(int(docs[k]), float(new[k])) for k in order] + rest
+        rescorer = Rescorer(
+            compiled.words,  # postings decoded by the first stage give the document frequencies
+            lambda stem: max(len(corpus.postings(f, stem)[0]) for f in ("title", "abstract")),
+            self._lexicon.counts,
+            max(1, corpus.n),
+        )
+        if not rescorer.active:
+            return found
+        rescored: list[tuple[float, int, int]] = []
+        for docnum, score in head:
+            fields = _stored(corpus, docnum, stored)
+            texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
+            bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
+            rescored.append((-(score + bonus), int(corpus.ids[docnum]), docnum))
+        rescored.sort()
+        return [(docnum, -neg) for neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()
@@ -426,45 +391,28 @@ class SearchIndex:
                 terms.append(t.decode("utf-8") if isinstance(t, bytes) else t)
         return tuple(dict.fromkeys(terms))
 
-    def _hits(self, corpus: Corpus, found: list[tuple[int, float]], hl: Highlighter) -> tuple[Hit, ...]:
+    def _hits(
+        self,
+        corpus: Corpus,
+        found: list[tuple[int, float]],
+        hl: Highlighter,
+        stored: dict[int, dict[str, Any]],
+    ) -> tuple[Hit, ...]:
         hits: list[Hit] = []
         for docnum, score in found:
-            stored = corpus.searcher.stored_fields(docnum)
-            abstract, note = stored.get("abstract", ""), stored.get("note", "")
+            fields = _stored(corpus, docnum, stored)
+            abstract, note = fields.get("abstract", ""), fields.get("note", "")
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
             hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
         return tuple(hits)
 
 
-def _abort(writer: Any) -> None:
-    """Cancel a writer, ending the sub-processes of a parallel one (its cancel() leaves them waiting)."""
-    for task in getattr(writer, "tasks", ()):
-        with contextlib.suppress(Exception):
-            task.terminate()
-            task.join(5)
-    for q in (getattr(writer, "jobqueue", None), getattr(writer, "resultqueue", None)):
-        if q is not None:
-            q.cancel_join_thread()
-    with contextlib.suppress(Exception):
-        writer.cancel()
-
-
-def _sweep_builds(directory: Path) -> None:
-    """Remove build folders that killed processes left behind."""
-    for p in directory.glob(f"{BUILD_PREFIX}*"):
-        pid = p.name[len(BUILD_PREFIX) :]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(p, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists but not ours, or a platform without signals
-        return True
-    return True
+def _stored(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """The stored fields of a document, read once per search."""
+    fields = cache.get(docnum)
+    if fields is None:
+        fields = cache[docnum] = corpus.searcher.stored_fields(docnum)
+    return fields
 
 
 def _words(doc: IndexDoc) -> set[str]:

@@ -26,7 +26,7 @@ class Hit:
     """One ranked result."""
 
     id: int
-    score: float  # orders hits: thousands = query parts matched, remainder = BM25F
+    score: float  # orders hits: thousands = query parts matched, remainder = BM25F + rescore.py bonus
     snippet: str  # plain-text excerpt of the abstract (or the note when only it matched), "…" at cuts
     highlights: tuple[tuple[int, int], ...]  # (start, end) of matched words inside snippet
 
@@ -40,7 +40,7 @@ class SearchResult:
     hits: tuple[Hit, ...]
     took_ms: float  # from receiving the query to holding ranked hits with snippets
     suggestion: str | None  # "did you mean" query string
-    corrected: bool  # True when hits are for the suggestion because the typed words found little
+    corrected: bool  # True when the typed words alone found little: the hits come from the suggestion's
     terms: tuple[str, ...]  # stemmed positive terms, for highlighting
     message: str | None  # plain-words note when part of the query did not parse
 

@@ -181,7 +181,11 @@ def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> Scored:
     mask = np.zeros(n, bool)
     dense: np.ndarray | None = None  # reused across terms, cleared after each
     for term, fields in fields_of.items():
-        found = [(ids, tf, w) for f, w in fields for ids, tf in (corpus.norm_tf(f, term, B),) if len(ids)]
+        found: list[tuple[np.ndarray, np.ndarray, float]] = []
+        for fieldname, weight in fields:
+            ids, tf = corpus.norm_tf(fieldname, term, B)
+            if len(ids):
+                found.append((ids, tf, weight))
         if not found:
             continue
         if len(found) == 1:
@@ -189,10 +193,12 @@ def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> Scored:
         else:
             if dense is None:
                 dense = np.zeros(n, np.float32)
-            for ids, tf, w in found:
-                dense[ids] += tf * np.float32(w)  # docnums are unique within one posting list
-            held = sum(len(ids) for ids, _, _ in found)
-            docs = np.flatnonzero(dense) if held > n // 8 else np.unique(np.concatenate([f[0] for f in found]))
+            for ids, tf, weight in found:
+                dense[ids] += tf * np.float32(weight)  # docnums are unique within one posting list
+            if sum(len(ids) for ids, _, _ in found) > n // 8:
+                docs = np.flatnonzero(dense)
+            else:
+                docs = _union([ids for ids, _, _ in found])
             freq = dense[docs]
             dense[docs] = 0
         df = len(docs)
@@ -200,6 +206,16 @@ def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> Scored:
         scores[docs] += idf * freq * np.float32(K1 + 1) / (freq + np.float32(K1))
         mask[docs] = True
     return scores, mask
+
+
+def _union(arrays: list[np.ndarray]) -> np.ndarray:
+    """Sorted distinct docnums of several arrays (np.unique's first call imports for ~30 ms)."""
+    merged = np.sort(np.concatenate(arrays))
+    if len(merged) < 2:
+        return merged
+    first = np.ones(len(merged), bool)
+    np.not_equal(merged[1:], merged[:-1], out=first[1:])
+    return merged[first]
 
 
 def _expand(reader: Any, fieldname: str, prefix: str) -> list[str]:

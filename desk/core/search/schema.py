@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,11 @@ MARKER_NAME = "desk-search.json"
 #: Unstemmed words and their document counts: the "did you mean" lexicon.
 LEXICON_NAME = "words.tsv"
 
-# Query-time boosts (not Whoosh field_boost, which only scales tf and is
-# flattened by BM25's saturation).
-BOOSTS: dict[str, float] = {"title": 3.0, "short_name": 4.0, "short_kw": 5.0, "abstract": 1.0, "note": 1.0}
+#: Query-time BM25F field weights: a title occurrence counts as five abstract ones
+#: (length-normalised) before the term's one saturation, so a word in the title
+#: still ranks a paper first against one that only repeats it in the abstract.
+#: ``short_kw`` (the exact short name, "racer") is scored as a term of its own.
+BOOSTS: dict[str, float] = {"title": 5.0, "short_name": 4.0, "short_kw": 5.0, "abstract": 1.0, "note": 1.0}
 
 #: Stemmed text fields searched by a bare word.
 TEXT_FIELDS: tuple[str, ...] = ("title", "short_name", "abstract", "note")
@@ -66,9 +69,9 @@ def analyze(text: str) -> list[str]:
     return [t.text for t in _STEM(text)]
 
 
-def surface_words(text: str) -> list[tuple[str, str]]:
+def surface_words(text: str) -> Iterator[tuple[str, str]]:
     """(stem, lowercased word) of each word of ``text`` the stemmed fields index (stop words left out)."""
-    return [(cached_stem(t.text), t.text) for t in _SURFACE(text)]
+    return ((cached_stem(t.text), t.text) for t in _SURFACE(text))
 
 
 class _Lengths:

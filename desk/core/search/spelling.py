@@ -16,7 +16,8 @@ from pathlib import Path
 from whoosh.automata.fsa import find_all_matches
 from whoosh.automata.lev import levenshtein_automaton
 
-from desk.core.search.query import Word, analyze
+from desk.core.search.query import Word
+from desk.core.search.schema import analyze
 
 MIN_LENGTH = 3  # shorter words are too often acronyms to correct
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
