@@ -209,6 +209,13 @@ def main(argv: list[str] | None = None) -> int:
         for k in ("window_seeds", "window"):
             if "error" in result.get(k, {}):
                 print(f"  window n/a ({k}): {result[k]['error']}", flush=True)
+        for engine in ENGINES:
+            search = result.get(engine, {}).get("search", {})
+            if search.get("engine_errors"):
+                samples = "; ".join(search.get("engine_error_samples", []))
+                print(
+                    f"  WARNING: {engine} logged {search['engine_errors']} errors while searching: {samples}"
+                )
         errors = _errors(result)
         for e in errors:
             print(f"  error: {e}", flush=True)
@@ -222,11 +229,6 @@ def main(argv: list[str] | None = None) -> int:
 def _errors(result: dict[str, Any]) -> list[str]:
     """Errors of engine phases (a window probe's error is shown as n/a, not a failure)."""
     out: list[str] = []
-    for engine in ENGINES:
-        search = result.get(engine, {}).get("search", {})
-        if search.get("engine_errors"):
-            samples = "; ".join(search.get("engine_error_samples", []))
-            out.append(f"{engine} logged {search['engine_errors']} errors while searching: {samples}")
     for engine in ENGINES:
         for phase in ("import", "search"):
             err = result.get(engine, {}).get(phase, {}).get("error")
