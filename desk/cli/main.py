@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -43,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit status 0 success, 1 failed or partial work, 2 usage error."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    logging.basicConfig(format="desk: %(message)s", level=logging.WARNING)
     if args.command is None:
         from desk.gui.app import run_app
 

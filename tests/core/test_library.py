@@ -124,3 +124,13 @@ def test_an_abstract_twice_in_one_file_is_one_paper(empty_lib: Library, tmp_path
     (first,) = [p for p in empty_lib.list_papers() if len(p.sources) == 2]
     assert [s.index for s in first.sources] == [0, 2]
     assert empty_lib.check() == []
+
+
+def test_phrases_are_found_after_edits_leave_deleted_documents(seeded: Library) -> None:
+    before = {h.id for h in seeded.search_ids('"conformal prediction"').hits}
+    assert len(before) >= 2
+    for pid in seeded.paper_ids()[:5]:  # each edit rewrites a document, deleting the old copy
+        seeded.set_note(pid, "edited")
+    page = seeded.search('"conformal prediction"')
+    assert page.message is None
+    assert {r.paper.id for r in page.rows} == before

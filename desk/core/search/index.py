@@ -271,7 +271,7 @@ class SearchIndex:
             try:
                 return self._search(corpus, query, parsed, compiled, limit, offset, started)
             except Exception:  # a damaged index must not take the search box down
-                log.exception("search failed for %r", query)
+                log.error("search failed for %r", query, exc_info=log.isEnabledFor(logging.DEBUG))
                 return _empty(query, started, UNREADABLE)
 
     def _search(

@@ -1,0 +1,201 @@
+"""Compiling a parsed query into an evaluation plan for ranking.py.
+
+Besides the plan, the compiler records what the later stages need: the stemmed
+terms and prefixes to highlight, the words a typo may hide in, and the
+positive words in query order with the form typed (for exact forms and word
+proximity in rescore.py). A typed word that the index does not know can be
+searched together with its correction (``alternatives``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import islice
+
+from desk.core.search.query import (
+    FIELDS,
+    MIN_PREFIX,
+    AndNode,
+    Filter,
+    Node,
+    NotNode,
+    OrNode,
+    ParsedQuery,
+    PhraseNode,
+    Word,
+    split_words,
+)
+from desk.core.search.ranking import All, Any_, Combine, Flag, Negate, PhraseTerms, Plan, Prefixes, Terms
+from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
+
+PHRASE_FIELDS = ("title", "abstract", "note")
+MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost seconds)
+
+_PLAIN = plain_analyzer()
+
+
+@dataclass(frozen=True)
+class QueryWord:
+    """One positive query word: its stem (the index term) and the lowercased form typed."""
+
+    stem: str
+    surface: str
+    slot: int  # place in the query; a correction shares the slot of the word it corrects
+
+
+@dataclass
+class Compiled:
+    """The evaluation plan of a parsed query, plus what highlighting, spelling and rescoring need."""
+
+    plan: Combine
+    terms: list[str]  # stemmed positive terms (highlighting)
+    prefixes: list[str]  # positive prefixes, lowercased
+    spell_words: list[Word]  # positive plain words a typo may hide in
+    ranked: bool  # False: no positive part, hits are listed by id
+    words: list[QueryWord] = field(default_factory=list)  # positive unfielded words, in query order
+
+
+def _boosted(fields: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+    return tuple((f, BOOSTS.get(f, 1.0)) for f in fields if f != "short_kw")
+
+
+def _terms(toks: list[str], fields: tuple[str, ...]) -> Plan | None:
+    """Documents holding the stemmed tokens of one typed word."""
+    if len(toks) == 1:
+        return Terms(tuple((f, toks[0], b) for f, b in _boosted(fields)))
+    if toks:
+        # "multi-agent", "GPT-4o": every part required here; their adjacency
+        # earns a proximity bonus in rescore.py, on the best candidates only.
+        return All(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
+    return None
+
+
+def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
+    if not subs:
+        return None
+    return subs[0] if len(subs) == 1 else kind(tuple(subs))
+
+
+class _Compiler:
+    def __init__(self, alternatives: Mapping[tuple[int, int], str] | None = None) -> None:
+        self.alternatives = alternatives or {}
+        self.terms: list[str] = []
+        self.prefixes: list[str] = []
+        self.spell_words: list[Word] = []
+        self.words: list[QueryWord] = []
+        self.slot = 0
+        self.ranked = False
+
+    def node(self, node: Node, positive: bool = True) -> Plan | None:
+        if isinstance(node, Word):
+            return self.word(node, positive)
+        if isinstance(node, PhraseNode):
+            return self.phrase(node, positive)
+        if isinstance(node, Filter):
+            return Flag(node.fieldname, node.value)
+        if isinstance(node, NotNode):
+            child = self.node(node.child, not positive)
+            return Negate(child) if child is not None else None
+        if isinstance(node, AndNode | OrNode):
+            subs = [q for c in node.children if (q := self.node(c, positive)) is not None]
+            return _join(All if isinstance(node, AndNode) else Any_, subs)
+        return self.combine(list(node.children), top=False)
+
+    def word(self, word: Word, positive: bool) -> Plan | None:
+        fields = FIELDS.get(word.field or "", TEXT_FIELDS)
+        if word.prefix:
+            return self.prefix(word.text.lower(), fields, positive)
+        plain = fields == ("collections",)
+        toks = [t.text for t in _PLAIN(word.text)] if plain else analyze(word.text)
+        if positive and not plain and toks:
+            self.terms.extend(toks)
+            self.spell_words.append(word)
+            if word.field is None:
+                self.add_words(word.text)
+            else:
+                self.slot += 1  # breaks word adjacency
+        subs = [p] if (p := _terms(toks, fields)) is not None else []
+        if toks and (word.field is None or "short_kw" in fields):
+            subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
+        fix = self.alternatives.get((word.start, word.end))
+        fixed = analyze(fix) if fix is not None and not plain else []
+        if fixed and fixed != toks and (alt := _terms(fixed, fields)) is not None:
+            # A word the index does not know is searched together with its correction.
+            subs.append(alt)
+            if positive:
+                self.terms.extend(fixed)
+                if word.field is None:
+                    self.add_words(fix or "", slot=self.slot - 1)
+        return _join(Any_, subs)
+
+    def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
+        if len(text) < MIN_PREFIX or len(analyze(text)) > 1:
+            return None
+        # Stems are mostly prefixes of their words, but stem("policy") is "polici".
+        variants = tuple(dict.fromkeys([text, *analyze(text)]))
+        if positive:
+            self.prefixes.extend(variants)
+            self.slot += 1  # breaks word adjacency
+        return Prefixes(_boosted(fields), variants)
+
+    def phrase(self, node: PhraseNode, positive: bool) -> Plan | None:
+        words = split_words(node.text, node.start, node.field)
+        if len(words) <= 1:
+            return self.node(words[0], positive) if words else None
+        fields = FIELDS.get(node.field or "", PHRASE_FIELDS)
+        plain = fields == ("collections",)
+        toks = [t.text for t in _PLAIN(node.text)] if plain else analyze(node.text)
+        if positive and not plain:
+            self.terms.extend(toks)
+            self.spell_words.extend(w for w in words if isinstance(w, Word))
+            if node.field is None:
+                self.add_words(node.text)
+            else:
+                self.slot += 1
+        if not toks:
+            return None
+        if len(toks) == 1:
+            return Terms(tuple((f, toks[0], b) for f, b in _boosted(fields)))
+        return PhraseTerms(_boosted(fields), tuple(toks))
+
+    def add_words(self, text: str, slot: int | None = None) -> None:
+        """Record the words of ``text`` in query order; ``slot`` is given for a correction."""
+        for stem, surface in islice(surface_words(text), max(0, MAX_WORDS - len(self.words))):
+            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot))
+            if slot is None:
+                self.slot += 1
+
+    def combine(self, parts: list[Node], top: bool) -> Combine:
+        """Filters required, NOT parts excluded, AND parts required, the rest optional."""
+        shoulds: list[Plan] = []
+        musts: list[Plan] = []
+        filters: list[Plan] = []
+        negatives: list[Plan] = []
+        for part in parts:
+            if isinstance(part, Filter):
+                filters.append(Flag(part.fieldname, part.value))
+            elif isinstance(part, NotNode):
+                if (q := self.node(part.child, positive=False)) is not None:
+                    negatives.append(q)
+            elif isinstance(part, AndNode):
+                subs = [q for c in part.children if (q := self.node(c)) is not None]
+                if subs:
+                    musts.append(All(tuple(subs)))
+            elif (q := self.node(part)) is not None:
+                shoulds.append(q)
+        if top:
+            self.ranked = bool(musts or shoulds)
+        return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
+
+
+def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], str] | None = None) -> Compiled:
+    """Turn parsed parts into an evaluation plan.
+
+    ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
+    that is searched as well: the word's part then matches papers holding either.
+    """
+    c = _Compiler(alternatives)
+    plan = c.combine(parsed.parts, top=True)
+    terms = list(dict.fromkeys(c.terms))
+    return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

@@ -1,0 +1,247 @@
+"""Whoosh postings read whole into numpy arrays, per immutable segment.
+
+Whoosh's matcher trees cost several Python calls per posting, which a common
+word at 100k abstracts turns into hundreds of milliseconds. Here posting
+blocks are decoded whole into numpy arrays (cached per immutable segment),
+and field lengths, flags and ids become dense per-document arrays that
+ranking.py scores over.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Hashable, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+from pickle import loads
+from typing import Any
+
+import numpy as np
+from whoosh.columns import NumericColumn
+from whoosh.formats import _INT_SIZE, Positions
+from whoosh.searching import Searcher
+from whoosh.util.numeric import byte_to_length
+
+POSTINGS_CACHE = 2_000_000  # postings kept decoded across queries (8 bytes each)
+
+_LENGTH_LUT = np.array([byte_to_length(b) for b in range(256)], dtype=np.float32)
+EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
+
+
+def _column(reader: Any, doccount: int) -> np.ndarray:
+    """A whole numeric column as an array (bulk read when the layout is known)."""
+    if isinstance(reader, NumericColumn.Reader) and reader._typecode in "BHILQbhilq":
+        n = min(reader._count, doccount)
+        raw = reader._dbfile.get(reader._basepos, n * reader._fixedlen)
+        arr = np.frombuffer(raw, dtype=np.dtype(reader._typecode).newbyteorder(">")).astype(np.int64)
+        if n < doccount:
+            arr = np.concatenate([arr, np.full(doccount - n, int(reader._default or 0), np.int64)])
+        return arr
+    return np.fromiter((int(v or 0) for v in reader), dtype=np.int64, count=doccount)
+
+
+def _decode(matcher: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, weights) of a whole posting list."""
+    ids: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    if type(matcher).__name__ == "W3LeafMatcher" and not matcher._byteids:
+        while matcher.is_active():
+            if matcher._data is None:
+                matcher._read_data()
+            deltas, w = matcher._data[0], matcher._data[1]
+            block = np.cumsum(np.asarray(deltas, dtype=np.int64))
+            ids.append(block)
+            if w is None or isinstance(w, float):
+                weights.append(np.full(len(block), 1.0 if w is None else w, np.float32))
+            else:
+                weights.append(np.asarray(w, dtype=np.float32))
+            matcher._next_block()
+    else:
+        plain_ids: list[int] = []
+        plain_w: list[float] = []
+        while matcher.is_active():
+            plain_ids.append(matcher.id())
+            plain_w.append(matcher.weight())
+            matcher.next()
+        return np.array(plain_ids, np.int64), np.array(plain_w, np.float32)
+    if not ids:
+        return EMPTY
+    return np.concatenate(ids), np.concatenate(weights)
+
+
+def _position_decoder(fmt: Any) -> Callable[[bytes], Collection[int]]:
+    """Whoosh's Positions.decode_positions with the delta loop in C."""
+    if type(fmt) is not Positions:
+        return fmt.decoder("positions")
+
+    def decode(value: bytes) -> Collection[int]:
+        return set(accumulate(loads(value[_INT_SIZE:] if value.endswith(b".") else value[_INT_SIZE:] + b".")))
+
+    return decode
+
+
+def _positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
+    """Positions of the sorted local docnums ``wanted`` that the posting list holds."""
+    out: dict[int, Collection[int]] = {}
+    if not len(wanted):
+        return out
+    # A segment with deleted documents wraps its postings in a FilterMatcher; the wanted
+    # docnums are live documents already, so the raw postings underneath are what we read.
+    while not hasattr(matcher, "format") and hasattr(matcher, "child"):
+        matcher = matcher.child
+    decode = _position_decoder(matcher.format)
+    if type(matcher).__name__ != "W3LeafMatcher" or matcher._byteids:
+        for d in wanted.tolist():
+            if not matcher.is_active():
+                break
+            matcher.skip_to(d)
+            if matcher.is_active() and matcher.id() == d:
+                out[d] = set(matcher.value_as("positions"))
+        return out
+    i = 0
+    while matcher.is_active() and i < len(wanted):
+        if wanted[i] > matcher.block_max_id():
+            matcher._next_block()
+            continue
+        if matcher._data is None:
+            matcher._read_data()
+        ids = np.cumsum(np.asarray(matcher._data[0], dtype=np.int64))
+        j = int(np.searchsorted(wanted, ids[-1], side="right"))
+        chunk = wanted[i:j]
+        where = np.searchsorted(ids, chunk)
+        found = where < len(ids)
+        found[found] = ids[where[found]] == chunk[found]
+        values = matcher._data[2]
+        for d, k in zip(chunk[found].tolist(), where[found].tolist(), strict=True):
+            out[d] = decode(values[k])
+        i = j
+        matcher._next_block()
+    return out
+
+
+class PostingCache:
+    """Decoded posting lists keyed by (segment, field, term); segments never change."""
+
+    def __init__(self, budget: int = POSTINGS_CACHE) -> None:
+        self.budget = budget
+        self.size = 0
+        self._items: OrderedDict[tuple[str, str, bytes], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+
+    def get(self, leaf: Any, segid: str, fieldname: str, btext: bytes) -> tuple[np.ndarray, np.ndarray]:
+        key = (segid, fieldname, btext)
+        hit = self._items.get(key)
+        if hit is not None:
+            self._items.move_to_end(key)
+            return hit
+        value = _decode(leaf.postings(fieldname, btext)) if (fieldname, btext) in leaf else EMPTY
+        self._items[key] = value
+        self.size += len(value[0])
+        while self.size > self.budget and len(self._items) > 1:
+            _, old = self._items.popitem(last=False)
+            self.size -= len(old[0])
+        return value
+
+
+@dataclass
+class Corpus:
+    """Arrays over all documents of one searcher generation (global docnums)."""
+
+    searcher: Searcher
+    cache: PostingCache
+    leaves: list[tuple[Any, int, str]] = field(default_factory=list)  # (reader, offset, segment id)
+    n: int = 0
+    alive: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    _lengths: dict[str, np.ndarray] = field(default_factory=dict)
+    _flags: dict[tuple[str, bool], np.ndarray] = field(default_factory=dict)
+    _avg: dict[str, float] = field(default_factory=dict)
+    # Phrases re-run on every keystroke after them; this generation's answers are kept.
+    phrases: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]] = field(default_factory=OrderedDict)
+
+    @classmethod
+    def load(cls, searcher: Searcher, cache: PostingCache) -> Corpus:
+        reader = searcher.reader()
+        corpus = cls(searcher, cache, n=reader.doc_count_all())
+        alive = np.ones(corpus.n, bool)
+        ids = np.zeros(corpus.n, np.int64)
+        for leaf, offset in reader.leaf_readers():
+            if leaf.doc_count_all() == 0 or leaf.segment() is None:
+                continue  # an empty index's reader has no segment and no columns
+            segid = leaf.segment().segment_id()  # postings of a segment never change
+            corpus.leaves.append((leaf, offset, segid))
+            count = leaf.doc_count_all()
+            ids[offset : offset + count] = _column(leaf.column_reader("id", translate=False), count)
+            if leaf.has_deletions():
+                perdoc = getattr(leaf, "_perdoc", None)
+                if perdoc is not None and hasattr(perdoc, "deleted_docs"):
+                    dead = np.fromiter(perdoc.deleted_docs(), dtype=np.int64)
+                else:
+                    dead = np.array([d for d in range(count) if leaf.is_deleted(d)], np.int64)
+                alive[offset + dead] = False
+        corpus.alive, corpus.ids = alive, ids
+        return corpus
+
+    def lengths(self, fieldname: str) -> np.ndarray:
+        arr = self._lengths.get(fieldname)
+        if arr is None:
+            arr = np.zeros(self.n, np.float32)
+            for leaf, offset, _ in self.leaves:
+                count = leaf.doc_count_all()
+                perdoc = getattr(leaf, "_perdoc", None)
+                if perdoc is None or not hasattr(perdoc, "_cached_reader"):
+                    lengths = [leaf.doc_field_length(d, fieldname, 0) or 0 for d in range(count)]
+                    arr[offset : offset + count] = lengths
+                    continue
+                col = perdoc._cached_reader(f"_{fieldname}_len", NumericColumn("B", default=0))
+                if col is not None:  # absent when no document of the segment has the field
+                    arr[offset : offset + count] = _LENGTH_LUT[_column(col, count)]
+            self._lengths[fieldname] = arr
+        return arr
+
+    def postings(self, fieldname: str, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Global (docnums, weights) of one term."""
+        btext = self.searcher.schema[fieldname].to_bytes(text)
+        parts = [self.cache.get(leaf, segid, fieldname, btext) for leaf, _, segid in self.leaves]
+        if len(parts) == 1:
+            return parts[0]
+        ids = [p[0] + offset for p, (_, offset, _) in zip(parts, self.leaves, strict=True)]
+        return np.concatenate(ids), np.concatenate([p[1] for p in parts])
+
+    def norm_tf(self, fieldname: str, text: str, b: float) -> tuple[np.ndarray, np.ndarray]:
+        """(docnums, tf / length norm) of one term: BM25F's per-field pseudo-frequency before weights."""
+        ids, tf = self.postings(fieldname, text)
+        if not len(ids) or not self.searcher.schema[fieldname].scorable:
+            return ids, tf  # unscored (ID) fields: one occurrence, no length
+        avg = self._avg.get(fieldname)
+        if avg is None:
+            avg = self._avg[fieldname] = self.searcher.avg_field_length(fieldname) or 1.0
+        return ids, tf / ((1 - b) + b * self.lengths(fieldname)[ids] / np.float32(avg))
+
+    def phrase_docs(self, fieldname: str, terms: Sequence[str], candidates: np.ndarray) -> np.ndarray:
+        """The candidates (sorted global docnums) where ``terms`` occur consecutively."""
+        keep = np.zeros(len(candidates), bool)
+        field_obj = self.searcher.schema[fieldname]
+        for leaf, offset, _ in self.leaves:
+            lo, hi = np.searchsorted(candidates, [offset, offset + leaf.doc_count_all()])
+            local = candidates[lo:hi] - offset
+            if not len(local):
+                continue
+            maps = []
+            for t in terms:
+                btext = field_obj.to_bytes(t)
+                maps.append(
+                    _positions(leaf.postings(fieldname, btext), local) if (fieldname, btext) in leaf else {}
+                )
+            for k, d in enumerate(local.tolist()):
+                starts = maps[0].get(d, ())
+                if any(all(p + n in maps[n].get(d, ()) for n in range(1, len(terms))) for p in starts):
+                    keep[lo + k] = True
+        return candidates[keep]
+
+    def flag(self, fieldname: str, value: bool) -> np.ndarray:
+        mask = self._flags.get((fieldname, value))
+        if mask is None:
+            mask = np.zeros(self.n, bool)
+            mask[self.postings(fieldname, value)[0]] = True  # type: ignore[arg-type]
+            self._flags[(fieldname, value)] = mask
+        return mask

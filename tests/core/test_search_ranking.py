@@ -1,0 +1,178 @@
+"""Ranking: BM25F, exact word forms, word proximity, typed words searched with their corrections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desk.core.search import IndexDoc, SearchIndex, SearchResult, rescore
+from desk.core.search.compiler import QueryWord, compile_query
+from desk.core.search.query import parse
+from desk.core.search.ranking import Any_, Terms
+from desk.core.search.rescore import RESCORE_DEPTH, Rescorer, forms, plural_base
+from desk.core.search.schema import BOOSTS, TEXT_FIELDS
+from desk.core.search.snippets import Highlighter
+
+FILLER = [
+    "Throughput and latency of storage systems: performance under heavy performance tests.",
+    "Compiler performance, performance regressions and performance budgets in large codebases.",
+    "Performance counters explain the performance of vectorised kernels.",
+    "We perform ablations; the models perform well and performed better than baselines.",
+    "Database performance tuning with learned cost models and performance hints.",
+    "Packet routing in data-centre networks; routing tables and routing policies for switches.",
+    "Routing requests across replicas: adaptive routing and load-aware routing at scale.",
+    "Network routing protocols and routing convergence after link failures.",
+]
+
+CRAFTED = [
+    # id, title, abstract
+    (1, "Deployed predictors", "Deployed predictors shift their data: a performative setting."),
+    (2, "Vehicle routing", "Vehicle routing with learned solvers for delivery fleets."),
+    (3, "Units over time", "Plasticity varies across units; later the loss drops in networks."),
+    (4, "Networks over time", "We observe a loss of plasticity across many units in deep networks later."),
+]
+
+
+def make_docs() -> list[IndexDoc]:
+    docs = [IndexDoc(i, 1, t, "", a, "", False, False, ("Crafted",)) for i, t, a in CRAFTED]
+    docs += [
+        IndexDoc(100 + i, 1, a.split(":")[0][:40], "", a, "", False, False, ("Filler",))
+        for i, a in enumerate(FILLER)
+    ]
+    return docs
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    ix = SearchIndex(tmp_path_factory.mktemp("ranking") / "index")
+    docs = make_docs()
+    ix.rebuild(docs, len(docs))
+    return ix
+
+
+def ids(result: SearchResult) -> list[int]:
+    return [h.id for h in result.hits]
+
+
+def test_the_form_typed_outranks_other_words_of_its_stem(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "performative" stems to "perform", like "performance", which the filler repeats more often.
+    result = index.search("performative")
+    assert {1, 100, 101, 102} <= set(ids(result))
+    assert ids(result)[0] == 1
+    assert ids(index.search("performatives"))[0] == 1  # up to a plural
+    monkeypatch.setattr(rescore, "EXACT_WEIGHT", 0.0)
+    assert ids(index.search("performative"))[0] != 1
+
+
+def test_adjacent_query_words_outrank_scattered_ones(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 4 says "loss of plasticity" in a longer abstract; 3 has both words, apart and reversed.
+    assert ids(index.search("loss of plasticity"))[:2] == [4, 3]
+    assert ids(index.search("loss plasticity"))[:2] == [4, 3]
+    monkeypatch.setattr(rescore, "PROXIMITY_WEIGHT", 0.0)
+    assert ids(index.search("loss of plasticity"))[:2] == [3, 4]
+
+
+def test_an_unknown_word_is_searched_with_its_correction(index: SearchIndex) -> None:
+    # "routing" alone finds four papers, so the typed words do not "find little";
+    # the correction of "vehicel" still ranks the vehicle-routing paper first.
+    result = index.search("vehicel routing")
+    assert result.suggestion == "vehicle routing"
+    assert not result.corrected
+    assert ids(result)[0] == 2
+    assert {105, 106, 107} <= set(ids(result))
+    assert "vehicl" in result.terms
+
+
+def test_a_correction_alone_says_corrected(index: SearchIndex) -> None:
+    result = index.search("vehicel")
+    assert result.corrected and ids(result) == [2]
+
+
+def test_scores_keep_coordination_first(index: SearchIndex) -> None:
+    result = index.search("vehicle routing")
+    assert ids(result)[0] == 2
+    assert result.hits[0].score >= 2000 > result.hits[1].score >= 1000
+
+
+def test_compiled_alternatives_and_words() -> None:
+    compiled = compile_query(parse("vehicel routing"), {(0, 7): "vehicle"})
+    first = compiled.plan.shoulds[0]
+    assert isinstance(first, Any_)
+    assert Terms(tuple((f, "vehicl", BOOSTS[f]) for f in TEXT_FIELDS)) in first.children
+    assert compiled.words == [
+        QueryWord("vehicel", "vehicel", 0),
+        QueryWord("vehicl", "vehicle", 0),
+        QueryWord("rout", "routing", 1),
+    ]
+    assert "vehicl" in compiled.terms
+    # fielded words, prefixes and negated words are not rescored
+    assert compile_query(parse("title:graph diffus* -tree nets")).words == [QueryWord("net", "nets", 2)]
+
+
+def test_plural_base_and_forms() -> None:
+    assert plural_base("policies") == "policy" == plural_base("policy")
+    assert plural_base("routers") == "router"
+    assert plural_base("loss") == "loss"
+    assert plural_base("corpus") == "corpus"
+    assert forms("policy") == {"policy", "policies", "policys"}
+    assert "loss" in forms("loss") and "losses" not in forms("loss")
+
+
+def test_rescorer_counts_ordered_neighbours_within_a_sentence() -> None:
+    words = [QueryWord("loss", "loss", 0), QueryWord("plastic", "plasticity", 1)]
+    rescorer = Rescorer(words, lambda stem: 10, {"loss": 10, "plasticity": 10}, 1000)
+    assert rescorer.active and not rescorer.exact  # the forms typed are as common as the stems
+    hl = Highlighter(["loss", "plastic"])
+
+    def bonus(text: str) -> float:
+        return rescorer.bonus([(text, hl.matches(text))])
+
+    near = bonus("a loss of plasticity")
+    assert near > 0
+    assert bonus("plasticity before loss") == 0  # order matters
+    assert bonus("a loss. Plasticity") == 0  # not across sentences
+    assert bonus("loss of all the plasticity") == 0  # too far apart
+    assert bonus("loss plasticity, and a loss of plasticity") > near  # counted, saturated
+
+
+def test_rescorer_weighs_a_rare_form_of_a_common_stem() -> None:
+    words = [QueryWord("perform", "performative", 0)]
+    rescorer = Rescorer(words, lambda stem: 500, {"performative": 3, "performance": 497}, 1000)
+    assert rescorer.exact[0] > 4  # idf(3 papers) - idf(500 papers)
+    hl = Highlighter(["perform"])
+    text = "performance, performative"
+    assert rescorer.bonus([(text, hl.matches(text))]) == pytest.approx(rescorer.exact[0])
+    assert not Rescorer([QueryWord("learn", "learning", 0)], lambda s: 50, {"learning": 50}, 100).active
+
+
+def test_highlighter_keeps_word_starts_and_unicode_offsets() -> None:
+    hl = Highlighter(["polici"])
+    assert hl.matches("depolicies and Policies") == [(15, 23, "polici")]
+    text = "İstanbul policies"  # "İ".lower() is two characters
+    ((start, end, term),) = hl.matches(text)
+    assert text[start:end] == "policies" and term == "polici"
+
+
+def test_pages_are_slices_of_one_ranking_across_the_rescored_depth(tmp_path: Path) -> None:
+    abstracts = [
+        "Graph routing with learned heuristics.",
+        "Routing on a graph, and graph routing again.",
+        "Graph methods; routing elsewhere.",
+        "Graph routing with learned heuristics.",  # ties with the first
+    ]
+    docs = [
+        IndexDoc(i, 1, f"Paper {i}", "", abstracts[i % 4] + f" Case {i}.", "", False, False, ())
+        for i in range(1, 2 * RESCORE_DEPTH + 21)
+    ]
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(docs, len(docs))
+    full = ids(ix.search("graph routing", limit=len(docs)))
+    assert len(full) == len(docs)
+    for offset in (0, 10, RESCORE_DEPTH - 5, RESCORE_DEPTH, RESCORE_DEPTH + 7):
+        assert ids(ix.search("graph routing", limit=10, offset=offset)) == full[offset : offset + 10]
+    assert ids(ix.search("graph routing", limit=3)) == full[:3]
