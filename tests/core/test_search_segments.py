@@ -1,0 +1,37 @@
+"""Edits write small segments and never rewrite an import's big ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desk.core.search import IndexDoc, SearchIndex
+from desk.core.search.index import SMALL_BATCH, TINY_SEGMENT
+
+
+def _doc(i: int, note: str = "") -> IndexDoc:
+    words = f"topic{i % 17} method{i % 5} analysis of regret bounds under delayed feedback"
+    return IndexDoc(i, 1, f"Paper {i}", "", words, note, False, False, ("Conf",))
+
+
+def _segment_ids(index: SearchIndex) -> set[str]:
+    with index._index().reader() as reader:
+        return {leaf.segment().segment_id() for leaf, _ in reader.leaf_readers()}
+
+
+def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> None:
+    index = SearchIndex(tmp_path / "ix")
+    index.rebuild([], 0)
+    big = TINY_SEGMENT + 100
+    assert big >= SMALL_BATCH
+    index.update([_doc(i) for i in range(big)])
+    index.update([_doc(i) for i in range(big, 2 * big)])
+    imported = _segment_ids(index)
+    for k in range(40):  # forty single edits, as a user starring and writing notes
+        index.update([_doc(k * 7, note=f"edit {k}")])
+    after = _segment_ids(index)
+    assert len(after) <= len(imported) + 1  # the edits were folded into one small segment
+    # the big segments hold deletions now but were not rewritten
+    assert len(imported & after) >= len(imported) - 1
+    assert index.search("note:edit").total == 40
+    assert index.search("").total == 2 * big
+    index.close()
