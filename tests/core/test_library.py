@@ -134,3 +134,21 @@ def test_phrases_are_found_after_edits_leave_deleted_documents(seeded: Library) 
     page = seeded.search('"conformal prediction"')
     assert page.message is None
     assert {r.paper.id for r in page.rows} == before
+
+
+def _source_of(page, file_prefix: str, index: int) -> list[int]:
+    return [
+        rank
+        for rank, row in enumerate(page.rows)
+        if any(s.file.startswith(file_prefix) and s.index == index for s in row.paper.sources)
+    ]
+
+
+def test_seed_queries_a_researcher_types(seeded: Library) -> None:
+    page = seeded.search("conformal risk control for generative models", limit=10)
+    assert _source_of(page, "000_", 9) and _source_of(page, "000_", 9)[0] < 3  # Conf-Gen
+    typo = seeded.search("reinforcment lerning", limit=10)
+    assert typo.suggestion == "reinforcement learning"
+    assert typo.rows
+    assert all("reinforcement" in seeded.paper(r.paper.id).abstract.lower() for r in typo.rows[:5])
+    assert seeded.search("RACER").rows[0].paper.short_name == "RACER"

@@ -1,0 +1,48 @@
+"""Whatever text the files bring, the export stays the Markdown document desk wrote."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from desk.core.export import to_markdown
+from desk.core.records import PaperDetail, SourceInfo
+from desk.core.text import derive_title, find_short_name, readable_text
+
+markdown_it = pytest.importorskip("markdown_it")
+
+HOSTILE = st.sampled_from(
+    ["# Heading", "<script>alert(1)</script>", "```", "| a | b |", "> quote", "- item", "1. one",
+     "[x](javascript:alert(1))", "<img src=http://e.com/x.png>", "**bold**", "$\\alpha$", "\\textbf{S}",
+     "---", "***", "<!-- c -->", "\u202e", "&amp;", "~~~", "![i](http://e.com/i.png)", "\n\n"]
+)  # fmt: skip
+TEXT = st.lists(st.one_of(HOSTILE, st.text(max_size=30)), min_size=1, max_size=12).map(" ".join)
+
+
+def _paper(i: int, raw: str, collection: str) -> PaperDetail:
+    readable = readable_text(raw)
+    short = find_short_name(readable)
+    return PaperDetail(
+        id=i, title=derive_title(readable, short), short_name=short, starred=True, read=False,
+        has_note=False, sources=(SourceInfo(f"{collection}.txt", i, collection),),
+        abstract=readable, abstract_raw=raw,
+    )  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=4))
+def test_file_text_never_becomes_structure_or_html(items: list[tuple[str, str]]) -> None:
+    papers = [_paper(i, raw, coll) for i, (raw, coll) in enumerate(items)]
+    md = to_markdown(papers, what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
+    tokens = markdown_it.MarkdownIt("commonmark").parse(md)
+    headings = [t for t in tokens if t.type == "heading_open"]
+    assert [t.tag for t in headings] == ["h1"] + ["h2"] * len(papers)
+    assert not [t for t in tokens if t.type in ("html_block", "fence", "code_block", "blockquote_open")]
+    inline_html = [c for t in tokens if t.children for c in t.children if c.type == "html_inline"]
+    assert not inline_html
+    inline = [c for t in tokens if t.children for c in t.children]
+    links = [c.attrs.get("href", "") for c in inline if c.type == "link_open"]
+    assert all(str(h).startswith(("http://", "https://")) for h in links)
