@@ -357,6 +357,8 @@ class DuplicatesDialog(QDialog):
     # -- loading ------------------------------------------------------------------------------
     def reload(self, prefer: Collection[int] = ()) -> None:
         """Find the groups again; show the one holding a preferred paper, else stay in place."""
+        if self._busy:
+            return  # the change in flight finds the groups again after it, and knows what to show
         if not prefer and self.view is not None:
             prefer = self.view.candidate.ids
         position = self.view.index if self.view is not None else 0
