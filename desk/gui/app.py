@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 from desk import __version__
 from desk.core.paths import resolve_library_dir
 from desk.gui import theme
+from desk.gui.preflight import window_problem
 from desk.gui.settings import APPLICATION, ORGANIZATION
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
@@ -46,6 +47,10 @@ def application(argv: list[str] | None = None) -> QApplication:
 
 def run_app(library_dir: str | None) -> int:
     """Open the window on a library folder (None: $DESK_LIBRARY or the user data dir)."""
+    problem = window_problem()
+    if problem is not None:
+        print(f"desk: {problem}", file=sys.stderr)
+        return 1
     app = application()
     from desk.gui.main_window import MainWindow  # after QApplication: widgets need it
     from desk.gui.single_instance import bring_to_front, claim
