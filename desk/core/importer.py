@@ -54,15 +54,16 @@ class Analyser:
         workers = min(os.cpu_count() or 1, 4)
         if len(abstracts) < PARALLEL_FROM or workers < 2:
             return [analyse(a) for a in abstracts]
-        if self._pool is None:
-            # spawn, not fork: the window's threads must not be forked mid-lock.
-            self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        # A pool per big file, shut down before the file is indexed: with no worker threads
+        # left, the index writer may fork its own processes (see search.index._may_fork).
+        self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
         try:
             return list(self._pool.map(analyse, abstracts, chunksize=256))
         except BrokenProcessPool:
             # Workers could not start (e.g. a __main__ read from stdin): do it here instead.
-            self.close()
             return [analyse(a) for a in abstracts]
+        finally:
+            self.close()
 
     def close(self) -> None:
         """Stop the worker processes, if any were started."""

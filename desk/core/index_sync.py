@@ -11,7 +11,7 @@ from desk.core.db import Database, IndexQueue, Paper
 from desk.core.search import IndexDoc, IndexState, SearchIndex
 
 Progress = Callable[[int, int], None]
-BATCH = 1000
+BATCH = 5000  # a big file's papers are indexed in one batch (on both cores from the CLI)
 
 
 def index_doc(paper: Paper) -> IndexDoc:

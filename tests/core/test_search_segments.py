@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from desk.core.search import IndexDoc, SearchIndex
 from desk.core.search.index import SMALL_BATCH, TINY_SEGMENT
 
@@ -34,4 +36,23 @@ def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> No
     assert len(imported & after) >= len(imported) - 1
     assert index.search("note:edit").total == 40
     assert index.search("").total == 2 * big
+    index.close()
+
+
+def test_a_big_batch_from_a_single_threaded_process_is_indexed_on_both_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import desk.core.search.index as index_module
+
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
+    if not index_module._may_fork():
+        pytest.skip("this test process has other threads or one core: the serial path is used")
+    index = SearchIndex(tmp_path / "ix")
+    index.rebuild([], 0)
+    index.update([_doc(i) for i in range(120)])
+    index.update([_doc(i, note="again") for i in range(60)])  # replaces, in parallel too
+    assert index.search("").total == 120
+    assert index.search("note:again").total == 60
+    assert sorted(index.revisions()) == list(range(120))
+    assert len(_segment_ids(index)) >= 2  # one segment per writer process
     index.close()

@@ -44,6 +44,14 @@ SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 TINY_SEGMENT = 500
 
 
+def _may_fork() -> bool:
+    """Whether Whoosh may fork writer processes: only from a single-threaded process (the CLI).
+
+    Forking a process whose other threads may hold locks (the window's) can deadlock the child.
+    """
+    return REBUILD_PROCS > 1 and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
+
+
 def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
     """Whoosh merge policy: fold segments of fewer than TINY_SEGMENT documents into the new one.
 
@@ -233,7 +241,11 @@ class SearchIndex:
         if not latest:
             return
         with self._lock:
-            writer = self._index().writer(timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            parallel = _may_fork() and len(latest) >= PARALLEL_FROM
+            extra: dict[str, Any] = {}
+            if parallel:  # an import's batch: both cores, one segment each, no merge
+                extra = {"procs": REBUILD_PROCS, "multisegment": True, "limitmb": 64}
+            writer = self._index().writer(timeout=WRITE_TIMEOUT, delay=0.05, codec=codec(), **extra)
             try:
                 writer.delete_by_query(Or([Term("id", i) for i in latest]))
                 new_words = False
@@ -244,7 +256,7 @@ class SearchIndex:
                 if new_words:  # saved under the writer's lock, like the segments
                     self._lexicon.save()
             except BaseException:
-                writer.cancel()
+                abort(writer)
                 raise
             # A star or a note must not pay for merging an import's big segments (seconds at 50k).
             writer.commit(mergetype=merge_tiny if len(latest) < SMALL_BATCH else None)
