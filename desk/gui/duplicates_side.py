@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail
 from desk.gui import theme
 from desk.gui.duplicates_data import Side
-from desk.gui.paper_view import SafeTextBrowser
+from desk.gui.paper_view import SafeTextBrowser, plain_label
 
 
 def diff_marks(palette: QPalette) -> dict[str, str]:
@@ -34,16 +34,6 @@ def diff_marks(palette: QPalette) -> dict[str, str]:
 def diff_style(palette: QPalette) -> str:
     """The style sheet of the two abstract views' marks."""
     return "".join(f".{name} {{ {css} }}\n" for name, css in diff_marks(palette).items())
-
-
-def _plain_label(name: str) -> QLabel:
-    label = QLabel()
-    label.setObjectName(name)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # text from files is never markup
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-    return label
 
 
 def paper_meta(paper: PaperDetail) -> str:
@@ -67,14 +57,14 @@ class SidePanel(QWidget):
     def __init__(self, side: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.side = side
-        self.caption = _plain_label(f"{side}Caption")
-        self.title = _plain_label(f"{side}Title")
+        self.caption = plain_label(f"{side}Caption")
+        self.title = plain_label(f"{side}Title")
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
         font.setBold(True)
         self.title.setFont(font)
-        self.meta = _plain_label(f"{side}Meta")
-        self.sources = _plain_label(f"{side}Sources")
+        self.meta = plain_label(f"{side}Meta")
+        self.sources = plain_label(f"{side}Sources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName(f"{side}Abstract")
         self.abstract.setAccessibleName(f"Abstract on the {side}")

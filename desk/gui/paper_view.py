@@ -78,7 +78,8 @@ def abstract_html(paper: PaperDetail, terms: Collection[str]) -> str:
     return spans_to_html(parse_spans(paper.abstract_raw or paper.abstract), terms)
 
 
-def _plain_label(object_name: str, *, wrap: bool = True) -> QLabel:
+def plain_label(object_name: str, *, wrap: bool = True) -> QLabel:
+    """A selectable label that shows text as text: file text is never markup."""
     label = QLabel()
     label.setObjectName(object_name)
     label.setTextFormat(Qt.TextFormat.PlainText)  # text from files is never markup
@@ -95,13 +96,13 @@ class PaperView(QWidget):
         super().__init__(parent)
         self.paper: PaperDetail | None = None
         self._html = ""
-        self.title = _plain_label("paperTitle")
+        self.title = plain_label("paperTitle")
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
-        self.meta = _plain_label("paperMeta")
-        self.sources = _plain_label("paperSources")
+        self.meta = plain_label("paperMeta")
+        self.sources = plain_label("paperSources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName("abstractView")
         self.abstract.setAccessibleName("Abstract")
