@@ -54,8 +54,8 @@ class Analyser:
         workers = min(os.cpu_count() or 1, 4)
         if len(abstracts) < PARALLEL_FROM or workers < 2:
             return [analyse(a) for a in abstracts]
-        # A pool per big file, shut down before the file is indexed: with no worker threads
-        # left, the index writer may fork its own processes (see search.index._may_fork).
+        # A pool per big file, shut down before the file is indexed, so no pool threads are
+        # alive when the index writer forks its own processes (SearchIndex fork_writers).
         self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
         try:
             return list(self._pool.map(analyse, abstracts, chunksize=256))

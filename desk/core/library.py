@@ -66,12 +66,17 @@ def detail_of(paper: Paper) -> PaperDetail:
 class Library:
     """A library folder: the database (the truth) and its derived search index."""
 
-    def __init__(self, directory: Path, progress: Progress | None = None) -> None:
-        """Open (creating if needed) the library in directory and repair its index."""
+    def __init__(
+        self, directory: Path, progress: Progress | None = None, *, fork_writers: bool = False
+    ) -> None:
+        """Open (creating if needed) the library in directory and repair its index.
+
+        fork_writers: big index writes may use worker processes (single-threaded callers only).
+        """
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
-        self.index = SearchIndex(directory / INDEX_DIR_NAME)
+        self.index = SearchIndex(directory / INDEX_DIR_NAME, fork_writers=fork_writers)
         self._sync = IndexSync(self.db, self.index)
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / "near-duplicates.pickle")
         self.repaired: str | None = self._sync.ensure(progress)

@@ -45,14 +45,28 @@ def test_a_big_batch_from_a_single_threaded_process_is_indexed_on_both_cores(
     import desk.core.search.index as index_module
 
     monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
-    if not index_module._may_fork():
-        pytest.skip("this test process has other threads or one core: the serial path is used")
-    index = SearchIndex(tmp_path / "ix")
+    if not index_module._cores_to_fork():
+        pytest.skip("one core: the serial path is used")
+    from whoosh.index import FileIndex
+
+    procs: list[int] = []
+    open_writer = FileIndex.writer
+
+    def writer(self, procs_: int = 1, **kwargs):  # records how many processes each writer uses
+        procs.append(kwargs.get("procs", procs_))
+        return open_writer(self, **kwargs)
+
+    monkeypatch.setattr(FileIndex, "writer", writer)
+    index = SearchIndex(tmp_path / "ix", fork_writers=True)
     index.rebuild([], 0)
     index.update([_doc(i) for i in range(120)])
     index.update([_doc(i, note="again") for i in range(60)])  # replaces, in parallel too
     assert index.search("").total == 120
     assert index.search("note:again").total == 60
     assert sorted(index.revisions()) == list(range(120))
-    assert len(_segment_ids(index)) >= 2  # one segment per writer process
+    assert procs[-2:] == [index_module.REBUILD_PROCS] * 2  # both batches went to the parallel writer
     index.close()
+    serial = SearchIndex(tmp_path / "ix")  # the window's: never forks
+    serial.update([_doc(i) for i in range(60)])
+    assert procs[-1] == 1
+    serial.close()

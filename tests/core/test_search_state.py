@@ -199,7 +199,7 @@ def test_parallel_rebuild_matches_and_cancels_cleanly(
     from desk.core.search import index as search_index
 
     monkeypatch.setattr(search_index, "PARALLEL_FROM", 50)
-    ix = SearchIndex(tmp_path / "index")
+    ix = SearchIndex(tmp_path / "index", fork_writers=True)
     ix.rebuild(docs(300), 300)
     assert ix.state() is IndexState.OK
     assert ix.revisions() == {d.id: d.rev for d in docs(300)}

@@ -44,12 +44,8 @@ SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 TINY_SEGMENT = 500
 
 
-def _may_fork() -> bool:
-    """Whether Whoosh may fork writer processes: only from a single-threaded process (the CLI).
-
-    Forking a process whose other threads may hold locks (the window's) can deadlock the child.
-    """
-    return REBUILD_PROCS > 1 and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
+def _cores_to_fork() -> bool:
+    return REBUILD_PROCS > 1 and (os.cpu_count() or 1) > 1
 
 
 def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
@@ -106,8 +102,14 @@ class SearchIndex:
 
     SCHEMA_VERSION = SCHEMA_VERSION
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, fork_writers: bool = False) -> None:
+        """Open the index in directory; fork_writers lets big writes use several processes.
+
+        Only a single-threaded program (the CLI) should fork: a child forked beside other
+        threads (the window's) can inherit a lock held by one of them and hang.
+        """
         self.directory = Path(directory)
+        self.fork_writers = fork_writers
         self._lock = threading.RLock()
         self._rebuilding = threading.Lock()  # searches go on while a rebuild writes
         self._ix: windex.Index | None = None
@@ -195,7 +197,7 @@ class SearchIndex:
     ) -> bool:
         """Write a complete index into ``build``; False when cancelled."""
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
-        parallel = REBUILD_PROCS > 1 and total >= PARALLEL_FROM and (os.cpu_count() or 1) > 1
+        parallel = self.fork_writers and _cores_to_fork() and total >= PARALLEL_FROM
         if parallel:
             writer = ix.writer(procs=REBUILD_PROCS, multisegment=True, limitmb=64, codec=codec())
         else:
@@ -241,7 +243,7 @@ class SearchIndex:
         if not latest:
             return
         with self._lock:
-            parallel = _may_fork() and len(latest) >= PARALLEL_FROM
+            parallel = self.fork_writers and _cores_to_fork() and len(latest) >= PARALLEL_FROM
             extra: dict[str, Any] = {}
             if parallel:  # an import's batch: both cores, one segment each, no merge
                 extra = {"procs": REBUILD_PROCS, "multisegment": True, "limitmb": 64}
