@@ -99,7 +99,7 @@ class IndexSync:
         with self.db.reading() as session:
             papers = session.scalar(select(func.count(Paper.id))) or 0
             queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
-        if queued == 0 and len(self.index.revisions()) != papers:
+        if queued == 0 and self.index.doc_count() != papers:
             return "the search index is out of date"
         return None
 

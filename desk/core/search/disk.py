@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from whoosh import index as windex
+from whoosh.filedb.filestore import FileStorage
 
 from desk.core.search.model import IndexState
 from desk.core.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema, read_marker
@@ -34,7 +34,7 @@ def probe(directory: Path) -> IndexState:
             return IndexState.CORRUPT
         if version != SCHEMA_VERSION:
             return IndexState.OLD_SCHEMA
-        ix = windex.open_dir(str(directory), indexname=INDEX_NAME)
+        ix = FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)  # see SearchIndex._index
         if set(ix.schema.names()) != set(build_schema().names()):
             return IndexState.OLD_SCHEMA
         with ix.reader() as reader:
