@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import selectinload
 
 from desk.core import export, importer, merging
 from desk.core.db import Database, Paper, Source
+from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
 from desk.core.duplicates import DuplicateFinder
-from desk.core.errors import PaperNotFound
 from desk.core.index_sync import IndexSync, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
@@ -95,17 +95,6 @@ class Library:
         self.close()
 
     # -- reading -----------------------------------------------------------------------------
-    def _load(self, session: Session, ids: Iterable[int]) -> dict[int, Paper]:
-        ids = list(ids)
-        found: dict[int, Paper] = {}
-        for start in range(0, len(ids), 900):
-            stmt = (
-                select(Paper)
-                .where(Paper.id.in_(ids[start : start + 900]))
-                .options(selectinload(Paper.sources))
-            )
-            found.update((p.id, p) for p in session.scalars(stmt))
-        return found
 
     def count(self) -> int:
         """How many papers the library holds."""
@@ -123,7 +112,7 @@ class Library:
     def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
         """Row records for the given ids (ids that do not exist are left out)."""
         with self.db.reading() as session:
-            return {i: summary_of(p) for i, p in self._load(session, ids).items()}
+            return {i: summary_of(p) for i, p in load_papers(session, ids).items()}
 
     def list_papers(self, *, starred: bool = False) -> list[PaperSummary]:
         """Every paper (or every starred one), in import order."""
@@ -140,10 +129,7 @@ class Library:
     def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
         """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
         with self.db.reading() as session:
-            found = self._load(session, ids)
-            for i in ids:
-                if i not in found:
-                    raise PaperNotFound(i)
+            found = require_papers(session, ids)
             return [detail_of(found[i]) for i in ids]
 
     def stats(self) -> Stats:
@@ -184,10 +170,7 @@ class Library:
         """Apply a change to papers in one transaction; re-index those that changed."""
         changed: list[int] = []
         with self.db.writing() as session:
-            found = self._load(session, ids)
-            for i in ids:
-                if i not in found:
-                    raise PaperNotFound(i)
+            found = require_papers(session, ids)
             for i in dict.fromkeys(ids):
                 if apply(found[i]):
                     found[i].touch()

@@ -8,10 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from desk.core.db import DistinctPair, KeyAlias, MergeRecord, Paper, Source
-from desk.core.errors import DeskError, PaperNotFound
+from desk.core.db.queries import require_papers
+from desk.core.errors import DeskError
 from desk.core.index_sync import queue
 
 NOTE_SEPARATOR = "\n\n---\n\n"
@@ -32,15 +33,6 @@ def _snapshot(paper: Paper) -> dict[str, Any]:
     return data
 
 
-def _load(session: Session, ids: Sequence[int]) -> dict[int, Paper]:
-    stmt = select(Paper).where(Paper.id.in_(ids)).options(selectinload(Paper.sources))
-    found = {p.id: p for p in session.scalars(stmt)}
-    for i in ids:
-        if i not in found:
-            raise PaperNotFound(i)
-    return found
-
-
 def merged_note(notes: Sequence[str]) -> str:
     """The notes of merged papers, kept in order, joined by a separator, without repeats."""
     kept: list[str] = []
@@ -55,7 +47,7 @@ def merge(session: Session, keep_id: int, other_ids: Sequence[int]) -> int:
     others = list(dict.fromkeys(i for i in other_ids if i != keep_id))
     if not others:
         raise DeskError("name at least one other paper to merge into the kept one")
-    papers = _load(session, [keep_id, *others])
+    papers = require_papers(session, [keep_id, *others])
     keep = papers[keep_id]
     snapshot = {"keep": _snapshot(keep), "others": [_snapshot(papers[i]) for i in others]}
     for data in snapshot["others"]:
@@ -118,7 +110,7 @@ def unmerge(session: Session, paper_id: int) -> list[int]:
     """Undo the latest merge that paper_id took part in; returns the ids brought back."""
     rec = _record_for(session, paper_id)
     snap = json.loads(rec.snapshot)
-    keep = _load(session, [rec.keep_id])[rec.keep_id]
+    keep = require_papers(session, [rec.keep_id])[rec.keep_id]
     session.execute(delete(KeyAlias).where(KeyAlias.merge_id == rec.id))
     restored: list[int] = []
     for data in snap["others"]:
@@ -160,7 +152,7 @@ def mark_distinct(session: Session, a: int, b: int) -> None:
     """Remember that two papers are not duplicates."""
     if a == b:
         raise DeskError("a paper cannot be distinct from itself")
-    _load(session, [a, b])
+    require_papers(session, [a, b])
     lo, hi = sorted((a, b))
     if session.get(DistinctPair, (lo, hi)) is None:
         session.add(DistinctPair(a=lo, b=hi))
