@@ -46,12 +46,7 @@ def progress_printer(label: str) -> Callable[[int, int], None]:
 @contextmanager
 def opened(args: argparse.Namespace) -> Iterator[Library]:
     """The library named by --library / $DESK_LIBRARY / the default, index repaired."""
-    # The CLI is single-threaded, so big index writes may fork worker processes.
-    lib = Library(
-        resolve_library_dir(args.library),
-        progress=progress_printer("Rebuilding the search index"),
-        fork_writers=True,
-    )
+    lib = Library(resolve_library_dir(args.library), progress=progress_printer("Rebuilding the search index"))
     try:
         if lib.repaired and lib.count():
             warn(f"desk: {lib.repaired}; rebuilt it from the database")

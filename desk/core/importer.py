@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +13,9 @@ from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, So
 from desk.core.db.models import utcnow
 from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
 from desk.core.records import ImportFileError, ImportReport
-from desk.core.text import dedup_key, derive_title, find_short_name, readable_text
+from desk.core.text import derive_title, find_short_name, readable_text
+from desk.core.text.normalize import dedup_key_of_readable
+from desk.core.workers import WorkerPool
 
 # progress(done_files, total_files, current_file_name)
 ImportProgress = Callable[[int, int, str], None]
@@ -38,38 +36,17 @@ def analyse(raw: str) -> Analysed:
     """Derive the duplicate key, readable text, short name and title of one abstract."""
     readable = readable_text(raw)
     short = find_short_name(readable)
-    return Analysed(raw, dedup_key(raw), readable, short, derive_title(readable, short))
+    return Analysed(raw, dedup_key_of_readable(readable), readable, short, derive_title(readable, short))
 
 
-PARALLEL_FROM = 1500  # below this, starting worker processes costs more than it saves
+PARALLEL_FROM = 1000  # below this, handing abstracts to worker processes costs more than it saves
 
 
-class Analyser:
-    """Runs analyse() over a file's abstracts, on both cores when the file is big enough."""
-
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-
-    def __call__(self, abstracts: Sequence[str]) -> list[Analysed]:
-        workers = min(os.cpu_count() or 1, 4)
-        if len(abstracts) < PARALLEL_FROM or workers < 2:
-            return [analyse(a) for a in abstracts]
-        # A pool per big file, shut down before the file is indexed, so no pool threads are
-        # alive when the index writer forks its own processes (SearchIndex fork_writers).
-        self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return list(self._pool.map(analyse, abstracts, chunksize=256))
-        except BrokenProcessPool:
-            # Workers could not start (e.g. a __main__ read from stdin): do it here instead.
-            return [analyse(a) for a in abstracts]
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        """Stop the worker processes, if any were started."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+def analyse_all(abstracts: Sequence[str], pool: WorkerPool | None = None) -> list[Analysed]:
+    """analyse() of every abstract, on the pool's workers when there are enough of them."""
+    if pool is None or not pool.parallel or len(abstracts) < PARALLEL_FROM:
+        return [analyse(a) for a in abstracts]
+    return pool.map(analyse, abstracts, chunksize=256)
 
 
 @dataclass
@@ -199,40 +176,40 @@ def import_paths(
     progress: ImportProgress | None = None,
     cancelled: Callable[[], bool] | None = None,
     after_file: Callable[[FileOutcome], None] | None = None,
+    pool: WorkerPool | None = None,
 ) -> ImportReport:
-    """Import files and folders of `.txt` lists; bad files are reported and skipped."""
+    """Import files and folders of `.txt` lists; bad files are reported and skipped.
+
+    Big files are analysed on ``pool``'s worker processes when one is given.
+    """
     files = list(find_list_files(paths))
     errors: list[ImportFileError] = []
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
     was_cancelled = False
-    analyser = Analyser()
-    try:
-        for done, path in enumerate(files):
-            if cancelled is not None and cancelled():
-                was_cancelled = True
-                break
-            if progress is not None:
-                progress(done, len(files), path.name)
-            try:
-                parsed = read_list_file(path)
-            except ReadError as exc:
-                errors.append(ImportFileError(path.name, exc.reason))
-                continue
-            if _imported_before(db, parsed.sha256):
-                paragraphs += len(parsed.abstracts)
-                already += 1
-                continue
-            outcome = store_parsed(db, parsed, analyser(parsed.abstracts))
-            paragraphs += outcome.paragraphs
-            added += len(outcome.added_ids)
-            merged += outcome.merged
-            already += outcome.already_imported
-            new_ids += outcome.added_ids
-            if after_file is not None:
-                after_file(outcome)
-    finally:
-        analyser.close()
+    for done, path in enumerate(files):
+        if cancelled is not None and cancelled():
+            was_cancelled = True
+            break
+        if progress is not None:
+            progress(done, len(files), path.name)
+        try:
+            parsed = read_list_file(path)
+        except ReadError as exc:
+            errors.append(ImportFileError(path.name, exc.reason))
+            continue
+        if _imported_before(db, parsed.sha256):
+            paragraphs += len(parsed.abstracts)
+            already += 1
+            continue
+        outcome = store_parsed(db, parsed, analyse_all(parsed.abstracts, pool))
+        paragraphs += outcome.paragraphs
+        added += len(outcome.added_ids)
+        merged += outcome.merged
+        already += outcome.already_imported
+        new_ids += outcome.added_ids
+        if after_file is not None:
+            after_file(outcome)
     if progress is not None and not was_cancelled:
         progress(len(files), len(files), "")
     return ImportReport(

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from desk.core.db import Database, IndexQueue, Paper
 from desk.core.search import IndexDoc, IndexState, SearchIndex
+from desk.core.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
 BATCH = 5000  # a big file's papers are indexed in one batch (on both cores from the CLI)
@@ -41,8 +42,8 @@ class IndexSync:
         self.db = db
         self.index = index
 
-    def flush(self) -> int:
-        """Write every queued paper to the index; returns how many were written."""
+    def flush(self, pool: WorkerPool | None = None) -> int:
+        """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many."""
         written = 0
         with self.db.reading() as session:
             if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
@@ -54,7 +55,7 @@ class IndexSync:
                 if not ids:
                     return written
                 docs = _docs(session, ids)
-                self.index.update(docs)
+                self.index.update(docs, pool)
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
@@ -79,11 +80,16 @@ class IndexSync:
             last = batch[-1].id
             session.expunge_all()
 
-    def rebuild(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
-        """Rebuild the whole index from the database."""
+    def rebuild(
+        self,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        pool: WorkerPool | None = None,
+    ) -> None:
+        """Rebuild the whole index from the database (on ``pool``'s workers when one is given)."""
         with self.db.writing() as session:
             total = session.scalar(select(func.count(Paper.id))) or 0
-            self.index.rebuild(self._iter_all(session), total, progress, cancelled)
+            self.index.rebuild(self._iter_all(session), total, progress, cancelled, pool)
             if cancelled is None or not cancelled():
                 session.execute(delete(IndexQueue))
 
@@ -107,9 +113,12 @@ class IndexSync:
         """Repair the index if needed (rebuild or apply queued changes); returns what was repaired."""
         reason = self.needs_rebuild()
         if reason:
-            self.rebuild(progress)
+            with WorkerPool() as pool:
+                self.rebuild(progress, pool=pool)
             return reason
-        if self.flush():
+        with WorkerPool() as pool:
+            flushed = self.flush(pool)
+        if flushed:
             return "the search index missed recent changes"
         return None
 

@@ -27,6 +27,7 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
 
@@ -66,17 +67,12 @@ def detail_of(paper: Paper) -> PaperDetail:
 class Library:
     """A library folder: the database (the truth) and its derived search index."""
 
-    def __init__(
-        self, directory: Path, progress: Progress | None = None, *, fork_writers: bool = False
-    ) -> None:
-        """Open (creating if needed) the library in directory and repair its index.
-
-        fork_writers: big index writes may use worker processes (single-threaded callers only).
-        """
+    def __init__(self, directory: Path, progress: Progress | None = None) -> None:
+        """Open (creating if needed) the library in directory and repair its index."""
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
-        self.index = SearchIndex(directory / INDEX_DIR_NAME, fork_writers=fork_writers)
+        self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index)
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / "near-duplicates.pickle")
         self.repaired: str | None = self._sync.ensure(progress)
@@ -154,14 +150,19 @@ class Library:
         progress: importer.ImportProgress | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> ImportReport:
-        """Import files and folders; each file is one transaction, indexed once stored."""
-        report = importer.import_paths(
-            self.db,
-            paths,
-            progress=progress,
-            cancelled=cancelled,
-            after_file=lambda _outcome: self._sync.flush(),
-        )
+        """Import files and folders; each file is one transaction, indexed once stored.
+
+        A big file is analysed and indexed on worker processes (both cores).
+        """
+        with WorkerPool() as pool:
+            report = importer.import_paths(
+                self.db,
+                paths,
+                progress=progress,
+                cancelled=cancelled,
+                after_file=lambda _outcome: self._sync.flush(pool),
+                pool=pool,
+            )
         if not report.new_ids:
             return report
         return replace(report, near_duplicates=self._dupes.offered(report.new_ids, self.distinct_pairs()))
@@ -261,8 +262,9 @@ class Library:
 
     # -- maintenance -------------------------------------------------------------------------
     def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
-        """Rebuild the search index from the database."""
-        self._sync.rebuild(progress, cancelled)
+        """Rebuild the search index from the database (on worker processes when it is big)."""
+        with WorkerPool() as pool:
+            self._sync.rebuild(progress, cancelled, pool)
 
     def check(self) -> list[str]:
         """Problems with the database or between it and the index (empty when all is well)."""

@@ -39,34 +39,69 @@ def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> No
     index.close()
 
 
-def test_a_big_batch_from_a_single_threaded_process_is_indexed_on_both_cores(
+def test_a_big_batch_given_a_pool_is_written_by_worker_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import multiprocessing
+
     import desk.core.search.index as index_module
+    from desk.core.workers import WorkerPool
 
     monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
-    if not index_module._cores_to_fork():
-        pytest.skip("one core: the serial path is used")
-    from whoosh.index import FileIndex
-
-    procs: list[int] = []
-    open_writer = FileIndex.writer
-
-    def writer(self, procs_: int = 1, **kwargs):  # records how many processes each writer uses
-        procs.append(kwargs.get("procs", procs_))
-        return open_writer(self, **kwargs)
-
-    monkeypatch.setattr(FileIndex, "writer", writer)
-    index = SearchIndex(tmp_path / "ix", fork_writers=True)
+    index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
-    index.update([_doc(i) for i in range(120)])
-    index.update([_doc(i, note="again") for i in range(60)])  # replaces, in parallel too
+    with WorkerPool(2) as pool:
+        index.update([_doc(i) for i in range(120)], pool)
+        assert pool._pool is not None  # the segments were written by the workers
+        assert len(_segment_ids(index)) == 2  # one per worker, moved in with one commit
+        index.update([_doc(i, note="again") for i in range(60)], pool)  # replaces, in parallel too
+    assert not multiprocessing.active_children()
     assert index.search("").total == 120
     assert index.search("note:again").total == 60
+    assert index.search('"delayed feedback"').total == 120
     assert sorted(index.revisions()) == list(range(120))
-    assert procs[-2:] == [index_module.REBUILD_PROCS] * 2  # both batches went to the parallel writer
+    assert not [p for p in (tmp_path / "ix").iterdir() if p.is_dir()]  # staging folders removed
     index.close()
-    serial = SearchIndex(tmp_path / "ix")  # the window's: never forks
-    serial.update([_doc(i) for i in range(60)])
-    assert procs[-1] == 1
-    serial.close()
+    index = SearchIndex(tmp_path / "ix")  # another process sees the same
+    assert index.search("topic3").total == len([i for i in range(120) if i % 17 == 3])
+    index.close()
+
+
+def test_a_failing_worker_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import desk.core.search.index as index_module
+    from desk.core.workers import WorkerPool
+
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
+    index = SearchIndex(tmp_path / "ix")
+    index.rebuild([], 0)
+    index.update([_doc(i) for i in range(60)])
+    before = _segment_ids(index)
+    broken = [_doc(i) for i in range(60, 180)]
+    broken[-1] = IndexDoc(999, 1, "Paper", "", 12345, "", False, False, ("Conf",))  # type: ignore[arg-type]
+    with WorkerPool(2) as pool, pytest.raises(TypeError):
+        index.update(broken, pool)
+    assert _segment_ids(index) == before
+    assert index.search("").total == 60
+    assert not [p for p in (tmp_path / "ix").iterdir() if p.is_dir()]
+
+
+def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    import desk.core.search.index as index_module
+    from desk.core.search.staging import STAGE_PREFIX
+    from desk.core.workers import WorkerPool
+
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
+    index = SearchIndex(tmp_path / "ix")
+    index.rebuild([], 0)
+    code = "import os; print(os.getpid())"
+    dead = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    left = tmp_path / "ix" / f"{STAGE_PREFIX}{int(dead.stdout)}-abc"
+    left.mkdir()
+    (left / "desk_v1_abc.seg").write_bytes(b"half written")
+    with WorkerPool(2) as pool:
+        index.update([_doc(i) for i in range(80)], pool)
+    assert not left.exists()
+    assert index.search("").total == 80

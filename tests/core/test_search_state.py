@@ -197,14 +197,20 @@ def test_parallel_rebuild_matches_and_cancels_cleanly(
     import multiprocessing
 
     from desk.core.search import index as search_index
+    from desk.core.workers import WorkerPool
 
     monkeypatch.setattr(search_index, "PARALLEL_FROM", 50)
-    ix = SearchIndex(tmp_path / "index", fork_writers=True)
-    ix.rebuild(docs(300), 300)
-    assert ix.state() is IndexState.OK
-    assert ix.revisions() == {d.id: d.rev for d in docs(300)}
-    assert ix.search("diffusion").total == 75
-    calls = iter(range(10_000))
-    ix.rebuild(docs(300, rev=50), 300, cancelled=lambda: next(calls) > 5)
+    monkeypatch.setattr(search_index, "REBUILD_PART", 60)
+    ix = SearchIndex(tmp_path / "index")
+    with WorkerPool(2) as pool:
+        ix.rebuild(docs(300), 300, pool=pool)
+        assert pool._pool is not None  # the parts went to worker processes
+        assert ix.state() is IndexState.OK
+        assert ix.revisions() == {d.id: d.rev for d in docs(300)}
+        assert ix.search("diffusion").total == 75
+        assert ix.search('"benchmark number 299"').total == 1
+        calls = iter(range(10_000))
+        ix.rebuild(docs(300, rev=50), 300, cancelled=lambda: next(calls) > 2, pool=pool)
     assert not multiprocessing.active_children()
     assert ix.revisions() == {d.id: d.rev for d in docs(300)}
+    assert not [p for p in (tmp_path / "index").iterdir() if p.is_dir()]  # no build or stage left

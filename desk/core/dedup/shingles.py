@@ -79,6 +79,7 @@ _SYMBOLS_TABLE = _symbol_table()
 # Before NFKC, which would turn ² into 2 and ℓ into l; after it again, for ϕ → φ and the like.
 _FIRST_TABLE = {**_SYMBOLS_TABLE, **{ord(c): s for c, s in _SCRIPTS.items()}}
 _LAST_TABLE = _last_table()
+_ASCII_LAST = bytes(ord(_LAST_TABLE.get(b) or chr(b)) if b < 128 else b for b in range(256))
 
 
 def _command(match: re.Match[str]) -> str:
@@ -89,7 +90,9 @@ def _command(match: re.Match[str]) -> str:
 def normalize(text: str) -> str:
     """``text`` after cleanup, words separated by spaces: math by name, NFKC, casefold,
     punctuation and markup gone, each CJK character a word."""
-    text = text.translate(_FIRST_TABLE).replace("$", "")  # math delimiters join: $\\textbf{S}$parse
+    if not text.isascii():  # the table maps no ASCII character
+        text = text.translate(_FIRST_TABLE)
+    text = text.replace("$", "")  # math delimiters join: $\\textbf{S}$parse
     for _ in range(3):  # nested styles, innermost first
         text, found = _STYLED.subn(r"\1", text)
         if not found:
@@ -97,6 +100,8 @@ def normalize(text: str) -> str:
     text = _STYLE.sub(" ", text)
     text = _SCRIPT.sub(lambda m: f" ^{m.group(1) or m.group(2)} ", text)
     text = _COMMAND.sub(_command, text)
+    if text.isascii():  # NFKC leaves ASCII as it is, casefold is lower: one C-speed table
+        return text.lower().encode("ascii").translate(_ASCII_LAST).decode("ascii")
     text = unicodedata.normalize("NFKC", text).casefold().translate(_LAST_TABLE)
     return _CJK_CHAR.sub(r" \g<0> ", text) if _CJK_CHAR.search(text) else text
 

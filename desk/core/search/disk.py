@@ -78,11 +78,12 @@ def sweep_builds(directory: Path) -> None:
     """Remove build folders that killed processes left behind."""
     for p in directory.glob(f"{BUILD_PREFIX}*"):
         pid = p.name[len(BUILD_PREFIX) :]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+        if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)):
             shutil.rmtree(p, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id exists."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -9,6 +9,7 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from whoosh.searching import Searcher
 
 from desk.core.search.compiler import Compiled, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
+from desk.core.search.fields import words, writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import ParsedQuery, parse
@@ -38,15 +40,14 @@ from desk.core.search.schema import (
     write_marker,
 )
 from desk.core.search.snippets import Highlighter, lead, snippet
-from desk.core.search.spelling import Lexicon, apply, corrections, words_of
+from desk.core.search.spelling import Lexicon, apply, corrections
+from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
+from desk.core.search.writer import FastSegmentWriter
+from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 TINY_SEGMENT = 500
-
-
-def _cores_to_fork() -> bool:
-    return REBUILD_PROCS > 1 and (os.cpu_count() or 1) > 1
 
 
 def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
@@ -67,10 +68,12 @@ def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
             keep.append(seg)
     return keep
 
-# Whoosh sub-processes for big rebuilds (multisegment: no final merge). On two
-# busy cores this measured 1.15x; below PARALLEL_FROM papers start-up outweighs it.
-REBUILD_PROCS = 2
-PARALLEL_FROM = 2000
+
+# A batch this big is cut into one segment per worker process; a smaller one is written
+# here (starting a worker and moving its segment in costs more than it saves).
+PARALLEL_FROM = 1000
+# Papers per segment of a rebuild: a segment's postings are held in memory (≈20 KB a paper).
+REBUILD_PART = 5000
 FEW_HITS = 3  # below this many, the typed words count as not found ("corrected")
 MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
 RELATED_TERMS = 12
@@ -80,37 +83,14 @@ UNREADABLE = "The search index could not be read; rebuild it."
 NOT_INDEXED = "That paper is not in the index."
 
 
-def _fields(doc: IndexDoc) -> dict[str, Any]:
-    fields: dict[str, Any] = {
-        "id": doc.id,
-        "rev": doc.rev,
-        "title": doc.title,
-        "short_name": doc.short_name,
-        "abstract": doc.abstract,
-        "note": doc.note,
-        "starred": doc.starred,
-        "read": doc.read,
-        "has_note": bool(doc.note.strip()),
-        "collections": "\n".join(doc.collections),
-    }
-    if doc.short_name.strip():
-        fields["short_kw"] = doc.short_name.strip().lower()
-    return fields
-
-
 class SearchIndex:
     """The full-text index of one library; safe to use from several threads."""
 
     SCHEMA_VERSION = SCHEMA_VERSION
 
-    def __init__(self, directory: Path, *, fork_writers: bool = False) -> None:
-        """Open the index in directory; fork_writers lets big writes use several processes.
-
-        Only a single-threaded program (the CLI) should fork: a child forked beside other
-        threads (the window's) can inherit a lock held by one of them and hang.
-        """
+    def __init__(self, directory: Path) -> None:
+        """Open the index in directory (nothing is read until it is first used)."""
         self.directory = Path(directory)
-        self.fork_writers = fork_writers
         self._lock = threading.RLock()
         self._rebuilding = threading.Lock()  # searches go on while a rebuild writes
         self._ix: windex.Index | None = None
@@ -174,8 +154,12 @@ class SearchIndex:
         total: int,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        pool: WorkerPool | None = None,
     ) -> None:
-        """Replace the index with ``docs``; a cancel or a kill leaves the previous one or CORRUPT."""
+        """Replace the index with ``docs``; a cancel or a kill leaves the previous one or CORRUPT.
+
+        With a ``pool``, segments are written by its worker processes while ``docs`` is read.
+        """
         with self._rebuilding:
             self.directory.mkdir(parents=True, exist_ok=True)
             sweep_builds(self.directory)
@@ -183,7 +167,7 @@ class SearchIndex:
             shutil.rmtree(build, ignore_errors=True)
             build.mkdir()
             try:
-                if self._build(build, docs, total, progress, cancelled):
+                if self._build(build, docs, total, progress, cancelled, pool):
                     with self._lock:
                         self._drop()
                         self._swap_in(build)
@@ -197,37 +181,53 @@ class SearchIndex:
         total: int,
         progress: Callable[[int, int], None] | None,
         cancelled: Callable[[], bool] | None,
+        pool: WorkerPool | None,
     ) -> bool:
         """Write a complete index into ``build``; False when cancelled."""
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
-        parallel = self.fork_writers and _cores_to_fork() and total >= PARALLEL_FROM
-        if parallel:
-            writer = ix.writer(procs=REBUILD_PROCS, multisegment=True, limitmb=64, codec=codec())
-        else:
-            writer = ix.writer(limitmb=128, codec=codec())
-        lexicon = Lexicon()
-        done = 0
+        if pool is None or not pool.parallel or total < PARALLEL_FROM:
+            pool = WorkerPool(1)  # runs each part here, in turn
+        part = min(REBUILD_PART, max(1, -(-total // pool.workers)))
+        pending: list[Future[StagedSegment]] = []
+        staged: list[StagedSegment] = []
+        written = 0
+
+        def collect(keep: int) -> None:
+            nonlocal written
+            while len(pending) > keep:
+                staged.append(pending.pop(0).result())
+                written += len(staged[-1].ids)
+                if progress is not None:
+                    progress(written, total)
+
         try:
+            gathered: list[IndexDoc] = []
             for doc in docs:
-                if cancelled is not None and done % 32 == 0 and cancelled():
-                    abort(writer)
+                if cancelled is not None and len(gathered) % 32 == 0 and cancelled():
+                    _abandon(pending, staged)
                     return False
-                writer.add_document(**_fields(doc))
-                lexicon.add(_words(doc))
-                done += 1
-                if progress is not None and done % 100 == 0:
-                    progress(done, total)
-            writer.commit()
+                gathered.append(doc)
+                if len(gathered) >= part:
+                    pending.append(pool.submit(write_segment, str(build), os.getpid(), gathered))
+                    gathered = []
+                    collect(keep=pool.workers)  # at most one part waiting per worker
+            if gathered:
+                pending.append(pool.submit(write_segment, str(build), os.getpid(), gathered))
+            collect(keep=0)
+            install(FastSegmentWriter(ix, codec=codec()), staged)
         except BaseException:
-            abort(writer)
+            _abandon(pending, staged)
             raise
-        written = ix.doc_count_all()
+        count = ix.doc_count_all()
         ix.close()
-        if written != done:  # a crashed sub-process must not leave a silently partial index
-            raise RuntimeError(f"the search index build wrote {written} of {done} papers")
+        if count != written:  # a failed worker must not leave a silently partial index
+            raise RuntimeError(f"the search index build wrote {count} of {written} papers")
+        lexicon = Lexicon()
+        for item in staged:
+            lexicon.add_counts(item.word_counts)
         lexicon.save(build / LEXICON_NAME)
         if progress is not None:
-            progress(done, total)
+            progress(written, total)
         return True
 
     def _swap_in(self, build: Path) -> None:
@@ -240,31 +240,56 @@ class SearchIndex:
             os.replace(p, self.directory / p.name)
         write_marker(self.directory)
 
-    def update(self, docs: Sequence[IndexDoc]) -> None:
-        """Insert or replace documents by id; raises when there is no index to update (rebuild first)."""
+    def update(self, docs: Sequence[IndexDoc], pool: WorkerPool | None = None) -> None:
+        """Insert or replace documents by id; raises when there is no index to update (rebuild first).
+
+        A big batch given a ``pool`` is written as one segment per worker process, outside the
+        index lock (searches go on meanwhile), and moved in with one commit.
+        """
         latest = {d.id: d for d in docs}
         if not latest:
             return
+        staged: list[StagedSegment] = []
+        if pool is not None and pool.parallel and len(latest) >= PARALLEL_FROM:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            sweep_stages(self.directory)
+            pending = [
+                pool.submit(write_segment, str(self.directory), os.getpid(), part)
+                for part in split(list(latest.values()), pool.workers)
+            ]
+            try:
+                staged = [f.result() for f in pending]
+            except BaseException:
+                _abandon(pending, staged)
+                raise
         with self._lock:
-            parallel = self.fork_writers and _cores_to_fork() and len(latest) >= PARALLEL_FROM
-            extra: dict[str, Any] = {}
-            if parallel:  # an import's batch: both cores, one segment each, no merge
-                extra = {"procs": REBUILD_PROCS, "multisegment": True, "limitmb": 64}
-            writer = self._index().writer(timeout=WRITE_TIMEOUT, delay=0.05, codec=codec(), **extra)
+            try:
+                writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            except BaseException:
+                discard(staged)
+                raise
             try:
                 writer.delete_by_query(Or([Term("id", i) for i in latest]))
-                new_words = False
                 self._lexicon.refresh()
-                for doc in latest.values():
-                    writer.add_document(**_fields(doc))
-                    new_words = self._lexicon.add(_words(doc)) or new_words
+                new_words = False
+                for item in staged:
+                    new_words = self._lexicon.add_counts(item.word_counts) or new_words
+                if not staged:
+                    for doc in latest.values():
+                        writer.add_document(**writer_fields(doc))
+                        new_words = self._lexicon.add(words(doc)) or new_words
                 if new_words:  # saved under the writer's lock, like the segments
                     self._lexicon.save()
             except BaseException:
                 abort(writer)
+                discard(staged)
                 raise
-            # A star or a note must not pay for merging an import's big segments (seconds at 50k).
-            writer.commit(mergetype=merge_tiny if len(latest) < SMALL_BATCH else None)
+            # A star or a note must not pay for merging an import's big segments (seconds at 50k),
+            # nor an import for rewriting the ones before it.
+            if staged:
+                install(writer, staged, merge_tiny)
+            else:
+                writer.commit(mergetype=merge_tiny if len(latest) < SMALL_BATCH else None)
             self._current()
 
     def delete(self, ids: Iterable[int]) -> None:
@@ -273,7 +298,7 @@ class SearchIndex:
         if not wanted:
             return
         with self._lock:
-            writer = self._index().writer(timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
             try:
                 writer.delete_by_query(Or([Term("id", i) for i in wanted]))
             except BaseException:
@@ -459,8 +484,14 @@ def _stored(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]]) -> di
     return fields
 
 
-def _words(doc: IndexDoc) -> set[str]:
-    return words_of(f"{doc.title}\n{doc.short_name}\n{doc.abstract}\n{doc.note}")
+def _abandon(pending: list[Future[StagedSegment]], staged: list[StagedSegment]) -> None:
+    """Cancel parts not started, wait for the running ones, and remove every staged folder."""
+    for future in pending:
+        future.cancel()
+    for future in pending:
+        with contextlib.suppress(BaseException):
+            staged.append(future.result())
+    discard(staged)
 
 
 def _empty(label: str, started: float, message: str | None) -> SearchResult:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from whoosh.automata.fsa import find_all_matches
@@ -46,11 +46,15 @@ class Lexicon:
 
     def add(self, words: Iterable[str]) -> bool:
         """Count one document's words; True when a word was new."""
+        return self.add_counts(dict.fromkeys(words, 1))
+
+    def add_counts(self, counts: Mapping[str, int]) -> bool:
+        """Add the word counts of many documents at once; True when a word was new."""
         new = False
-        for w in words:
+        for w, k in counts.items():
             n = self.counts.get(w, 0)
             new = new or n == 0
-            self.counts[w] = n + 1
+            self.counts[w] = n + k
         if new:
             self._sorted = None
             self._memo.clear()

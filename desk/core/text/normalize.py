@@ -30,12 +30,22 @@ _WORD_RE = re.compile(r"[^\W\d_]+|\d+")
 def dedup_key(raw: str) -> str:
     """Exact-duplicate key: equal across whitespace, case, quotes, dashes, LaTeX vs Unicode,
     emphasis markup, HTML entities, ligatures and invisible characters; words only."""
-    text = readable_text(raw)
+    return dedup_key_of_readable(readable_text(raw))
+
+
+_MARKUP_BYTES = "".join(map(chr, _MARKUP)).encode("ascii")
+
+
+def dedup_key_of_readable(text: str) -> str:
+    """``dedup_key`` of an abstract already turned into ``readable_text``."""
     if "&" in text:
         text = html.unescape(text)
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
-    # NFKC may leave combining marks after casefold (e.g. "İ"); recompose before tokenising.
-    text = unicodedata.normalize("NFC", text).translate(_MARKUP)
+    if text.isascii():  # the common case, at C speed: NFKC, NFC and _FOLD leave ASCII as it is
+        text = text.lower().encode("ascii").translate(None, _MARKUP_BYTES).decode("ascii")
+    else:
+        text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
+        # NFKC may leave combining marks after casefold (e.g. "İ"); recompose before tokenising.
+        text = unicodedata.normalize("NFC", text).translate(_MARKUP)
     return " ".join(_WORD_RE.findall(text))
 
 

@@ -1,0 +1,175 @@
+"""A faster Whoosh segment writer: desk's analysis inlined, postings grouped by term as they arrive.
+
+Whoosh's SegmentWriter runs every word through a chain of Token objects, puts each posting
+in a pool that sorts all of them at commit, then writes them one Python call per posting.
+Indexing was ~70 % of an import. This writer produces the same segment files (the tests
+compare them term by term with Whoosh's own writer) in about a third of the time:
+
+* the stemmed text fields are analysed by :func:`stemmed_postings`, a plain loop
+  equivalent to :func:`desk.core.search.schema.stem_analyzer` with positions;
+* postings go straight into per-term lists (documents arrive in docnum order, so each
+  list is already sorted) and only the distinct terms are sorted at commit;
+* each term's list is handed to Whoosh's posting writer a block at a time.
+
+When a merge policy folds older segments into the new one (``add_reader``), their
+postings arrive through Whoosh's pool; the grouped postings then join that pool and
+Whoosh's own commit path writes everything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import lru_cache
+from itertools import pairwise
+from pickle import dumps
+from typing import Any
+
+from whoosh.analysis import STOP_WORDS
+from whoosh.system import pack_uint
+from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.writing import SegmentWriter
+
+from desk.core.search.schema import TEXT_FIELDS, TOKEN_PATTERN, cached_stem
+
+_TOKENS = re.compile(TOKEN_PATTERN)
+_STOPS = frozenset(STOP_WORDS)
+_MIN_WORD = 2  # StemmingAnalyzer's minsize
+
+Posting = tuple[bytes, int, float, bytes]  # what a field's index() yields
+_Posting = tuple[int, float, bytes, int]  # docnum, weight, value, stored field length
+
+
+def stemmed_postings(text: str) -> list[Posting]:
+    """(term bytes, frequency, weight, encoded positions) of ``text``, as the stemmed fields index it.
+
+    The same output as ``TEXT(analyzer=stem_analyzer()).index(text)`` (Positions format:
+    stop words dropped and positions renumbered over the words kept, from the first kept one).
+    """
+    words = [w.lower() for w in _TOKENS.findall(text)]
+    kept = [w for w in words if len(w) >= _MIN_WORD and w not in _STOPS]
+    if not kept:
+        return []
+    first = next(i for i, w in enumerate(words) if len(w) >= _MIN_WORD and w not in _STOPS)
+    positions: defaultdict[str, list[int]] = defaultdict(list)
+    for pos, term in enumerate(map(cached_stem, kept), first):
+        positions[term].append(pos)
+    out = []
+    for term, poslist in positions.items():
+        if len(poslist) == 1:
+            value = _one_position(poslist[0])
+        else:
+            deltas = [poslist[0], *(b - a for a, b in pairwise(poslist))]
+            value = pack_uint(len(deltas)) + dumps(deltas, 2)
+        n = len(poslist)
+        out.append((term.encode("utf-8"), n, float(n), value))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _one_position(pos: int) -> bytes:
+    """Whoosh's Positions encoding of a term seen once, at ``pos`` (most terms of an abstract)."""
+    return pack_uint(1) + dumps([pos], 2)
+
+
+class FastSegmentWriter(SegmentWriter):
+    """SegmentWriter for desk's schema that writes the same segments faster (see the module doc)."""
+
+    def __init__(self, ix: Any, **kwargs: Any) -> None:
+        super().__init__(ix, **kwargs)
+        self._grouped: defaultdict[str, defaultdict[bytes, list[_Posting]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self._pooled = False
+
+    def add_reader(self, reader: Any) -> None:
+        self._pooled = True
+        super().add_reader(reader)
+
+    def add_document(self, **fields: Any) -> None:
+        self._check_state()
+        schema = self.schema
+        names = sorted(name for name in fields if not name.startswith("_"))
+        self._check_fields(schema, names)
+        perdoc = self.perdocwriter
+        docnum = self.docnum
+        perdoc.start_doc(docnum)
+        try:
+            for name in names:
+                value = fields[name]
+                if value is None:
+                    continue
+                field = schema[name]
+                length = 0
+                if field.indexed:
+                    if name in TEXT_FIELDS:
+                        items: Any = stemmed_postings(value)
+                    else:
+                        items = field.index(value)
+                    length = self._group(name, field.scorable, docnum, items)
+                stored = fields.get(f"_stored_{name}", value)
+                perdoc.add_field(name, field, stored if field.stored else None, length)
+                column = field.column_type
+                if column and stored is not None:
+                    perdoc.add_column_value(name, column, field.to_column_value(stored))
+        except Exception:
+            perdoc.cancel_doc()
+            raise
+        perdoc.finish_doc()
+        self._added = True
+        self.docnum += 1
+
+    def _group(self, name: str, scorable: bool, docnum: int, items: Any) -> int:
+        """Add one field's postings of one document to the per-term lists; returns its length."""
+        items = list(items)
+        length = sum(item[1] for item in items) if scorable else 0
+        # Whoosh stores field lengths as a byte and reads them back quantised.
+        stored_length = byte_to_length(length_to_byte(length)) if length else 0
+        terms = self._grouped[name]
+        for tbytes, _freq, weight, vbytes in items:
+            terms[tbytes].append((docnum, weight, vbytes, stored_length))
+        return length
+
+    def _flush_segment(self) -> None:
+        if self._pooled:  # older segments are being merged in: Whoosh's own path for all of it
+            for name, terms in self._grouped.items():
+                for tbytes, postings in terms.items():
+                    for doc, weight, value, _length in postings:
+                        self.pool.add((name, tbytes, doc, weight, value))
+            self._grouped.clear()
+            super()._flush_segment()
+            return
+        self.perdocwriter.close()
+        fieldwriter = self.fieldwriter
+        for name in sorted(self._grouped):
+            terms = self._grouped[name]
+            fieldwriter.start_field(name, self.schema[name])
+            for tbytes in sorted(terms):
+                fieldwriter.start_term(tbytes)
+                _add_all(fieldwriter._postwriter, terms[tbytes])
+                fieldwriter.finish_term()
+            fieldwriter.finish_field()
+        self._grouped.clear()
+        fieldwriter.close()
+
+
+def _add_all(postwriter: Any, postings: list[_Posting]) -> None:
+    """W3PostingsWriter.add_posting for a whole list, a block at a time."""
+    limit = postwriter._blocklimit
+    start, total = 0, len(postings)
+    while start < total:
+        if len(postwriter._ids) >= limit:
+            postwriter._write_block()
+        end = min(total, start + limit - len(postwriter._ids))
+        docs, weights, values, lengths = zip(*postings[start:end], strict=True)
+        postwriter._ids.extend(docs)
+        postwriter._weights.extend(weights)
+        postwriter._maxweight = max(postwriter._maxweight, *weights)
+        postwriter._values.extend(v for v in values if v)
+        present = [n for n in lengths if n]
+        if present:
+            low = min(present)
+            if postwriter._minlength is None or low < postwriter._minlength:
+                postwriter._minlength = low
+            postwriter._maxlength = max(postwriter._maxlength, *present)
+        start = end

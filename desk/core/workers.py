@@ -1,0 +1,102 @@
+"""Worker processes for the CPU-heavy parts of an import or a rebuild (Python runs one core per process).
+
+Started with "spawn" (a fresh interpreter, not a fork), so a caller with threads — the
+window — can use them too: a forked child could inherit a lock another thread held.
+The pool starts on first use and lives until close(), so one import of many files pays
+the start-up (≈0.5 s per worker) once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_WORKERS = 4
+
+
+def cores() -> int:
+    """How many cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class WorkerPool:
+    """A lazily started pool of spawned worker processes; falls back to this process when it cannot start."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, min(workers or cores(), MAX_WORKERS))
+        self._pool: ProcessPoolExecutor | None = None
+        self._broken = False
+
+    @property
+    def parallel(self) -> bool:
+        """True when work given to the pool can run beside this process."""
+        return self.workers > 1 and not self._broken
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def submit(self, fn: Callable[..., R], *args: Any) -> Future[R]:
+        """Run fn(*args) in a worker (or here, when workers cannot run); a Future either way."""
+        if self.parallel:
+            try:
+                return self._executor().submit(fn, *args)
+            except (BrokenProcessPool, RuntimeError, OSError):
+                self._give_up()
+        done: Future[R] = Future()
+        try:
+            done.set_result(fn(*args))
+        except BaseException as exc:  # handed to the caller through the Future, as a worker would
+            done.set_exception(exc)
+        return done
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], chunksize: int = 1) -> list[R]:
+        """[fn(x) for x in items], spread over the workers; in order."""
+        if not self.parallel or len(items) < 2:
+            return [fn(x) for x in items]
+        try:
+            return list(self._executor().map(fn, items, chunksize=chunksize))
+        except BrokenProcessPool:
+            # Workers could not start (e.g. a __main__ read from stdin): do it here instead.
+            self._give_up()
+            return [fn(x) for x in items]
+
+    def _give_up(self) -> None:
+        self._broken = True
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker processes, if any were started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def split(items: Sequence[T], parts: int) -> list[Sequence[T]]:
+    """items cut into at most ``parts`` contiguous, nearly equal, non-empty slices."""
+    parts = max(1, min(parts, len(items)))
+    size, extra = divmod(len(items), parts)
+    out: list[Sequence[T]] = []
+    start = 0
+    for k in range(parts):
+        end = start + size + (1 if k < extra else 0)
+        out.append(items[start:end])
+        start = end
+    return [s for s in out if len(s)]
