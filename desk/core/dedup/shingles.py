@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from desk.core.text.translate import Translator
+
 SHINGLE_WORDS = 4
 """Words per shingle: 3 shares too many template phrases, 5 loses too much to one typo."""
 TAIL = 12
@@ -79,6 +81,7 @@ _SYMBOLS_TABLE = _symbol_table()
 # Before NFKC, which would turn ² into 2 and ℓ into l; after it again, for ϕ → φ and the like.
 _FIRST_TABLE = {**_SYMBOLS_TABLE, **{ord(c): s for c, s in _SCRIPTS.items()}}
 _LAST_TABLE = _last_table()
+_first, _last = Translator(_FIRST_TABLE), Translator(_LAST_TABLE)
 _ASCII_LAST = bytes(ord(_LAST_TABLE.get(b) or chr(b)) if b < 128 else b for b in range(256))
 
 
@@ -91,7 +94,7 @@ def normalize(text: str) -> str:
     """``text`` after cleanup, words separated by spaces: math by name, NFKC, casefold,
     punctuation and markup gone, each CJK character a word."""
     if not text.isascii():  # the table maps no ASCII character
-        text = text.translate(_FIRST_TABLE)
+        text = _first(text)
     text = text.replace("$", "")  # math delimiters join: $\\textbf{S}$parse
     for _ in range(3):  # nested styles, innermost first
         text, found = _STYLED.subn(r"\1", text)
@@ -102,7 +105,7 @@ def normalize(text: str) -> str:
     text = _COMMAND.sub(_command, text)
     if text.isascii():  # NFKC leaves ASCII as it is, casefold is lower: one C-speed table
         return text.lower().encode("ascii").translate(_ASCII_LAST).decode("ascii")
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_LAST_TABLE)
+    text = _last(unicodedata.normalize("NFKC", text).casefold())
     return _CJK_CHAR.sub(r" \g<0> ", text) if _CJK_CHAR.search(text) else text
 
 

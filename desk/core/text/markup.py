@@ -18,6 +18,7 @@ from desk.core.text.latex import (
     crude_strip,
     find_math_close,
 )
+from desk.core.text.translate import Translator
 
 SpanKind = Literal["text", "bold", "italic", "code", "link"]
 
@@ -43,6 +44,7 @@ _INVISIBLE = dict.fromkeys(
 )
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _CLEAN_TABLE = {**_INVISIBLE, **{ord(k): v for k, v in _LIGATURES.items()}}
+_clean = Translator(_CLEAN_TABLE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WS_RE = re.compile(r"\s+")
 
@@ -60,7 +62,7 @@ def clean_raw(text: str) -> str:
     """Decode stray entities, NFC, drop invisible characters, undo PDF ligatures, collapse spaces."""
     if "&" in text:
         text = html.unescape(text)
-    text = unicodedata.normalize("NFC", text).translate(_CLEAN_TABLE)
+    text = _clean(unicodedata.normalize("NFC", text))
     text = _CONTROL_RE.sub(" ", text)
     return _WS_RE.sub(" ", text).strip()
 

@@ -10,6 +10,7 @@ from functools import lru_cache
 from whoosh.lang.porter import stem
 
 from desk.core.text.markup import readable_text
+from desk.core.text.translate import Translator
 
 # Characters that differ between copies of one abstract without changing its words.
 _FOLD = str.maketrans(
@@ -34,6 +35,7 @@ def dedup_key(raw: str) -> str:
 
 
 _MARKUP_BYTES = "".join(map(chr, _MARKUP)).encode("ascii")
+_fold, _drop_markup = Translator(_FOLD), Translator(_MARKUP)
 
 
 def dedup_key_of_readable(text: str) -> str:
@@ -43,9 +45,9 @@ def dedup_key_of_readable(text: str) -> str:
     if text.isascii():  # the common case, at C speed: NFKC, NFC and _FOLD leave ASCII as it is
         text = text.lower().encode("ascii").translate(None, _MARKUP_BYTES).decode("ascii")
     else:
-        text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
+        text = _fold(unicodedata.normalize("NFKC", text).casefold())
         # NFKC may leave combining marks after casefold (e.g. "İ"); recompose before tokenising.
-        text = unicodedata.normalize("NFC", text).translate(_MARKUP)
+        text = _drop_markup(unicodedata.normalize("NFC", text))
     return " ".join(_WORD_RE.findall(text))
 
 
