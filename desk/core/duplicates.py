@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from desk.core.db import Database, Paper
 from desk.core.dedup import Candidate, NearDuplicateIndex
+from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_VERSION = 1
@@ -44,8 +45,8 @@ class DuplicateFinder:
         self._dirty = True
         return NearDuplicateIndex()
 
-    def index(self) -> NearDuplicateIndex:
-        """The index, holding exactly the papers in the database now."""
+    def index(self, pool: WorkerPool | None = None) -> NearDuplicateIndex:
+        """The index, holding exactly the papers in the database now (new ones hashed on ``pool``)."""
         if self._index is None:
             self._index = self._load()
         index = self._index
@@ -56,10 +57,12 @@ class DuplicateFinder:
             for paper_id in gone:
                 index.remove(paper_id)
             missing = sorted(new)
+            texts: list[tuple[int, str]] = []
             for start in range(0, len(missing), 900):
                 chunk = missing[start : start + 900]
                 rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
-                index.add_many((i, text) for i, text in rows)
+                texts += [(i, text) for i, text in rows]
+            index.add_many(texts, pool)
         self._dirty = self._dirty or bool(gone or new)
         return index
 
@@ -67,9 +70,11 @@ class DuplicateFinder:
         """Groups of papers that look like one paper, minus pairs a user ruled out."""
         return self.index().groups(exclude_pairs=excluded)
 
-    def offered(self, paper_ids: Sequence[int], excluded: Collection[tuple[int, int]]) -> int:
+    def offered(
+        self, paper_ids: Sequence[int], excluded: Collection[tuple[int, int]], pool: WorkerPool | None = None
+    ) -> int:
         """How many of the given papers have a near-duplicate not ruled out."""
-        index = self.index()
+        index = self.index(pool)
         return sum(
             any((min(i, j), max(i, j)) not in excluded for j, _ in index.candidates_for(i)) for i in paper_ids
         )

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
@@ -125,8 +125,13 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
                 }
                 for item in fresh.values()
             ]
-            stmt = insert(Paper).returning(Paper.id, Paper.key, sort_by_parameter_order=True)
-            for paper_id, key in session.execute(stmt, rows):
+            # A plain executemany, then the new ids read back: INSERT … RETURNING for thousands
+            # of rows spent more time splicing result batches than inserting (1.7 of 4 s at 5k).
+            # The write transaction is exclusive, so every id above the old maximum is ours.
+            before = session.scalar(select(func.max(Paper.id))) or 0
+            session.execute(insert(Paper.__table__), rows)
+            added = select(Paper.id, Paper.key).where(Paper.id > before).order_by(Paper.id)
+            for paper_id, key in session.execute(added):
                 ids[key] = paper_id
                 outcome.added_ids.append(paper_id)
         sources: list[dict[str, object]] = []

@@ -163,9 +163,10 @@ class Library:
                 after_file=lambda _outcome: self._sync.flush(pool),
                 pool=pool,
             )
-        if not report.new_ids:
-            return report
-        return replace(report, near_duplicates=self._dupes.offered(report.new_ids, self.distinct_pairs()))
+            if not report.new_ids:
+                return report
+            found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
+        return replace(report, near_duplicates=found)
 
     def _change(self, ids: Sequence[int], apply: Callable[[Paper], bool]) -> list[int]:
         """Apply a change to papers in one transaction; re-index those that changed."""

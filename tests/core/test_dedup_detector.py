@@ -177,3 +177,20 @@ def test_many_copies_of_one_text_are_one_exact_group() -> None:
     index = NearDuplicateIndex()
     index.add_many([*copies, (500, OTHER)])
     assert index.groups() == [Candidate(tuple(range(150)), 1.0, True)]
+
+
+def test_texts_hashed_on_worker_processes_give_the_same_groups(monkeypatch) -> None:
+    import desk.core.dedup.detector as detector
+    from desk.core.workers import WorkerPool
+
+    monkeypatch.setattr(detector, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(detector, "_CHUNK", 16)
+    texts = [(i, f"{OTHER} Variant {i}: {TEMPLATE_OPEN.format(f'topic {i}')}") for i in range(60)]
+    texts += [(100, BASE), (101, edited(BASE)), (102, BASE[: len(BASE) * 2 // 3])]
+    here, there = NearDuplicateIndex(), NearDuplicateIndex()
+    here.add_many(texts)
+    with WorkerPool(2) as pool:
+        there.add_many(texts, pool)
+        assert pool._pool is not None
+    assert ids(there.groups()) == ids(here.groups())
+    assert (100, 101, 102) in ids(there.groups())

@@ -8,8 +8,9 @@ pass sorts each band instead of inserting 3M keys one by one.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from desk.core.dedup.score import DEFAULT_THRESHOLD, score_sets
 from desk.core.dedup.shingles import TAIL, normalize, shingle
 from desk.core.dedup.signature import band_keys, signatures
+from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
 BAND_ROWS = 3
@@ -31,6 +33,7 @@ MAX_BUCKET = 64
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
+PARALLEL_FROM = 2 * _CHUNK  # fewer texts are hashed here: a worker's start-up costs more
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,28 @@ class Candidate:
     """The lowest verified similarity among the group's linked pairs."""
     exact_after_cleanup: bool
     """All texts are equal after cleanup (case, punctuation, markup, math rendering): safe to merge."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What indexing a batch of texts needs, computed apart from the index (in a worker process)."""
+
+    sets: list[np.ndarray]
+    tails: np.ndarray
+    cleanup: np.ndarray
+    keys: np.ndarray
+    """``(n, bands)`` LSH band keys; zeros for a text without shingles."""
+
+
+def prepare(texts: Sequence[str], num_perm: int) -> Prepared:
+    """Shingles, fingerprints and band keys of ``texts`` (readable abstracts)."""
+    shingled = shingle([normalize(t) for t in texts])
+    sets = shingled.sets
+    keys = np.zeros((len(texts), num_perm // BAND_ROWS), dtype=np.uint32)
+    filled = [k for k, s in enumerate(sets) if len(s)]
+    if filled:
+        keys[np.array(filled)] = band_keys(signatures([sets[k] for k in filled], num_perm), BAND_ROWS)
+    return Prepared(sets, shingled.tails, shingled.cleanup, keys)
 
 
 class NearDuplicateIndex:
@@ -106,32 +131,34 @@ class NearDuplicateIndex:
         """Index (or re-index) one paper's readable abstract."""
         self.add_many([(paper_id, text)])
 
-    def add_many(self, items: Iterable[tuple[int, str]]) -> None:
-        """Index many papers at once (vectorised, in chunks); a repeated id keeps its last text."""
+    def add_many(self, items: Iterable[tuple[int, str]], pool: WorkerPool | None = None) -> None:
+        """Index many papers at once (vectorised, in chunks); a repeated id keeps its last text.
+
+        With a ``pool``, the texts are shingled and hashed on its worker processes.
+        """
         latest = dict(items)
         for paper_id in latest:
             if paper_id in self._row_of:
                 self.remove(paper_id)
         ids = list(latest)
         self._grow(len(ids))
-        for lo in range(0, len(ids), _CHUNK):
-            chunk = ids[lo : lo + _CHUNK]
-            self._append(chunk, [latest[i] for i in chunk])
+        chunks = [ids[lo : lo + _CHUNK] for lo in range(0, len(ids), _CHUNK)]
+        texts = [[latest[i] for i in chunk] for chunk in chunks]
+        if pool is not None and pool.parallel and len(ids) >= PARALLEL_FROM:
+            prepared = pool.map(partial(prepare, num_perm=self.num_perm), texts)
+        else:
+            prepared = [prepare(t, self.num_perm) for t in texts]
+        for chunk, ready in zip(chunks, prepared, strict=True):
+            self._append(chunk, ready)
 
-    def _append(self, ids: list[int], texts: list[str]) -> None:
-        shingled = shingle([normalize(t) for t in texts])
-        sets = shingled.sets
-        filled = [k for k, s in enumerate(sets) if len(s)]
+    def _append(self, ids: list[int], ready: Prepared) -> None:
+        sets = ready.sets
         rows = slice(self._used, self._used + len(ids))
-        self._keys[rows] = 0
-        if filled:
-            self._keys[self._used + np.array(filled)] = band_keys(
-                signatures([sets[k] for k in filled], self.num_perm), BAND_ROWS
-            )
+        self._keys[rows] = ready.keys
         self._ids[rows] = ids
         self._live[rows] = [len(s) > 0 for s in sets]
-        self._fps[rows] = shingled.cleanup
-        self._tails[rows] = shingled.tails
+        self._fps[rows] = ready.cleanup
+        self._tails[rows] = ready.tails
         self._sets.extend(sets)
         for k, paper_id in enumerate(ids):
             self._row_of[paper_id] = self._used + k
