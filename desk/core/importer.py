@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,13 +42,40 @@ def analyse(raw: str) -> Analysed:
 
 
 PARALLEL_FROM = 1000  # below this, handing abstracts to worker processes costs more than it saves
+_PART = 256  # abstracts per job given to a worker
 
 
-def analyse_all(abstracts: Sequence[str], pool: WorkerPool | None = None) -> list[Analysed]:
-    """analyse() of every abstract, on the pool's workers when there are enough of them."""
-    if pool is None or not pool.parallel or len(abstracts) < PARALLEL_FROM:
-        return [analyse(a) for a in abstracts]
-    return pool.map(analyse, abstracts, chunksize=256)
+def analyse_many(abstracts: Sequence[str]) -> list[Analysed]:
+    """analyse() of each abstract (one worker job)."""
+    return [analyse(a) for a in abstracts]
+
+
+class Analysis:
+    """The analysis of one file's abstracts, started on the pool's workers (or done here, when small)."""
+
+    def __init__(self, abstracts: Sequence[str], pool: WorkerPool | None = None) -> None:
+        self._abstracts = abstracts
+        if pool is None or not pool.parallel or len(abstracts) < PARALLEL_FROM:
+            self._done: list[Analysed] | None = analyse_many(abstracts)
+            self._jobs: list[Future[list[Analysed]]] = []
+        else:
+            self._done = None
+            parts = [abstracts[i : i + _PART] for i in range(0, len(abstracts), _PART)]
+            self._jobs = [pool.submit(analyse_many, part) for part in parts]
+
+    def result(self) -> list[Analysed]:
+        """Every abstract's analysis, in order (waits for the workers)."""
+        if self._done is None:
+            try:
+                self._done = [item for job in self._jobs for item in job.result()]
+            except BrokenProcessPool:  # a worker died (killed, out of memory): do it here
+                self._done = analyse_many(self._abstracts)
+        return self._done
+
+    def cancel(self) -> None:
+        """Drop the jobs not started yet."""
+        for job in self._jobs:
+            job.cancel()
 
 
 @dataclass
@@ -192,22 +221,38 @@ def import_paths(
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
     was_cancelled = False
+
+    def start(path: Path) -> tuple[ParsedList, Analysis | None] | ImportFileError:
+        """Read a file and start analysing it (None: imported before)."""
+        try:
+            parsed = read_list_file(path)
+        except ReadError as exc:
+            return ImportFileError(path.name, exc.reason)
+        if _imported_before(db, parsed.sha256):
+            return parsed, None
+        return parsed, Analysis(parsed.abstracts, pool)
+
+    ahead: tuple[ParsedList, Analysis | None] | ImportFileError | None = None
+    read_ahead = pool is not None and pool.parallel
     for done, path in enumerate(files):
         if cancelled is not None and cancelled():
             was_cancelled = True
             break
         if progress is not None:
             progress(done, len(files), path.name)
-        try:
-            parsed = read_list_file(path)
-        except ReadError as exc:
-            errors.append(ImportFileError(path.name, exc.reason))
+        current = ahead if ahead is not None else start(path)
+        # The next file is read and its analysis queued now, so the workers analyse it while
+        # this one is stored (this process) — and then indexed, behind it in their queue.
+        ahead = start(files[done + 1]) if read_ahead and done + 1 < len(files) else None
+        if isinstance(current, ImportFileError):
+            errors.append(current)
             continue
-        if _imported_before(db, parsed.sha256):
+        parsed, analysis = current
+        if analysis is None:
             paragraphs += len(parsed.abstracts)
             already += 1
             continue
-        outcome = store_parsed(db, parsed, analyse_all(parsed.abstracts, pool))
+        outcome = store_parsed(db, parsed, analysis.result())
         paragraphs += outcome.paragraphs
         added += len(outcome.added_ids)
         merged += outcome.merged
@@ -215,6 +260,8 @@ def import_paths(
         new_ids += outcome.added_ids
         if after_file is not None:
             after_file(outcome)
+    if isinstance(ahead, tuple) and ahead[1] is not None:
+        ahead[1].cancel()  # cancelled before its turn
     if progress is not None and not was_cancelled:
         progress(len(files), len(files), "")
     return ImportReport(

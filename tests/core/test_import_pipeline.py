@@ -1,0 +1,88 @@
+"""Importing on worker processes: the next file analysed while one is stored, then indexed by workers.
+
+The thresholds are lowered so the seeds take the path a 5,000-abstract file takes; the
+result must be what importing them in this process gives.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import shutil
+from pathlib import Path
+
+import pytest
+
+import desk.core.dedup.detector as detector
+import desk.core.importer as importer
+import desk.core.search.index as search_index
+from desk.core.library import Library
+
+
+@pytest.fixture()
+def parallel_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importer, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(importer, "_PART", 7)
+    monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
+
+
+def _state(lib: Library) -> list[tuple]:
+    return [
+        (p.title, p.short_name, tuple((s.file, s.index) for s in p.sources))
+        for p in sorted(lib.list_papers(), key=lambda p: p.id)
+    ]
+
+
+def test_a_parallel_import_is_the_same_as_a_serial_one(
+    tmp_path: Path, seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Library(tmp_path / "serial") as lib:
+        serial_report = lib.import_paths([seeds_dir])
+        serial = _state(lib)
+        serial_hits = [r.paper.id for r in lib.search("conformal risk control").rows]
+    monkeypatch.setattr(importer, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(importer, "_PART", 7)
+    monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
+    with Library(tmp_path / "parallel") as lib:
+        report = lib.import_paths([seeds_dir])
+        assert (report.added, report.merged, report.near_duplicates) == (
+            serial_report.added,
+            serial_report.merged,
+            serial_report.near_duplicates,
+        )
+        assert _state(lib) == serial
+        assert [r.paper.id for r in lib.search("conformal risk control").rows] == serial_hits
+        assert lib.check() == []
+    assert not multiprocessing.active_children()  # the workers stop with the import
+
+
+def test_a_bad_file_between_good_ones_is_reported_and_the_rest_imported(
+    tmp_path: Path, seeds_dir: Path, parallel_everywhere: None
+) -> None:
+    folder = tmp_path / "lists"
+    shutil.copytree(seeds_dir, folder)
+    (folder / "001_b_broken.txt").write_bytes(b"\x00\x01\x02" * 400)
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([folder])
+        assert [e.file for e in report.errors] == ["001_b_broken.txt"]
+        assert report.added == 94
+        assert lib.check() == []
+
+
+def test_cancelling_after_a_file_stores_nothing_of_the_next(
+    tmp_path: Path, seeds_dir: Path, parallel_everywhere: None
+) -> None:
+    files = sorted(seeds_dir.glob("*.txt"))
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 1  # after the first file
+
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths(files, cancelled=cancelled)
+        assert report.cancelled
+        assert {s.file for p in lib.list_papers() for s in p.sources} == {files[0].name}
+        assert lib.check() == []
+    assert not multiprocessing.active_children()
