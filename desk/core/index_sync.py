@@ -12,7 +12,7 @@ from desk.core.search import IndexDoc, IndexState, SearchIndex
 from desk.core.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
-BATCH = 5000  # a big file's papers are indexed in one batch (on both cores from the CLI)
+BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
 
 
 def index_doc(paper: Paper) -> IndexDoc:
@@ -111,6 +111,7 @@ class IndexSync:
 
     def ensure(self, progress: Progress | None = None) -> str | None:
         """Repair the index if needed (rebuild or apply queued changes); returns what was repaired."""
+        self.index.sweep()
         reason = self.needs_rebuild()
         if reason:
             with WorkerPool() as pool:

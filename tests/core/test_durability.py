@@ -91,6 +91,62 @@ def test_kill_during_import_leaves_a_sound_library(tmp_path: Path) -> None:
         assert opened.check() == []
 
 
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _gone(pids: set[int], within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not any(Path(f"/proc/{p}").exists() and "Z" not in _state(p) for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_kill_during_an_import_on_worker_processes_leaves_a_sound_library_and_no_workers(
+    tmp_path: Path,
+) -> None:
+    lists = tmp_path / "lists"
+    expected = write_lists(lists, files=3, per_file=1100)  # big enough for the workers
+    lib = tmp_path / "L"
+    for delay in (2.5, 4.5):
+        proc = subprocess.Popen(
+            desk_cmd(lib, "import", str(lists)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        time.sleep(delay)
+        workers = _children(proc.pid)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert workers, "the import had started its worker processes"
+        assert _gone(workers, within=15), "worker processes outlived the killed import"
+        with Library(lib) as opened:
+            assert opened.check() == []
+        assert not [p for p in (lib / INDEX_DIR_NAME).iterdir() if p.is_dir()]  # staging swept
+    done = subprocess.run(desk_cmd(lib, "import", str(lists)), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with Library(lib) as opened:
+        assert opened.count() == expected
+        assert opened.check() == []
+
+
 STORM = """
 import sys
 from pathlib import Path

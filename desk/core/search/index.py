@@ -106,6 +106,12 @@ class SearchIndex:
         with self._lock:
             return probe(self.directory)
 
+    def sweep(self) -> None:
+        """Remove the build and staging folders of processes that were killed mid-write."""
+        if self.directory.is_dir():
+            sweep_builds(self.directory)
+            sweep_stages(self.directory)
+
     def close(self) -> None:
         """Release open files; the index can be used again afterwards."""
         with self._lock:
