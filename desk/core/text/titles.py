@@ -46,7 +46,16 @@ _NAMED_RE = re.compile(
 _APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
 _EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
 _TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
+# The tokens _TOKEN_RE finds that do not start with a-z: a token starts where no letter or
+# digit precedes, nor "letter-or-digit then - or ." (that would continue the token before).
+_UNLOWER_TOKEN_RE = re.compile(r"(?<![^\W_])(?<![^\W_][-.])(?![a-z])[^\W_]+(?:[-.][^\W_]+)*")
 _URL_RE = re.compile(r"(?i:https?://)\S+|\b(?:[\w-]++\.)++(?:io|com|org|net|ai)\b(?:/\S*)?")
+_URL_HINTS = ("://", ".io", ".com", ".org", ".net", ".ai")  # _URL_RE matches nothing without one
+
+
+def strip_urls(text: str, replacement: str) -> str:
+    """``text`` with web addresses replaced (the regex runs only when one may be there)."""
+    return _URL_RE.sub(replacement, text) if any(h in text for h in _URL_HINTS) else text
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
 _ABBREV = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "Fig.", "Eq.", "a.k.a.", "approx.", "resp.", "U.S.")
 _SENT_END_RE = re.compile(
@@ -205,7 +214,7 @@ def find_short_name(readable: str) -> str | None:
 
 
 def _find_short_name(readable: str) -> str | None:
-    text = _URL_RE.sub(" ", readable)
+    text = strip_urls(readable, " ")
     cands: dict[str, _Candidate] = {}
     pos = 0
     for sentence in split_sentences(text):
@@ -225,7 +234,7 @@ def _find_short_name(readable: str) -> str | None:
             for m in re.finditer(r"\(([^\s()]{2,15})\)", sentence):
                 if _qualifies(m.group(1)):
                     _bump(cands, m.group(1), offset + m.start() + 1, 3.0)
-    for m in _TOKEN_RE.finditer(text):
+    for m in _UNLOWER_TOKEN_RE.finditer(text):
         token = m.group(0)
         if token[0].islower() or token[1:].islower() or token.isupper():
             continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
@@ -511,7 +520,7 @@ def _plain_title(text: str) -> str:
 
 
 def _derive_title(readable: str, short_name: str | None) -> str:
-    text = re.sub(r"\s+", " ", _URL_RE.sub("", readable)).strip() or readable.strip()
+    text = re.sub(r"\s+", " ", strip_urls(readable, "")).strip() or readable.strip()
     if short_name and short_name in text:
         named = _name_title(text, short_name)
         if named:
