@@ -98,3 +98,24 @@ def test_url_stripping_skips_only_texts_without_an_address(text: str) -> None:
     from desk.core.text import titles
 
     assert titles.strip_urls(text, " ") == titles._URL_RE.sub(" ", text)
+
+
+cue_text = st.one_of(
+    st.text(alphabet=st.characters(max_codepoint=127), max_size=150),
+    st.lists(
+        st.sampled_from(["We", "we", "and", "This paper", "our work", "propose", "Proposes", "PUT FORWARD",
+                         "put  forward", "address", "Addresses", "these", "issues", "via", "called", "Our",
+                         "method", "RACER", "which we call", "termed", "x", ",", "."]),
+        max_size=25,
+    ).map(" ".join),
+)  # fmt: skip
+
+
+@settings(max_examples=800, deadline=None)
+@given(cue_text)
+def test_a_sentence_without_a_cues_words_never_matches_the_cue(text: str) -> None:
+    from desk.core.text import titles
+
+    for regex, _strength, hint in titles._CUES:
+        if not hint.search(text.lower()):
+            assert regex.search(text) is None

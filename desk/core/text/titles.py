@@ -43,6 +43,13 @@ _NAMED_RE = re.compile(
     r"|\b[Oo]ur (?:algorithm|method|framework|approach|model|system|optimizer|architecture|benchmark|tool)"
     r"\s+(?=[A-Z0-9])"
 )
+# Each cue with words one of which any match of it contains, lowercased: an ASCII sentence
+# without any of them is not scanned. (Not for other text: under IGNORECASE "ſ" matches "s".)
+_CUES = (
+    (_VERB_RE, 0.0, re.compile(f"{_STRONG_VERBS}|{_WEAK_VERBS}")),
+    (_ADDRESS_RE, 4.0, re.compile("address")),
+    (_NAMED_RE, 5.0, re.compile("called|dubbed|named|termed|coined|which we |our ")),
+)
 _APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
 _EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
 _TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
@@ -221,7 +228,10 @@ def _find_short_name(readable: str) -> str | None:
         offset = text.find(sentence, pos)
         pos = max(offset, pos)
         cued = False
-        for regex, strength in ((_VERB_RE, 0.0), (_ADDRESS_RE, 4.0), (_NAMED_RE, 5.0)):
+        lowered = sentence.lower() if sentence.isascii() else None
+        for regex, strength, hint in _CUES:
+            if lowered is not None and not hint.search(lowered):
+                continue  # without the cue's words the (slower) cue regex cannot match
             for m in regex.finditer(sentence):
                 if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[: m.start()], re.I):
                     continue  # "... and propose" counts only when the authors are the subject
