@@ -46,7 +46,9 @@ def stemmed_postings(text: str) -> list[Posting]:
     The same output as ``TEXT(analyzer=stem_analyzer()).index(text)`` (Positions format:
     stop words dropped and positions renumbered over the words kept, from the first kept one).
     """
-    words = [w.lower() for w in _TOKENS.findall(text)]
+    # One lower() over the joined tokens equals one per token: tokens hold no space, and
+    # the context lower() looks at (final sigma) ends at a space as at a token's end.
+    words = " ".join(_TOKENS.findall(text)).lower().split(" ")
     kept = [w for w in words if len(w) >= _MIN_WORD and w not in _STOPS]
     if not kept:
         return []
@@ -81,6 +83,7 @@ class FastSegmentWriter(SegmentWriter):
             lambda: defaultdict(list)
         )
         self._pooled = False
+        self._analysed: dict[tuple[str, Any], list[Posting]] = {}
 
     def add_reader(self, reader: Any) -> None:
         self._pooled = True
@@ -104,8 +107,12 @@ class FastSegmentWriter(SegmentWriter):
                 if field.indexed:
                     if name in TEXT_FIELDS:
                         items: Any = stemmed_postings(value)
-                    else:
+                    elif field.unique:
                         items = field.index(value)
+                    else:  # flags and collections: a few distinct values, analysed once each
+                        items = self._analysed.get((name, value))
+                        if items is None:
+                            items = self._analysed[(name, value)] = list(field.index(value))
                     length = self._group(name, field.scorable, docnum, items)
                 stored = fields.get(f"_stored_{name}", value)
                 perdoc.add_field(name, field, stored if field.stored else None, length)
@@ -155,6 +162,18 @@ class FastSegmentWriter(SegmentWriter):
 
 def _add_all(postwriter: Any, postings: list[_Posting]) -> None:
     """W3PostingsWriter.add_posting for a whole list, a block at a time."""
+    if len(postings) == 1 and not postwriter._ids:  # most terms: one document in the segment
+        doc, weight, value, length = postings[0]
+        postwriter._ids.append(doc)
+        postwriter._weights.append(weight)
+        postwriter._maxweight = max(postwriter._maxweight, weight)
+        if value:
+            postwriter._values.append(value)
+        if length:
+            if postwriter._minlength is None or length < postwriter._minlength:
+                postwriter._minlength = length
+            postwriter._maxlength = max(postwriter._maxlength, length)
+        return
     limit = postwriter._blocklimit
     start, total = 0, len(postings)
     while start < total:
