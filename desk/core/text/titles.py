@@ -63,6 +63,8 @@ _URL_HINTS = ("://", ".io", ".com", ".org", ".net", ".ai")  # _URL_RE matches no
 def strip_urls(text: str, replacement: str) -> str:
     """``text`` with web addresses replaced (the regex runs only when one may be there)."""
     return _URL_RE.sub(replacement, text) if any(h in text for h in _URL_HINTS) else text
+
+
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
 _ABBREV = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "Fig.", "Eq.", "a.k.a.", "approx.", "resp.", "U.S.")
 _SENT_END_RE = re.compile(
