@@ -40,32 +40,42 @@ Posting = tuple[bytes, int, float, bytes]  # what a field's index() yields
 _Posting = tuple[int, float, bytes, int]  # docnum, weight, value, stored field length
 
 
-def stemmed_postings(text: str) -> list[Posting]:
-    """(term bytes, frequency, weight, encoded positions) of ``text``, as the stemmed fields index it.
+def stemmed_positions(text: str) -> tuple[int, dict[str, list[int]]]:
+    """(words kept, stem -> positions) of ``text``, as the stemmed fields analyse it.
 
-    The same output as ``TEXT(analyzer=stem_analyzer()).index(text)`` (Positions format:
-    stop words dropped and positions renumbered over the words kept, from the first kept one).
+    Stop words and one-letter words are dropped and positions renumbered over the words
+    kept, from the first kept one — as StemmingAnalyzer does with positions.
     """
     # One lower() over the joined tokens equals one per token: tokens hold no space, and
     # the context lower() looks at (final sigma) ends at a space as at a token's end.
     words = " ".join(_TOKENS.findall(text)).lower().split(" ")
     kept = [w for w in words if len(w) >= _MIN_WORD and w not in _STOPS]
     if not kept:
-        return []
+        return 0, {}
     first = next(i for i, w in enumerate(words) if len(w) >= _MIN_WORD and w not in _STOPS)
     positions: defaultdict[str, list[int]] = defaultdict(list)
     for pos, term in enumerate(map(cached_stem, kept), first):
         positions[term].append(pos)
-    out = []
-    for term, poslist in positions.items():
-        if len(poslist) == 1:
-            value = _one_position(poslist[0])
-        else:
-            deltas = [poslist[0], *(b - a for a, b in pairwise(poslist))]
-            value = pack_uint(len(deltas)) + dumps(deltas, 2)
-        n = len(poslist)
-        out.append((term.encode("utf-8"), n, float(n), value))
-    return out
+    return len(kept), positions
+
+
+def encode_positions(poslist: list[int]) -> bytes:
+    """Whoosh's Positions encoding of one term's positions in one document."""
+    if len(poslist) == 1:
+        return _one_position(poslist[0])
+    deltas = [poslist[0], *(b - a for a, b in pairwise(poslist))]
+    return pack_uint(len(deltas)) + dumps(deltas, 2)
+
+
+def stemmed_postings(text: str) -> list[Posting]:
+    """(term bytes, frequency, weight, encoded positions) of ``text``, as the stemmed fields index it.
+
+    The same output as ``TEXT(analyzer=stem_analyzer()).index(text)`` (Positions format).
+    """
+    _, positions = stemmed_positions(text)
+    return [
+        (term.encode("utf-8"), len(p), float(len(p)), encode_positions(p)) for term, p in positions.items()
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -79,7 +89,8 @@ class FastSegmentWriter(SegmentWriter):
 
     def __init__(self, ix: Any, **kwargs: Any) -> None:
         super().__init__(ix, **kwargs)
-        self._grouped: defaultdict[str, defaultdict[bytes, list[_Posting]]] = defaultdict(
+        # field -> term -> postings; a stemmed field's terms are str, the others' bytes
+        self._grouped: defaultdict[str, defaultdict[Any, list[_Posting]]] = defaultdict(
             lambda: defaultdict(list)
         )
         self._pooled = False
@@ -106,14 +117,16 @@ class FastSegmentWriter(SegmentWriter):
                 length = 0
                 if field.indexed:
                     if name in TEXT_FIELDS:
-                        items: Any = stemmed_postings(value)
+                        length = self._group_stemmed(name, docnum, value)
+                        items: Any = None
                     elif field.unique:
                         items = field.index(value)
                     else:  # flags and collections: a few distinct values, analysed once each
                         items = self._analysed.get((name, value))
                         if items is None:
                             items = self._analysed[(name, value)] = list(field.index(value))
-                    length = self._group(name, field.scorable, docnum, items)
+                    if items is not None:
+                        length = self._group(name, field.scorable, docnum, items)
                 stored = fields.get(f"_stored_{name}", value)
                 perdoc.add_field(name, field, stored if field.stored else None, length)
                 column = field.column_type
@@ -137,10 +150,20 @@ class FastSegmentWriter(SegmentWriter):
             terms[tbytes].append((docnum, weight, vbytes, stored_length))
         return length
 
+    def _group_stemmed(self, name: str, docnum: int, text: str) -> int:
+        """_group() for a stemmed text field, analysed here (terms kept as str until the flush)."""
+        length, positions = stemmed_positions(text)
+        stored_length = byte_to_length(length_to_byte(length)) if length else 0
+        terms = self._grouped[name]
+        for term, poslist in positions.items():
+            terms[term].append((docnum, float(len(poslist)), encode_positions(poslist), stored_length))
+        return length
+
     def _flush_segment(self) -> None:
         if self._pooled:  # older segments are being merged in: Whoosh's own path for all of it
             for name, terms in self._grouped.items():
-                for tbytes, postings in terms.items():
+                for term, postings in terms.items():
+                    tbytes = _as_bytes(term)
                     for doc, weight, value, _length in postings:
                         self.pool.add((name, tbytes, doc, weight, value))
             self._grouped.clear()
@@ -151,13 +174,18 @@ class FastSegmentWriter(SegmentWriter):
         for name in sorted(self._grouped):
             terms = self._grouped[name]
             fieldwriter.start_field(name, self.schema[name])
-            for tbytes in sorted(terms):
-                fieldwriter.start_term(tbytes)
-                _add_all(fieldwriter._postwriter, terms[tbytes])
+            # UTF-8 keeps code point order, so str terms sort as their bytes will.
+            for term in sorted(terms):
+                fieldwriter.start_term(_as_bytes(term))
+                _add_all(fieldwriter._postwriter, terms[term])
                 fieldwriter.finish_term()
             fieldwriter.finish_field()
         self._grouped.clear()
         fieldwriter.close()
+
+
+def _as_bytes(term: str | bytes) -> bytes:
+    return term.encode("utf-8") if isinstance(term, str) else term
 
 
 def _add_all(postwriter: Any, postings: list[_Posting]) -> None:
