@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from functools import lru_cache
 from itertools import pairwise
 from pickle import dumps
 from typing import Any
@@ -78,10 +77,13 @@ def stemmed_postings(text: str) -> list[Posting]:
     ]
 
 
-@lru_cache(maxsize=4096)
 def _one_position(pos: int) -> bytes:
     """Whoosh's Positions encoding of a term seen once, at ``pos`` (most terms of an abstract)."""
-    return pack_uint(1) + dumps([pos], 2)
+    return _ONCE[pos] if pos < _ONCE_UP_TO else pack_uint(1) + dumps([pos], 2)
+
+
+_ONCE_UP_TO = 2048
+_ONCE = [pack_uint(1) + dumps([pos], 2) for pos in range(_ONCE_UP_TO)]
 
 
 class FastSegmentWriter(SegmentWriter):
@@ -155,8 +157,12 @@ class FastSegmentWriter(SegmentWriter):
         length, positions = stemmed_positions(text)
         stored_length = byte_to_length(length_to_byte(length)) if length else 0
         terms = self._grouped[name]
+        once = _ONCE
         for term, poslist in positions.items():
-            terms[term].append((docnum, float(len(poslist)), encode_positions(poslist), stored_length))
+            if len(poslist) == 1 and poslist[0] < _ONCE_UP_TO:  # most terms: a list lookup, no call
+                terms[term].append((docnum, 1.0, once[poslist[0]], stored_length))
+            else:
+                terms[term].append((docnum, float(len(poslist)), encode_positions(poslist), stored_length))
         return length
 
     def _flush_segment(self) -> None:
