@@ -105,3 +105,35 @@ def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path, monkeypatch
         index.update([_doc(i) for i in range(80)], pool)
     assert not left.exists()
     assert index.search("").total == 80
+
+
+def test_deleting_by_id_column_deletes_what_a_term_query_deletes(tmp_path: Path) -> None:
+    from whoosh.query import Or, Term
+
+    from desk.core.search.index import delete_ids
+    from desk.core.search.writer import FastSegmentWriter
+
+    def build(folder: Path) -> SearchIndex:
+        index = SearchIndex(folder)
+        index.rebuild([], 0)
+        for start in (0, 40, 80):  # three segments, the later ones replacing some earlier ids
+            index.update([_doc(i, note=f"v{start}") for i in range(start // 2, start + 40)])
+        return index
+
+    by_query, by_column = build(tmp_path / "q"), build(tmp_path / "c")
+    gone = [1, 5, 39, 41, 60, 119, 5000]
+    for index, delete in (
+        (by_query, lambda w: w.delete_by_query(Or([Term("id", i) for i in gone]))),
+        (by_column, lambda w: delete_ids(w, gone)),
+    ):
+        writer = FastSegmentWriter(index._index())
+        delete(writer)
+        writer.commit(merge=False)
+    deleted = [
+        [sorted(seg.deleted_docs()) for seg in index._index()._segments()] for index in (by_query, by_column)
+    ]
+    assert deleted[0] == deleted[1]  # the same documents, segment by segment
+    for index in (by_query, by_column):
+        assert index.revisions().keys() == set(range(120)) - set(gone)
+    assert by_query.search("").total == by_column.search("").total == 120 - 6
+    assert by_query.search("note:v40").total == by_column.search("note:v40").total

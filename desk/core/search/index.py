@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
-from whoosh.query import Or, Term
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
@@ -24,7 +23,7 @@ from desk.core.search.compiler import Compiled, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import words, writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
-from desk.core.search.postings import Corpus, PostingCache
+from desk.core.search.postings import Corpus, PostingCache, column_array
 from desk.core.search.query import ParsedQuery, parse
 from desk.core.search.ranking import K1, B, bm25f, combine, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
@@ -48,6 +47,29 @@ from desk.core.workers import WorkerPool, split
 log = logging.getLogger(__name__)
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 TINY_SEGMENT = 500
+
+
+def delete_ids(writer: Any, ids: Iterable[int]) -> None:
+    """Mark deleted, in ``writer``'s segments, every document whose id is in ``ids``.
+
+    What ``delete_by_query(Or(Term("id", i) ...))`` does, from each segment's id column in
+    one read instead of a term lookup per id and segment (seconds for an import at 100k).
+    """
+    from whoosh.reading import SegmentReader
+
+    wanted = np.fromiter(ids, dtype=np.int64)
+    if not len(wanted):
+        return
+    for segment in writer.segments:
+        reader = SegmentReader(writer.storage, writer.schema, segment)
+        try:
+            column = reader.column_reader("id", translate=False)
+            found = np.flatnonzero(np.isin(column_array(column, segment.doc_count_all()), wanted))
+        finally:
+            reader.close()
+        for docnum in found.tolist():
+            if not segment.is_deleted(docnum):
+                segment.delete_document(docnum)
 
 
 def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
@@ -275,7 +297,7 @@ class SearchIndex:
                 discard(staged)
                 raise
             try:
-                writer.delete_by_query(Or([Term("id", i) for i in latest]))
+                delete_ids(writer, latest)
                 self._lexicon.refresh()
                 new_words = False
                 for item in staged:
@@ -306,7 +328,7 @@ class SearchIndex:
         with self._lock:
             writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
             try:
-                writer.delete_by_query(Or([Term("id", i) for i in wanted]))
+                delete_ids(writer, wanted)
             except BaseException:
                 writer.cancel()
                 raise

@@ -28,7 +28,7 @@ _LENGTH_LUT = np.array([byte_to_length(b) for b in range(256)], dtype=np.float32
 EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
 
 
-def _column(reader: Any, doccount: int) -> np.ndarray:
+def column_array(reader: Any, doccount: int) -> np.ndarray:
     """A whole numeric column as an array (bulk read when the layout is known)."""
     if isinstance(reader, NumericColumn.Reader) and reader._typecode in "BHILQbhilq":
         n = min(reader._count, doccount)
@@ -170,7 +170,7 @@ class Corpus:
             segid = leaf.segment().segment_id()  # postings of a segment never change
             corpus.leaves.append((leaf, offset, segid))
             count = leaf.doc_count_all()
-            ids[offset : offset + count] = _column(leaf.column_reader("id", translate=False), count)
+            ids[offset : offset + count] = column_array(leaf.column_reader("id", translate=False), count)
             if leaf.has_deletions():
                 perdoc = getattr(leaf, "_perdoc", None)
                 if perdoc is not None and hasattr(perdoc, "deleted_docs"):
@@ -194,7 +194,7 @@ class Corpus:
                     continue
                 col = perdoc._cached_reader(f"_{fieldname}_len", NumericColumn("B", default=0))
                 if col is not None:  # absent when no document of the segment has the field
-                    arr[offset : offset + count] = _LENGTH_LUT[_column(col, count)]
+                    arr[offset : offset + count] = _LENGTH_LUT[column_array(col, count)]
             self._lengths[fieldname] = arr
         return arr
 
