@@ -119,3 +119,13 @@ def test_a_sentence_without_a_cues_words_never_matches_the_cue(text: str) -> Non
     for regex, _strength, hint in titles._CUES:
         if not hint.search(text.lower()):
             assert regex.search(text) is None
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(max_size=80))
+def test_whitespace_and_control_shortcuts_change_nothing(text: str) -> None:
+    from desk.core.text import markup
+
+    assert markup.one_space(text) == markup._WS_RE.sub(" ", text)
+    if text.isprintable():
+        assert markup._CONTROL_RE.sub(" ", text) == text

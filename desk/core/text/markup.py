@@ -58,13 +58,27 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 _STRAY_STARS_RE = re.compile(r"\*{2,}")
 
 
+_SPACES_RE = re.compile(" {2,}")
+
+
+def one_space(text: str) -> str:
+    """Each run of whitespace as one space (``\\s+`` → " "), skipping the regex when none can match.
+
+    Besides " ", every character ``\\s`` matches is unprintable (controls and separators).
+    """
+    if "  " in text or not text.isprintable():
+        return _WS_RE.sub(" ", text)
+    return text
+
+
 def clean_raw(text: str) -> str:
     """Decode stray entities, NFC, drop invisible characters, undo PDF ligatures, collapse spaces."""
     if "&" in text:
         text = html.unescape(text)
     text = _clean(unicodedata.normalize("NFC", text))
-    text = _CONTROL_RE.sub(" ", text)
-    return _WS_RE.sub(" ", text).strip()
+    if not text.isprintable():  # every control character is unprintable
+        text = _CONTROL_RE.sub(" ", text)
+    return one_space(text).strip()
 
 
 def safe_url(url: str) -> str | None:
@@ -352,7 +366,7 @@ def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
     """Convert pieces, merge neighbours of one kind, and tidy spaces and markup debris."""
     merged: list[tuple[str, SpanKind, str | None]] = []
     for raw, kind, url, mode in pieces:
-        text = _WS_RE.sub(" ", _convert(raw, mode).replace("\\", ""))
+        text = one_space(_convert(raw, mode).replace("\\", ""))
         if not text:
             continue
         if merged and merged[-1][1:] == (kind, url):
@@ -364,13 +378,16 @@ def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
     prev_space = True  # drops leading space
     for text, kind, url in merged:
         # A "**" that closes nothing is markup debris, never meant as text (even in code).
-        text = unicodedata.normalize("NFC", _STRAY_STARS_RE.sub("", text))
+        if "**" in text:
+            text = _STRAY_STARS_RE.sub("", text)
+        text = unicodedata.normalize("NFC", text)
         if prev_star and text.startswith("*"):
             text = text[1:]
         prev_star = text.endswith("*") or (prev_star and not text)
         if prev_space:
             text = text.lstrip(" ")
-        text = re.sub(" {2,}", " ", text)
+        if "  " in text:
+            text = _SPACES_RE.sub(" ", text)
         if not text:
             continue
         prev_space = text.endswith(" ")
