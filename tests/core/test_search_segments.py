@@ -137,3 +137,23 @@ def test_deleting_by_id_column_deletes_what_a_term_query_deletes(tmp_path: Path)
         assert index.revisions().keys() == set(range(120)) - set(gone)
     assert by_query.search("").total == by_column.search("").total == 120 - 6
     assert by_query.search("note:v40").total == by_column.search("note:v40").total
+
+
+def test_a_staged_segment_that_vanished_fails_the_commit_and_frees_the_index(tmp_path: Path) -> None:
+    from desk.core.search.schema import codec
+    from desk.core.search.staging import install, write_segment
+    from desk.core.search.writer import FastSegmentWriter
+
+    index = SearchIndex(tmp_path / "ix")
+    index.rebuild([], 0)
+    index.update([_doc(i) for i in range(10)])
+    staged = write_segment(str(tmp_path / "ix"), 1, [_doc(i, note="staged") for i in range(10, 20)])
+    for path in Path(staged.folder).iterdir():
+        if path.name.startswith(staged.segment.segment_id()):
+            path.unlink()  # as if a cleaner had removed it
+    with pytest.raises(FileNotFoundError):
+        install(FastSegmentWriter(index._index(), codec=codec()), [staged])
+    assert not Path(staged.folder).exists()
+    index.update([_doc(i, note="after") for i in range(5)])  # the writer lock was released
+    assert index.search("").total == 10
+    assert index.search("note:after").total == 5

@@ -70,20 +70,27 @@ def install(writer: FastSegmentWriter, staged: Sequence[StagedSegment], mergetyp
     more segment; ``mergetype`` may fold small existing segments in, as a commit would.
     """
     directory = Path(writer.storage.folder)
-    segments = writer._merge_segments(mergetype, False, True)
-    for item in staged:
-        prefix = f"{item.segment.segment_id()}."  # "desk_v1_<random id>.seg" and the like
-        moved = [p for p in Path(item.folder).iterdir() if p.name.startswith(prefix)]
-        if not moved:
-            raise FileNotFoundError(f"staged segment {prefix}* is missing from {item.folder}")
-        for path in moved:
-            os.replace(path, directory / path.name)
-    segments += [item.segment for item in staged]
-    if writer._added:
-        segments.append(writer._finalize_segment())
-    else:
-        writer._close_segment()
-    writer._commit_toc(segments)
+    try:
+        segments = writer._merge_segments(mergetype, False, True)
+        for item in staged:
+            prefix = f"{item.segment.segment_id()}."  # "desk_v1_<random id>.seg" and the like
+            moved = [p for p in Path(item.folder).iterdir() if p.name.startswith(prefix)]
+            if not moved:
+                raise FileNotFoundError(f"staged segment {prefix}* is missing from {item.folder}")
+            for path in moved:
+                os.replace(path, directory / path.name)
+        segments += [item.segment for item in staged]
+        if writer._added:
+            segments.append(writer._finalize_segment())
+        else:
+            writer._close_segment()
+        writer._commit_toc(segments)
+    except BaseException:
+        # Files already moved in are listed by no table of contents: the next commit removes them.
+        with contextlib.suppress(Exception):
+            writer.cancel()
+        discard(staged)
+        raise
     writer._finish()
     discard(staged)
 
