@@ -64,8 +64,11 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
         _get(ds, "search_wall", "p95"),
         _get(fs, "search_wall", "p95"),
     )
-    met = _both(_le(p95.desk, limit), None if p95.ratio is None else p95.ratio <= 1.5)
-    rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms and ≤ 1.5× FTS5", met))
+    if size >= 10_000:  # issue 6 sets the search target at 10k and 100k abstracts
+        met = _both(_le(p95.desk, limit), None if p95.ratio is None else p95.ratio <= 1.5)
+        rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms and ≤ 1.5× FTS5", met))
+    else:
+        rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, "set at 10k and 100k", None))
     rows.append(
         Row("search p50 (wall)", "ms", _get(ds, "search_wall", "p50"), _get(fs, "search_wall", "p50"))
     )
