@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +21,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 MAX_WORKERS = 4
+PARENT_CHECK_SECONDS = 0.5
 
 
 def cores() -> int:
@@ -44,7 +47,12 @@ class WorkerPool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def submit(self, fn: Callable[..., R], *args: Any) -> Future[R]:
@@ -87,6 +95,20 @@ class WorkerPool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def exit_with_parent(parent: int) -> None:
+    """In a worker: end this process soon after ``parent`` is gone (killed, crashed).
+
+    An idle worker waits on a queue its siblings keep open, so it would never notice.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="desk-parent-watch", daemon=True).start()
 
 
 def split(items: Sequence[T], parts: int) -> list[Sequence[T]]:

@@ -124,14 +124,18 @@ def _state(pid: int) -> str:
 def test_kill_during_an_import_on_worker_processes_leaves_a_sound_library_and_no_workers(
     tmp_path: Path,
 ) -> None:
-    lists = tmp_path / "lists"
-    expected = write_lists(lists, files=3, per_file=1100)  # big enough for the workers
     lib = tmp_path / "L"
-    for delay in (2.5, 4.5):
+    expected = 0
+    for k, delay in enumerate((0.3, 2.0)):
+        lists = tmp_path / f"lists{k}"  # new lists each time, so the import has work to do
+        expected += write_lists(lists, files=3, per_file=1100, seed=k)  # big enough for the workers
         proc = subprocess.Popen(
             desk_cmd(lib, "import", str(lists)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        time.sleep(delay)
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        time.sleep(delay)  # then into the import: analysing, or writing segments
         workers = _children(proc.pid)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -140,7 +144,8 @@ def test_kill_during_an_import_on_worker_processes_leaves_a_sound_library_and_no
         with Library(lib) as opened:
             assert opened.check() == []
         assert not [p for p in (lib / INDEX_DIR_NAME).iterdir() if p.is_dir()]  # staging swept
-    done = subprocess.run(desk_cmd(lib, "import", str(lists)), capture_output=True, text=True, timeout=300)
+    folders = [str(tmp_path / f"lists{k}") for k in range(2)]
+    done = subprocess.run(desk_cmd(lib, "import", *folders), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     with Library(lib) as opened:
         assert opened.count() == expected

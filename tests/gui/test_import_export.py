@@ -161,3 +161,41 @@ def test_export_current_results(open_window, library_dir: Path, tmp_path: Path, 
     written = out.with_suffix(".md")
     qtbot.waitUntil(written.exists, timeout=10_000)
     assert f"{count} paper" in written.read_text(encoding="utf-8").splitlines()[0]
+
+
+def test_a_big_list_dropped_is_imported_on_worker_processes_from_the_window(
+    open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:
+    import multiprocessing
+
+    import desk.core.dedup.detector as detector
+    import desk.core.importer as importer
+    import desk.core.search.index as search_index
+
+    # The thresholds of a 5,000-abstract list, lowered so 60 abstracts take the same path.
+    monkeypatch.setattr(importer, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(search_index, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(detector, "PARALLEL_FROM", 10)
+    big = tmp_path / "big.txt"
+    big.write_text(
+        "ICML 2032 Papers\n\n"
+        + "\n\n".join(
+            f"We propose ZEPHYR{i}, a method for sparse routing number {i} in mixtures of experts. "
+            f"It cuts the cost of layer {i} by a wide margin on {i + 3} benchmarks."
+            for i in range(60)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    window = open_window(library_dir)
+    total = window.model.total
+    _drop(window, [big])
+    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=60_000)
+    assert "Added 60 papers" in _summary_box(window).text()
+    _summary_box(window).accept()
+    qtbot.waitUntil(lambda: not window.controller.pending() and window.model.total == total + 60)
+    window.close()
+    assert not multiprocessing.active_children()  # the workers ended with the import
+    with Library(library_dir) as lib:
+        assert lib.search("zephyr17").total == 1
+        assert lib.check() == []
