@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
-from desk.core.db import Database, IndexQueue, Paper
+from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
 from desk.core.workers import WorkerPool
 
@@ -15,24 +16,47 @@ Progress = Callable[[int, int], None]
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
 
 
-def index_doc(paper: Paper) -> IndexDoc:
-    """The search-index document for one paper."""
-    return IndexDoc(
-        id=paper.id,
-        rev=paper.rev,
-        title=paper.title,
-        short_name=paper.short_name or "",
-        abstract=paper.abstract,
-        note=paper.note,
-        starred=paper.starred,
-        read=paper.read,
-        collections=tuple(dict.fromkeys(s.collection for s in paper.sources)),
-    )
+_DOC_COLUMNS = (
+    Paper.id,
+    Paper.rev,
+    Paper.user_title,
+    Paper.derived_title,
+    Paper.short_name,
+    Paper.abstract,
+    Paper.note,
+    Paper.starred,
+    Paper.read,
+)
 
 
 def _docs(session: Session, ids: Sequence[int]) -> list[IndexDoc]:
-    stmt = select(Paper).where(Paper.id.in_(ids)).options(selectinload(Paper.sources))
-    return [index_doc(p) for p in session.scalars(stmt)]
+    """The index documents of the papers ``ids`` (plain rows: no ORM objects for thousands of papers)."""
+    return _docs_where(session, Paper.id.in_(ids))
+
+
+def _docs_where(session: Session, condition: Any, limit: int | None = None) -> list[IndexDoc]:
+    rows = session.execute(select(*_DOC_COLUMNS).where(condition).order_by(Paper.id).limit(limit)).all()
+    collections: dict[int, dict[str, None]] = {row.id: {} for row in rows}
+    ids = list(collections)
+    for start in range(0, len(ids), 900):
+        chunk = ids[start : start + 900]
+        sources = select(Source.paper_id, Source.collection).where(Source.paper_id.in_(chunk))
+        for paper_id, collection in session.execute(sources.order_by(Source.id)):
+            collections[paper_id][collection] = None
+    return [
+        IndexDoc(
+            id=row.id,
+            rev=row.rev,
+            title=row.user_title or row.derived_title,
+            short_name=row.short_name or "",
+            abstract=row.abstract,
+            note=row.note,
+            starred=row.starred,
+            read=row.read,
+            collections=tuple(collections[row.id]),
+        )
+        for row in rows
+    ]
 
 
 class IndexSync:
@@ -65,20 +89,11 @@ class IndexSync:
     def _iter_all(self, session: Session) -> Iterator[IndexDoc]:
         last = 0
         while True:
-            stmt = (
-                select(Paper)
-                .where(Paper.id > last)
-                .order_by(Paper.id)
-                .limit(BATCH)
-                .options(selectinload(Paper.sources))
-            )
-            batch = list(session.scalars(stmt))
+            batch = _docs_where(session, Paper.id > last, BATCH)
             if not batch:
                 return
-            for paper in batch:
-                yield index_doc(paper)
+            yield from batch
             last = batch[-1].id
-            session.expunge_all()
 
     def rebuild(
         self,
