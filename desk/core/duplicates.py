@@ -16,6 +16,7 @@ from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_VERSION = 1
+HASH_BATCH = 10_000  # new papers hashed together
 
 
 class DuplicateFinder:
@@ -57,12 +58,15 @@ class DuplicateFinder:
             for paper_id in gone:
                 index.remove(paper_id)
             missing = sorted(new)
-            texts: list[tuple[int, str]] = []
-            for start in range(0, len(missing), 900):
-                chunk = missing[start : start + 900]
-                rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
-                texts += [(i, text) for i, text in rows]
-            index.add_many(texts, pool)
+            # A batch at a time: the texts of 100k new papers at once held ~0.5 GB (with the
+            # copies sent to the workers); a batch still keeps both workers busy.
+            for batch in range(0, len(missing), HASH_BATCH):
+                texts: list[tuple[int, str]] = []
+                for start in range(batch, min(batch + HASH_BATCH, len(missing)), 900):
+                    chunk = missing[start : min(start + 900, batch + HASH_BATCH)]
+                    rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
+                    texts += [(i, text) for i, text in rows]
+                index.add_many(texts, pool)
         self._dirty = self._dirty or bool(gone or new)
         return index
 

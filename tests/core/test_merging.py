@@ -105,3 +105,23 @@ def test_near_duplicates_follow_other_processes_and_survive_reopen(seeded_dir: P
         assert lib.near_duplicates() == []
         lib.unmerge(group.ids[0])
         assert [g.ids for g in lib.near_duplicates()] == [group.ids]
+
+
+def test_new_papers_are_hashed_a_batch_at_a_time_with_the_same_groups(
+    seeded_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import desk.core.duplicates as duplicates
+
+    with Library(seeded_dir) as lib:
+        words = lib.paper(lib.paper_ids()[5]).abstract.split()
+    variant = tmp_path / "v2.txt"
+    variant.write_text(f"Preprints\n\n{' '.join(words[: int(len(words) * 0.75)])}\n", encoding="utf-8")
+    cache = seeded_dir / "cache" / "near-duplicates.pickle"
+    with Library(seeded_dir) as lib:
+        lib.import_paths([variant])
+        whole = [g.ids for g in lib.near_duplicates()]
+    cache.unlink()  # every paper is new to the finder again
+    monkeypatch.setattr(duplicates, "HASH_BATCH", 7)
+    with Library(seeded_dir) as lib:
+        assert [g.ids for g in lib.near_duplicates()] == whole
+        assert len(whole) == 1

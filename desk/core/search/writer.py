@@ -2,10 +2,11 @@
 
 Whoosh's SegmentWriter runs every word through a chain of Token objects, puts each posting
 in a pool that sorts all of them at commit, then writes them one Python call per posting.
-Indexing was ~70 % of an import. This writer produces the same segment files (the tests
-compare them term by term with Whoosh's own writer) in about a third of the time:
+Indexing was ~70 % of an import. This writer produces the same segments (the tests compare
+them term by term with Whoosh's own writer) in a little over half the time (3,000 synthetic
+abstracts: 5.0 → 2.7 s):
 
-* the stemmed text fields are analysed by :func:`stemmed_postings`, a plain loop
+* the stemmed text fields are analysed by :func:`stemmed_positions`, a plain loop
   equivalent to :func:`desk.core.search.schema.stem_analyzer` with positions;
 * postings go straight into per-term lists (documents arrive in docnum order, so each
   list is already sorted) and only the distinct terms are sorted at commit;
