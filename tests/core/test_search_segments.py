@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from desk.core.search import IndexDoc, SearchIndex
-from desk.core.search.index import SMALL_BATCH, TINY_SEGMENT
+from desk.core.search.index import SMALL_BATCH
+from desk.core.search.writer import TINY_SEGMENT
 
 
 def _doc(i: int, note: str = "") -> IndexDoc:
@@ -110,8 +111,7 @@ def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path, monkeypatch
 def test_deleting_by_id_column_deletes_what_a_term_query_deletes(tmp_path: Path) -> None:
     from whoosh.query import Or, Term
 
-    from desk.core.search.index import delete_ids
-    from desk.core.search.writer import FastSegmentWriter
+    from desk.core.search.writer import FastSegmentWriter, delete_ids
 
     def build(folder: Path) -> SearchIndex:
         index = SearchIndex(folder)

@@ -23,7 +23,7 @@ from desk.core.search.compiler import Compiled, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import words, writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
-from desk.core.search.postings import Corpus, PostingCache, column_array
+from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import ParsedQuery, parse
 from desk.core.search.ranking import K1, B, bm25f, combine, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
@@ -41,54 +41,11 @@ from desk.core.search.schema import (
 from desk.core.search.snippets import Highlighter, lead, snippet
 from desk.core.search.spelling import Lexicon, apply, corrections
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
-from desk.core.search.writer import FastSegmentWriter
+from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
-TINY_SEGMENT = 500
-
-
-def delete_ids(writer: Any, ids: Iterable[int]) -> None:
-    """Mark deleted, in ``writer``'s segments, every document whose id is in ``ids``.
-
-    What ``delete_by_query(Or(Term("id", i) ...))`` does, from each segment's id column in
-    one read instead of a term lookup per id and segment (seconds for an import at 100k).
-    """
-    from whoosh.reading import SegmentReader
-
-    wanted = np.fromiter(ids, dtype=np.int64)
-    if not len(wanted):
-        return
-    for segment in writer.segments:
-        reader = SegmentReader(writer.storage, writer.schema, segment)
-        try:
-            column = reader.column_reader("id", translate=False)
-            found = np.flatnonzero(np.isin(column_array(column, segment.doc_count_all()), wanted))
-        finally:
-            reader.close()
-        for docnum in found.tolist():
-            if not segment.is_deleted(docnum):
-                segment.delete_document(docnum)
-
-
-def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
-    """Whoosh merge policy: fold segments of fewer than TINY_SEGMENT documents into the new one.
-
-    Edits then stay cheap (no big segment is rewritten) while their one-document segments
-    cannot pile up; imports keep Whoosh's default policy, which bounds the segment count.
-    """
-    from whoosh.reading import SegmentReader
-
-    keep = []
-    for seg in segments:
-        if seg.doc_count_all() < TINY_SEGMENT:
-            reader = SegmentReader(writer.storage, writer.schema, seg)
-            writer.add_reader(reader)
-            reader.close()
-        else:
-            keep.append(seg)
-    return keep
 
 
 # A batch this big is cut into one segment per worker process; a smaller one is written
