@@ -26,6 +26,7 @@ R = TypeVar("R")
 MAX_WORKERS = 4
 PARENT_CHECK_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_CANNOT_START = (BrokenProcessPool, RuntimeError, OSError)
 
 
 def cores() -> int:
@@ -64,7 +65,7 @@ class WorkerPool:
         if self.parallel:
             try:
                 return self._executor().submit(fn, *args)
-            except (BrokenProcessPool, RuntimeError, OSError):
+            except _CANNOT_START:
                 self._give_up()
         done: Future[R] = Future()
         try:
@@ -79,8 +80,9 @@ class WorkerPool:
             return [fn(x) for x in items]
         try:
             return list(self._executor().map(fn, items, chunksize=chunksize))
-        except BrokenProcessPool:
-            # Workers could not start (e.g. a __main__ read from stdin): do it here instead.
+        except _CANNOT_START:
+            # Workers could not start (a __main__ read from stdin, no /dev/shm for the
+            # queues' semaphores): do it here instead.
             self._give_up()
             return [fn(x) for x in items]
 

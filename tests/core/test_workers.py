@@ -1,0 +1,48 @@
+"""The worker pool: results in order, and this process doing the work when workers cannot start."""
+
+from __future__ import annotations
+
+import multiprocessing
+import operator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import desk.core.workers as workers
+from desk.core.workers import WorkerPool, split
+
+
+def test_jobs_run_on_worker_processes_in_order() -> None:
+    with WorkerPool(2) as pool:
+        assert pool.map(abs, list(range(-50, 0))) == list(range(50, 0, -1))
+        assert [f.result() for f in [pool.submit(operator.mul, k, 3) for k in range(5)]] == [0, 3, 6, 9, 12]
+        assert pool._pool is not None
+    assert not multiprocessing.active_children()
+
+
+def test_when_workers_cannot_start_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(38, "Function not implemented")  # no semaphores, as in some sandboxes
+
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", refuse)
+    with WorkerPool(2) as pool:
+        assert pool.map(abs, [-1, -2, -3]) == [1, 2, 3]
+        assert not pool.parallel
+        assert pool.submit(operator.add, 2, 3).result() == 5
+    with WorkerPool(2) as pool:
+        assert pool.submit(operator.add, 1, 1).result() == 2
+
+
+def test_an_error_in_a_job_reaches_the_caller() -> None:
+    with WorkerPool(1) as pool, pytest.raises(ZeroDivisionError):
+        pool.submit(operator.truediv, 1, 0).result()
+
+
+@given(st.lists(st.integers(), max_size=50), st.integers(min_value=1, max_value=8))
+def test_split_keeps_every_item_in_order_in_nearly_equal_parts(items: list[int], parts: int) -> None:
+    pieces = split(items, parts)
+    assert [x for piece in pieces for x in piece] == items
+    assert len(pieces) <= parts and all(pieces)
+    if pieces:
+        assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
