@@ -128,7 +128,7 @@ def test_kill_during_an_import_on_worker_processes_leaves_a_sound_library_and_no
     expected = 0
     for k, delay in enumerate((0.3, 2.0)):
         lists = tmp_path / f"lists{k}"  # new lists each time, so the import has work to do
-        expected += write_lists(lists, files=3, per_file=1100, seed=k)  # big enough for the workers
+        expected += write_lists(lists, files=3, per_file=2500, seed=k)  # big enough for the workers
         proc = subprocess.Popen(
             desk_cmd(lib, "import", str(lists)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

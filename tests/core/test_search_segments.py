@@ -157,3 +157,17 @@ def test_a_staged_segment_that_vanished_fails_the_commit_and_frees_the_index(tmp
     index.update([_doc(i, note="after") for i in range(5)])  # the writer lock was released
     assert index.search("").total == 10
     assert index.search("note:after").total == 5
+
+
+def test_a_phrase_of_rare_words_is_found_in_a_segment_with_deletions(tmp_path: Path) -> None:
+    """Rare words' postings sit in the term table (inlined); a deletion wraps them in a filter."""
+    index = SearchIndex(tmp_path / "ix")
+    index.rebuild([], 0)
+    docs = [_doc(i) for i in range(30)]
+    rare = "We study quokka zeppelins under delayed feedback."
+    docs[7] = IndexDoc(7, 1, "Paper 7", "", rare, "", False, False, ())
+    index.update(docs)
+    index.update([_doc(3, note="an edit")])  # deletes doc 3's old version in the big segment
+    assert index.search('"quokka zeppelins"').total == 1
+    assert index.search('"zeppelins quokka"').total == 0
+    assert index.search("quokka").total == 1

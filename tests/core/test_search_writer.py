@@ -131,3 +131,30 @@ def test_merging_older_segments_in_takes_whooshs_path_and_keeps_every_posting(tm
     # Totals of field lengths are left out: Whoosh re-adds merged documents' lengths as stored
     # (quantised to a byte), so its own merges change them the same way.
     assert (got["terms"], got["docs"]) == (expected["terms"], expected["docs"])
+
+
+def test_short_posting_lists_kept_in_the_term_table_read_back_the_same(tmp_path: Path) -> None:
+    """DeskCodec inlines lists of fewer than INLINE_POSTINGS postings; Whoosh's default writes blocks."""
+    from whoosh.codec.whoosh3 import W3Codec
+
+    from desk.core.search.schema import INLINE_POSTINGS
+
+    docs = _docs(300)
+    blocks = FileStorage(str(tmp_path)).create_index(build_schema(), indexname="blocks")
+    inline = FileStorage(str(tmp_path)).create_index(build_schema(), indexname="inline")
+    for ix, writer_codec in ((blocks, W3Codec(blocklimit=1024, compression=1)), (inline, codec())):
+        writer = FastSegmentWriter(ix, codec=writer_codec)
+        for doc in docs:
+            writer.add_document(**writer_fields(doc))
+        writer.commit()
+    got, expected = _everything(inline), _everything(blocks)
+    with inline.reader() as reader:
+        inlined = [t for t in reader.all_terms() if reader.term_info(*t).is_inlined()]
+    assert len(inlined) > 100  # "benchmark number 17" and the like: one paper each
+    assert all(reader_df < INLINE_POSTINGS for reader_df in (got["terms"][t][0][1] for t in inlined))
+
+    def plain(terms: dict) -> dict:  # a value-less posting reads None from a block, b"" inline
+        return {k: (s, w, [(i, wt, v or b"") for i, wt, v in p]) for k, (s, w, p) in terms.items()}
+
+    assert plain(got["terms"]) == plain(expected["terms"])
+    assert got["docs"] == expected["docs"]

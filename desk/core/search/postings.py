@@ -87,9 +87,10 @@ def _positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
         return out
     # A segment with deleted documents wraps its postings in a FilterMatcher; the wanted
     # docnums are live documents already, so the raw postings underneath are what we read.
-    while not hasattr(matcher, "format") and hasattr(matcher, "child"):
+    while not hasattr(matcher, "format") and not hasattr(matcher, "_format") and hasattr(matcher, "child"):
         matcher = matcher.child
-    decode = _position_decoder(matcher.format)
+    # A block list's matcher has .format; a short list kept in its term entry (a ListMatcher), ._format.
+    decode = _position_decoder(getattr(matcher, "format", None) or matcher._format)
     if type(matcher).__name__ != "W3LeafMatcher" or matcher._byteids:
         for d in wanted.tolist():
             if not matcher.is_active():

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh.analysis import Analyzer, LowercaseFilter, RegexTokenizer, StemmingAnalyzer, StopFilter
-from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
+from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter, W3PostingsWriter
 from whoosh.columns import NumericColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, NUMERIC, TEXT, Schema
 from whoosh.lang.porter import stem
@@ -97,14 +97,44 @@ class _FieldWriter(W3FieldWriter):
         super().add_postings(schema, lengths, items)
 
 
+#: A term with fewer postings than this in a segment keeps them in its term-table entry: no
+#: posting block to pickle, compress and seek to (most terms of a segment are rare words).
+INLINE_POSTINGS = 6
+
+
+class _PostingsWriter(W3PostingsWriter):
+    def finish_postings(self) -> Any:
+        # whoosh-reloaded 2.7.5 calls a misspelt terminfo.set_inline() here; inlined
+        # postings are otherwise supported (W3TermInfo.set_inlined, to_bytes, from_bytes).
+        # Inlined values must pair with the ids: a format without values (ids, flags) gets b""
+        # each, as a block reader gives (a merge re-adds them and wants bytes).
+        values = self._values or [b""] * len(self._ids)
+        if not self.written() and len(self) < self._inlinelimit and len(values) == len(self._ids):
+            terminfo = self._terminfo
+            terminfo.add_block(self)
+            terminfo.set_inlined(self._ids, self._weights, values)
+            self._terminfo = None
+            return terminfo
+        return super().finish_postings()
+
+
 class DeskCodec(W3Codec):
     """Whoosh's codec, writing faster and with long posting blocks (ranking decodes whole lists)."""
 
     def __init__(self) -> None:
-        super().__init__(blocklimit=1024, compression=1)
+        super().__init__(blocklimit=1024, compression=1, inlinelimit=INLINE_POSTINGS)
 
     def field_writer(self, storage: Any, segment: Any) -> W3FieldWriter:
         return _FieldWriter(self, storage, segment)
+
+    def postings_writer(self, dbfile: Any, byteids: bool = False) -> W3PostingsWriter:
+        return _PostingsWriter(
+            dbfile,
+            blocklimit=self._blocklimit,
+            byteids=byteids,
+            compression=self._compression,
+            inlinelimit=self._inlinelimit,
+        )
 
 
 def codec() -> W3Codec:
