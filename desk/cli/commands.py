@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desk.cli.output import (
     detail_json,
@@ -18,9 +19,11 @@ from desk.cli.output import (
     summary_line,
     warn,
 )
-from desk.core.library import Library
 from desk.core.paths import resolve_library_dir
 from desk.core.records import ResultPage
+
+if TYPE_CHECKING:
+    from desk.core.library import Library
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,10 @@ def progress_printer(label: str) -> Callable[[int, int], None]:
 @contextmanager
 def opened(args: argparse.Namespace) -> Iterator[Library]:
     """The library named by --library / $DESK_LIBRARY / the default, index repaired."""
+    # Imported here, not at the top: the worker processes an import starts re-import the
+    # `desk` script's module, and need none of the database or search code to start.
+    from desk.core.library import Library
+
     lib = Library(resolve_library_dir(args.library), progress=progress_printer("Rebuilding the search index"))
     try:
         if lib.repaired and lib.count():

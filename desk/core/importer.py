@@ -11,43 +11,19 @@ from pathlib import Path
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
+from desk.core.analysis import Analysed, analyse_many
 from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
 from desk.core.db.models import utcnow
 from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
 from desk.core.records import ImportFileError, ImportReport
-from desk.core.text import derive_title, find_short_name, readable_text
-from desk.core.text.normalize import dedup_key_of_readable
 from desk.core.workers import WorkerPool
 
 # progress(done_files, total_files, current_file_name)
 ImportProgress = Callable[[int, int, str], None]
 
 
-@dataclass(frozen=True)
-class Analysed:
-    """What desk derives from one raw abstract."""
-
-    raw: str
-    key: str
-    readable: str
-    short_name: str | None
-    title: str
-
-
-def analyse(raw: str) -> Analysed:
-    """Derive the duplicate key, readable text, short name and title of one abstract."""
-    readable = readable_text(raw)
-    short = find_short_name(readable)
-    return Analysed(raw, dedup_key_of_readable(readable), readable, short, derive_title(readable, short))
-
-
 PARALLEL_FROM = 1000  # below this, handing abstracts to worker processes costs more than it saves
 _PART = 256  # abstracts per job given to a worker
-
-
-def analyse_many(abstracts: Sequence[str]) -> list[Analysed]:
-    """analyse() of each abstract (one worker job)."""
-    return [analyse(a) for a in abstracts]
 
 
 class Analysis:
