@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -10,8 +11,12 @@ from sqlalchemy.orm import Session
 
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
+from desk.core.search import index as search_index
+from desk.core.search.index import StagedBatch
+from desk.core.search.staging import discard
 from desk.core.workers import WorkerPool
 
+log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
 
@@ -86,6 +91,21 @@ class IndexSync:
                 session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
                 written += len(ids)
 
+    def start_flush(self, pool: WorkerPool) -> PendingFlush | None:
+        """Start indexing the queued papers on the pool's workers and return at once (None: done here).
+
+        For an import: the next file is stored while the workers write this one's segments.
+        A small queue is flushed here and now instead.
+        """
+        with self.db.reading() as session:
+            ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
+            big = pool.parallel and len(ids) >= search_index.PARALLEL_FROM
+            docs = _docs(session, ids) if big else []
+        if not big:
+            self.flush(pool)
+            return None
+        return PendingFlush(self, docs, self.index.stage(docs, pool))
+
     def _iter_all(self, session: Session) -> Iterator[IndexDoc]:
         last = 0
         while True:
@@ -158,6 +178,39 @@ class IndexSync:
         if queued:
             problems.append(f"search index: {queued} changes not yet applied")
         return problems
+
+
+class PendingFlush:
+    """Queued papers whose index segments worker processes are writing (see IndexSync.start_flush)."""
+
+    def __init__(self, sync: IndexSync, docs: Sequence[IndexDoc], batch: StagedBatch) -> None:
+        self.sync = sync
+        self.revs = {d.id: d.rev for d in docs}
+        self.batch = batch
+
+    def finish(self) -> None:
+        """Wait for the segments and commit them, unless the papers changed meanwhile.
+
+        Papers not committed here stay queued, for the next flush.
+        """
+        try:
+            staged = self.batch.result()
+        except Exception:
+            log.warning("index segments could not be written by the workers", exc_info=True)
+            return
+        with self.sync.db.writing() as session:  # the cross-process lock on the index writer
+            ids = list(self.revs)
+            queued = set(session.scalars(select(IndexQueue.paper_id).where(IndexQueue.paper_id.in_(ids))))
+            revs = dict(session.execute(select(Paper.id, Paper.rev).where(Paper.id.in_(ids))).all())
+            if queued != set(ids) or revs != self.revs:
+                discard(staged)  # another process indexed or changed some of them: theirs is newer
+                return
+            self.sync.index.commit_staged(ids, staged)
+            session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+
+    def abandon(self) -> None:
+        """Drop the segments; the papers stay queued and the next flush indexes them."""
+        self.batch.abandon()
 
 
 def queue(session: Session, ids: Iterable[int]) -> None:

@@ -15,7 +15,7 @@ from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
 from desk.core.duplicates import DuplicateFinder
-from desk.core.index_sync import IndexSync, queue
+from desk.core.index_sync import IndexSync, PendingFlush, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
@@ -155,14 +155,26 @@ class Library:
         A big file is analysed and indexed on worker processes (both cores).
         """
         with WorkerPool() as pool:
-            report = importer.import_paths(
-                self.db,
-                paths,
-                progress=progress,
-                cancelled=cancelled,
-                after_file=lambda _outcome: self._sync.flush(pool),
-                pool=pool,
-            )
+            pending: list[PendingFlush] = []
+
+            def index_file(_outcome: importer.FileOutcome) -> None:
+                # The previous file's segments were written by the workers while this one was stored.
+                if pending:
+                    pending.pop().finish()
+                started = self._sync.start_flush(pool)
+                if started is not None:
+                    pending.append(started)
+
+            try:
+                report = importer.import_paths(
+                    self.db, paths, progress=progress, cancelled=cancelled, after_file=index_file, pool=pool
+                )
+                while pending:
+                    pending.pop().finish()
+            finally:
+                for left in pending:  # an error: the papers stay queued for the next flush
+                    left.abandon()
+            self._sync.flush(pool)  # what is left: merged papers' new sources, a failed batch
             if not report.new_ids:
                 return report
             found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)

@@ -86,3 +86,25 @@ def test_cancelling_after_a_file_stores_nothing_of_the_next(
         assert {s.file for p in lib.list_papers() for s in p.sources} == {files[0].name}
         assert lib.check() == []
     assert not multiprocessing.active_children()
+
+
+def test_segments_of_papers_changed_while_they_were_written_are_dropped(
+    tmp_path: Path, seeds_dir: Path, parallel_everywhere: None
+) -> None:
+    from desk.core.db import IndexQueue
+    from desk.core.workers import WorkerPool
+
+    with Library(tmp_path / "lib") as lib:
+        lib.import_paths([seeds_dir])
+        ids = lib.paper_ids()[:20]
+        with lib.db.writing() as session:  # queue them again, as an import leaves them
+            session.add_all(IndexQueue(paper_id=i) for i in ids)
+        with WorkerPool(2) as pool:
+            pending = lib._sync.start_flush(pool)
+            assert pending is not None
+            lib.set_starred([ids[3]], True)  # a change (and its own flush) while the workers write
+            pending.finish()  # the staged versions are older than the database: not committed
+            lib._sync.flush(pool)
+        assert lib.check() == []
+        assert lib.index.doc_count() == lib.count()  # no paper indexed twice
+        assert ids[3] in [r.paper.id for r in lib.search("is:starred").rows]

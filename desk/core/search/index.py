@@ -232,21 +232,28 @@ class SearchIndex:
         index lock (searches go on meanwhile), and moved in with one commit.
         """
         latest = {d.id: d for d in docs}
-        if not latest:
-            return
-        staged: list[StagedSegment] = []
         if pool is not None and pool.parallel and len(latest) >= PARALLEL_FROM:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            sweep_stages(self.directory)
-            pending = [
-                pool.submit(write_segment, str(self.directory), os.getpid(), part)
-                for part in split(list(latest.values()), pool.workers)
-            ]
-            try:
-                staged = [f.result() for f in pending]
-            except BaseException:
-                _abandon(pending, staged)
-                raise
+            batch = self.stage(list(latest.values()), pool)
+            self.commit_staged(batch.ids, batch.result())
+        elif latest:
+            self._commit(latest, [])
+
+    def stage(self, docs: Sequence[IndexDoc], pool: WorkerPool) -> StagedBatch:
+        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged()."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        sweep_stages(self.directory)
+        jobs = [
+            pool.submit(write_segment, str(self.directory), os.getpid(), part)
+            for part in split(list(docs), pool.workers)
+        ]
+        return StagedBatch(tuple(d.id for d in docs), jobs)
+
+    def commit_staged(self, ids: Iterable[int], staged: Sequence[StagedSegment]) -> None:
+        """Replace the documents ``ids`` by the staged segments, in one commit."""
+        self._commit({i: None for i in ids}, staged)
+
+    def _commit(self, latest: dict[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
+        """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         with self._lock:
             try:
                 writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
@@ -259,8 +266,8 @@ class SearchIndex:
                 new_words = False
                 for item in staged:
                     new_words = self._lexicon.add_counts(item.word_counts) or new_words
-                if not staged:
-                    for doc in latest.values():
+                for doc in latest.values():
+                    if doc is not None:
                         writer.add_document(**writer_fields(doc))
                         new_words = self._lexicon.add(words(doc)) or new_words
                 if new_words:  # saved under the writer's lock, like the segments
@@ -467,6 +474,29 @@ def _stored(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]]) -> di
     if fields is None:
         fields = cache[docnum] = corpus.searcher.stored_fields(docnum)
     return fields
+
+
+class StagedBatch:
+    """Segments worker processes are writing for a batch of documents (see SearchIndex.stage)."""
+
+    def __init__(self, ids: tuple[int, ...], jobs: list[Future[StagedSegment]]) -> None:
+        self.ids = ids
+        self._jobs = jobs
+
+    def result(self) -> list[StagedSegment]:
+        """The finished segments (waits); when a part failed, none is kept and its error is raised."""
+        staged: list[StagedSegment] = []
+        try:
+            for job in self._jobs:
+                staged.append(job.result())
+        except BaseException:
+            _abandon(self._jobs[len(staged) + 1 :], staged)
+            raise
+        return staged
+
+    def abandon(self) -> None:
+        """Stop waiting and remove whatever was written."""
+        _abandon(self._jobs, [])
 
 
 def _abandon(pending: list[Future[StagedSegment]], staged: list[StagedSegment]) -> None:
