@@ -6,17 +6,20 @@ import logging
 import os
 import pickle
 from collections.abc import Collection, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 
 from sqlalchemy import select
 
 from desk.core.db import Database, Paper
 from desk.core.dedup import Candidate, NearDuplicateIndex
+from desk.core.dedup.detector import DEFAULT_NUM_PERM, Prepared, prepare
 from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_VERSION = 1
 HASH_BATCH = 10_000  # new papers hashed together
+HASH_CHUNK = 1024  # new papers a worker hashes in one job during an import
 
 
 class DuplicateFinder:
@@ -69,6 +72,39 @@ class DuplicateFinder:
                 index.add_many(texts, pool)
         self._dirty = self._dirty or bool(gone or new)
         return index
+
+    def start_hashing(
+        self, paper_ids: Sequence[int], texts: Sequence[str], pool: WorkerPool
+    ) -> list[tuple[list[int], Future[Prepared]]]:
+        """Hash new papers on the pool's workers now; give the jobs to add_hashed() later.
+
+        Few papers are left to index(), which hashes them here when asked.
+        """
+        if not pool.parallel or len(paper_ids) < HASH_CHUNK:
+            return []
+        return [
+            (
+                list(paper_ids[lo : lo + HASH_CHUNK]),
+                pool.submit(prepare, texts[lo : lo + HASH_CHUNK], DEFAULT_NUM_PERM),
+            )
+            for lo in range(0, len(paper_ids), HASH_CHUNK)
+        ]
+
+    def add_hashed(self, jobs: Sequence[tuple[list[int], Future[Prepared]]]) -> None:
+        """Add what start_hashing() computed (a failed job's papers are hashed by index() instead)."""
+        if not jobs:
+            return
+        if self._index is None:
+            self._index = self._load()
+        for ids, job in jobs:
+            try:
+                ready = job.result()
+            except Exception:
+                log.debug("near-duplicate hashing failed on a worker; done here later", exc_info=True)
+                continue
+            if self._index.num_perm == DEFAULT_NUM_PERM:
+                self._index.add_prepared(ids, ready)
+                self._dirty = True
 
     def groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate]:
         """Groups of papers that look like one paper, minus pairs a user ruled out."""

@@ -60,6 +60,7 @@ class FileOutcome:
 
     paragraphs: int
     added_ids: list[int] = field(default_factory=list)
+    added_texts: list[str] = field(default_factory=list)  # readable abstracts of added_ids
     touched_ids: list[int] = field(default_factory=list)
     merged: int = 0
     already_imported: bool = False
@@ -139,6 +140,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             for paper_id, key in session.execute(added):
                 ids[key] = paper_id
                 outcome.added_ids.append(paper_id)
+                outcome.added_texts.append(fresh[key].readable)
         sources: list[dict[str, object]] = []
         touched: set[int] = set()
         for index, item in enumerate(analysed):

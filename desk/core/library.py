@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +15,7 @@ from desk.core import export, importer, merging
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
+from desk.core.dedup.detector import Prepared
 from desk.core.duplicates import DuplicateFinder
 from desk.core.index_sync import IndexSync, PendingFlush, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
@@ -157,7 +159,10 @@ class Library:
         with WorkerPool() as pool:
             pending: list[PendingFlush] = []
 
-            def index_file(_outcome: importer.FileOutcome) -> None:
+            hashing: list[tuple[list[int], Future[Prepared]]] = []
+
+            def index_file(outcome: importer.FileOutcome) -> None:
+                hashing.extend(self._dupes.start_hashing(outcome.added_ids, outcome.added_texts, pool))
                 # The previous file's segments were written by the workers while this one was stored.
                 if pending:
                     pending.pop().finish()
@@ -175,6 +180,7 @@ class Library:
                 for left in pending:  # an error: the papers stay queued for the next flush
                     left.abandon()
             self._sync.flush(pool)  # what is left: merged papers' new sources, a failed batch
+            self._dupes.add_hashed(hashing)
             if not report.new_ids:
                 return report
             found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import desk.core.dedup.detector as detector
+import desk.core.duplicates as duplicates
 import desk.core.importer as importer
 import desk.core.search.index as search_index
 from desk.core.library import Library
@@ -24,6 +25,7 @@ def parallel_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importer, "_PART", 7)
     monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
     monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(duplicates, "HASH_CHUNK", 5)
 
 
 def _state(lib: Library) -> list[tuple]:
@@ -36,16 +38,25 @@ def _state(lib: Library) -> list[tuple]:
 def test_a_parallel_import_is_the_same_as_a_serial_one(
     tmp_path: Path, seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    lists = tmp_path / "lists"
+    shutil.copytree(seeds_dir, lists)
+    first = next(p for p in sorted(lists.glob("*.txt")))
+    words = first.read_text(encoding="utf-8").split("\n\n")[3].split()
+    truncated = " ".join(words[: len(words) * 3 // 4])  # a near-duplicate of one seed paper
+    (lists / "v2.txt").write_text(f"Preprints\n\n{truncated}\n", encoding="utf-8")
     with Library(tmp_path / "serial") as lib:
-        serial_report = lib.import_paths([seeds_dir])
+        serial_report = lib.import_paths([lists])
         serial = _state(lib)
         serial_hits = [r.paper.id for r in lib.search("conformal risk control").rows]
+        serial_groups = [g.ids for g in lib.near_duplicates()]
+    assert serial_report.near_duplicates >= 1
     monkeypatch.setattr(importer, "PARALLEL_FROM", 5)
     monkeypatch.setattr(importer, "_PART", 7)
     monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
     monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
+    monkeypatch.setattr(duplicates, "HASH_CHUNK", 5)  # hashed on the workers file by file
     with Library(tmp_path / "parallel") as lib:
-        report = lib.import_paths([seeds_dir])
+        report = lib.import_paths([lists])
         assert (report.added, report.merged, report.near_duplicates) == (
             serial_report.added,
             serial_report.merged,
@@ -53,6 +64,7 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(
         )
         assert _state(lib) == serial
         assert [r.paper.id for r in lib.search("conformal risk control").rows] == serial_hits
+        assert [g.ids for g in lib.near_duplicates()] == serial_groups
         assert lib.check() == []
     assert not multiprocessing.active_children()  # the workers stop with the import
 

@@ -151,6 +151,14 @@ class NearDuplicateIndex:
         for chunk, ready in zip(chunks, prepared, strict=True):
             self._append(chunk, ready)
 
+    def add_prepared(self, ids: list[int], ready: Prepared) -> None:
+        """Index papers whose texts were prepare()d elsewhere (on a worker process), in that order."""
+        for paper_id in ids:
+            if paper_id in self._row_of:
+                self.remove(paper_id)
+        self._grow(len(ids))
+        self._append(list(ids), ready)
+
     def _append(self, ids: list[int], ready: Prepared) -> None:
         sets = ready.sets
         rows = slice(self._used, self._used + len(ids))
