@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -24,6 +25,7 @@ ImportProgress = Callable[[int, int, str], None]
 
 PARALLEL_FROM = 1000  # below this, handing abstracts to worker processes costs more than it saves
 _PART = 256  # abstracts per job given to a worker
+START_WORKERS_FROM_BYTES = 1_000_000  # lists this big hold about PARALLEL_FROM abstracts
 
 
 class Analysis:
@@ -176,6 +178,14 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
     return outcome
 
 
+def _total_size(files: Sequence[Path]) -> int:
+    total = 0
+    for path in files:
+        with contextlib.suppress(OSError):  # reported when it is read
+            total += path.stat().st_size
+    return total
+
+
 def _imported_before(db: Database, sha256: str) -> bool:
     with db.reading() as session:
         return session.scalar(select(ImportRecord.id).where(ImportRecord.sha256 == sha256)) is not None
@@ -195,6 +205,8 @@ def import_paths(
     Big files are analysed on ``pool``'s worker processes when one is given.
     """
     files = list(find_list_files(paths))
+    if pool is not None and _total_size(files) >= START_WORKERS_FROM_BYTES:
+        pool.start()  # they start up (≈0.5 s) while the first file is read
     errors: list[ImportFileError] = []
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []

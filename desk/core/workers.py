@@ -74,6 +74,12 @@ class WorkerPool:
             done.set_exception(exc)
         return done
 
+    def start(self) -> None:
+        """Start the worker processes now, so they load their code while this process reads."""
+        if self.parallel:
+            for _ in range(self.workers):
+                self.submit(os.getpid)
+
     def map(self, fn: Callable[[T], R], items: Sequence[T], chunksize: int = 1) -> list[R]:
         """[fn(x) for x in items], spread over the workers; in order."""
         if not self.parallel or len(items) < 2:

@@ -46,3 +46,11 @@ def test_split_keeps_every_item_in_order_in_nearly_equal_parts(items: list[int],
     assert len(pieces) <= parts and all(pieces)
     if pieces:
         assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
+
+
+def test_starting_early_brings_every_worker_up() -> None:
+    with WorkerPool(2) as pool:
+        pool.start()
+        assert len(multiprocessing.active_children()) == 2
+        assert pool.map(abs, [-4, -5]) == [4, 5]
+    assert not multiprocessing.active_children()
