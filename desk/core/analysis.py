@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from desk.core.text import derive_title, find_short_name, readable_text
-from desk.core.text.normalize import dedup_key_of_readable
+from desk.core.text.normalize import dedup_key_of_readable, stored_key
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Analysed:
     """What desk derives from one raw abstract."""
 
     raw: str
-    key: str
+    key: str  # stored_key() of the duplicate key
     readable: str
     short_name: str | None
     title: str
@@ -28,7 +28,8 @@ def analyse(raw: str) -> Analysed:
     """Derive the duplicate key, readable text, short name and title of one abstract."""
     readable = readable_text(raw)
     short = find_short_name(readable)
-    return Analysed(raw, dedup_key_of_readable(readable), readable, short, derive_title(readable, short))
+    key = stored_key(dedup_key_of_readable(readable))
+    return Analysed(raw, key, readable, short, derive_title(readable, short))
 
 
 def analyse_many(abstracts: Sequence[str]) -> list[Analysed]:

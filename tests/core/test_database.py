@@ -75,3 +75,41 @@ def test_failed_migration_rolls_back(seeded_dir: Path, monkeypatch: pytest.Monke
     assert conn.execute("PRAGMA user_version").fetchone()[0] == old
     assert not conn.execute("SELECT name FROM sqlite_master WHERE name='half_done'").fetchall()
     conn.close()
+
+
+def test_version_2_keys_become_digests_and_reimports_still_match(seeded_dir: Path, seeds_dir: Path) -> None:
+    from sqlalchemy import text
+
+    from desk.core.text import dedup_key
+    from desk.core.text.normalize import stored_key
+
+    # A version-2 library kept each paper's duplicate key as text (and merged-away keys as aliases).
+    conn = sqlite3.connect(seeded_dir / DATABASE_NAME)
+    rows = conn.execute("SELECT id, abstract_raw FROM paper").fetchall()
+    for paper_id, raw in rows:
+        conn.execute("UPDATE paper SET key = ? WHERE id = ?", (dedup_key(raw), paper_id))
+    alias_text = dedup_key("An abstract once merged into paper one. It had its own words.")
+    conn.execute(
+        "INSERT INTO merge_record (keep_id, merged_ids, snapshot, created_at) VALUES (?, ?, '{}', ?)",
+        (rows[0][0], "9", "2026-01-01"),
+    )
+    conn.execute("INSERT INTO key_alias (key, paper_id, merge_id) VALUES (?, ?, 1)", (alias_text, rows[0][0]))
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    with Library(seeded_dir) as lib:
+        assert lib.check() == []
+        with lib.db.reading() as session:
+            keys = dict(session.execute(text("SELECT id, key FROM paper")).all())
+            aliases = [k for (k,) in session.execute(text("SELECT key FROM key_alias")).all()]
+        assert keys == {paper_id: stored_key(dedup_key(raw)) for paper_id, raw in rows}
+        assert aliases == [stored_key(alias_text)]
+        assert lib.import_paths([seeds_dir]).added == 0  # the same files: nothing new
+        assert lib.import_paths([_list_with(seeded_dir.parent, rows[5][1])]).added == 0  # same text, new file
+    assert list((seeded_dir / "backups").glob("before-migration-v2-*.sqlite3"))
+
+
+def _list_with(folder: Path, abstract: str) -> Path:
+    path = folder / "again.txt"
+    path.write_text(f"Another Conference 2027 Papers\n\n{abstract}\n", encoding="utf-8")
+    return path

@@ -12,7 +12,7 @@ from sqlalchemy import Connection, Engine, inspect
 from desk.core.db.models import Base
 from desk.core.errors import LibraryDamaged, LibraryTooNew
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _v2_merges(conn: Connection) -> None:
@@ -23,8 +23,18 @@ def _v2_merges(conn: Connection) -> None:
         model.__table__.create(conn)  # type: ignore[attr-defined]
 
 
+def _v3_hashed_keys(conn: Connection) -> None:
+    """Version 3: duplicate keys stored as their digest (desk.core.text.normalize.stored_key)."""
+    from desk.core.text.normalize import stored_key
+
+    raw = conn.connection.driver_connection
+    raw.create_function("desk_stored_key", 1, stored_key, deterministic=True)  # type: ignore[union-attr]
+    conn.exec_driver_sql("UPDATE paper SET key = desk_stored_key(key)")
+    conn.exec_driver_sql("UPDATE key_alias SET key = desk_stored_key(key)")
+
+
 # MIGRATIONS[n] upgrades a database at version n - 1 to version n, inside one transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_merges}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_merges, 3: _v3_hashed_keys}
 
 
 def user_version(conn: Connection) -> int:
