@@ -66,6 +66,38 @@ def detail_of(paper: Paper) -> PaperDetail:
     )
 
 
+class _IndexAsStored:
+    """Called after each file of an import is stored: its new papers are hashed for near-duplicates
+    and its index segments written on the workers while the next file is stored; the previous
+    file's segments are committed then."""
+
+    def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
+        self.sync, self.dupes, self.pool = sync, dupes, pool
+        self.pending: list[PendingFlush] = []
+        self.hashing: list[tuple[list[int], Future[Prepared]]] = []
+
+    def __call__(self, outcome: importer.FileOutcome) -> None:
+        self.hashing += self.dupes.start_hashing(outcome.added_ids, outcome.added_texts, self.pool)
+        if self.pending:
+            self.pending.pop().finish()
+        started = self.sync.start_flush(self.pool)
+        if started is not None:
+            self.pending.append(started)
+
+    def finish(self) -> None:
+        """Commit the last file's segments, index what is left, add the near-duplicate hashes."""
+        while self.pending:
+            self.pending.pop().finish()
+        self.sync.flush(self.pool)  # merged papers' new sources, a batch that failed
+        self.dupes.add_hashed(self.hashing)
+        self.hashing = []
+
+    def abandon(self) -> None:
+        """Drop segments not committed (their papers stay queued)."""
+        while self.pending:
+            self.pending.pop().abandon()
+
+
 class Library:
     """A library folder: the database (the truth) and its derived search index."""
 
@@ -157,30 +189,14 @@ class Library:
         A big file is analysed and indexed on worker processes (both cores).
         """
         with WorkerPool() as pool:
-            pending: list[PendingFlush] = []
-
-            hashing: list[tuple[list[int], Future[Prepared]]] = []
-
-            def index_file(outcome: importer.FileOutcome) -> None:
-                hashing.extend(self._dupes.start_hashing(outcome.added_ids, outcome.added_texts, pool))
-                # The previous file's segments were written by the workers while this one was stored.
-                if pending:
-                    pending.pop().finish()
-                started = self._sync.start_flush(pool)
-                if started is not None:
-                    pending.append(started)
-
+            indexing = _IndexAsStored(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
-                    self.db, paths, progress=progress, cancelled=cancelled, after_file=index_file, pool=pool
+                    self.db, paths, progress=progress, cancelled=cancelled, after_file=indexing, pool=pool
                 )
-                while pending:
-                    pending.pop().finish()
+                indexing.finish()
             finally:
-                for left in pending:  # an error: the papers stay queued for the next flush
-                    left.abandon()
-            self._sync.flush(pool)  # what is left: merged papers' new sources, a failed batch
-            self._dupes.add_hashed(hashing)
+                indexing.abandon()  # after an error: the papers stay queued for the next flush
             if not report.new_ids:
                 return report
             found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
