@@ -14,9 +14,16 @@ from whoosh.writing import SegmentWriter
 from desk.core.search import IndexDoc
 from desk.core.search.fields import writer_fields
 from desk.core.search.schema import build_schema, codec, stem_analyzer
-from desk.core.search.writer import FastSegmentWriter, stemmed_postings
+from desk.core.search.writer import FastSegmentWriter, encode_positions, stemmed_positions
 
 WHOOSH_TEXT = TEXT(analyzer=stem_analyzer())
+
+
+def stemmed_postings(text: str) -> list[tuple[bytes, int, float, bytes]]:
+    """What the fast writer indexes for a stemmed field, in the shape of Whoosh's field.index()."""
+    _, positions = stemmed_positions(text)
+    return [(t.encode("utf-8"), len(p), float(len(p)), encode_positions(p)) for t, p in positions.items()]
+
 
 words = st.sampled_from(
     ["the", "a", "of", "Models", "model", "diffusion", "İstanbul", "ÉCOLE", "x", "LLMs", "v2.0", "e.g",

@@ -70,17 +70,6 @@ def encode_positions(poslist: list[int]) -> bytes:
     return pack_uint(len(deltas)) + dumps(deltas, 2)
 
 
-def stemmed_postings(text: str) -> list[Posting]:
-    """(term bytes, frequency, weight, encoded positions) of ``text``, as the stemmed fields index it.
-
-    The same output as ``TEXT(analyzer=stem_analyzer()).index(text)`` (Positions format).
-    """
-    _, positions = stemmed_positions(text)
-    return [
-        (term.encode("utf-8"), len(p), float(len(p)), encode_positions(p)) for term, p in positions.items()
-    ]
-
-
 def _one_position(pos: int) -> bytes:
     """Whoosh's Positions encoding of a term seen once, at ``pos`` (most terms of an abstract)."""
     return _ONCE[pos] if pos < _ONCE_UP_TO else pack_uint(1) + dumps([pos], 2)
