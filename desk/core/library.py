@@ -84,13 +84,16 @@ class _IndexAsStored:
         if started is not None:
             self.pending.append(started)
 
+    def add_hashes(self) -> None:
+        """Give the near-duplicate finder the hashes the workers computed (waits for them)."""
+        self.dupes.add_hashed(self.hashing)
+        self.hashing = []
+
     def finish(self) -> None:
-        """Commit the last file's segments, index what is left, add the near-duplicate hashes."""
+        """Commit the last file's segments and index what is left."""
         while self.pending:
             self.pending.pop().finish()
         self.sync.flush(self.pool)  # merged papers' new sources, a batch that failed
-        self.dupes.add_hashed(self.hashing)
-        self.hashing = []
 
     def abandon(self) -> None:
         """Drop segments not committed (their papers stay queued)."""
@@ -194,12 +197,13 @@ class Library:
                 report = importer.import_paths(
                     self.db, paths, progress=progress, cancelled=cancelled, after_file=indexing, pool=pool
                 )
+                indexing.add_hashes()
+                found = 0  # near-duplicates checked here while the workers write the last segments
+                if report.new_ids:
+                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
                 indexing.finish()
             finally:
                 indexing.abandon()  # after an error: the papers stay queued for the next flush
-            if not report.new_ids:
-                return report
-            found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
         return replace(report, near_duplicates=found)
 
     def _change(self, ids: Sequence[int], apply: Callable[[Paper], bool]) -> list[int]:
