@@ -38,6 +38,22 @@ def test_stemmed_postings_are_what_the_whoosh_analyzer_indexes(text: str) -> Non
     assert sorted(stemmed_postings(text)) == sorted(WHOOSH_TEXT.index(text))
 
 
+dotted = st.lists(
+    st.sampled_from(["a", "b2", "é", "_", ".", "..", " ", "-", "v2.0", "e.g."]), max_size=30
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(max_size=200), dotted))
+def test_the_token_pattern_finds_the_words_of_the_pattern_before_it(text: str) -> None:
+    """TOKEN_PATTERN dropped an optional dot the greedy match never used: same tokens, fewer steps."""
+    import re
+
+    from desk.core.search.schema import TOKEN_PATTERN
+
+    assert re.findall(TOKEN_PATTERN, text) == re.findall(r"\w+(?:\.?\w+)*", text)
+
+
 def _docs(n: int) -> list[IndexDoc]:
     topics = ["graph neural networks", "diffusion models for images", "offline reinforcement learning"]
     out = []
@@ -165,3 +181,35 @@ def test_short_posting_lists_kept_in_the_term_table_read_back_the_same(tmp_path:
 
     assert plain(got["terms"]) == plain(expected["terms"])
     assert got["docs"] == expected["docs"]
+
+
+postings_lists = st.integers(1, 5).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 2**31), min_size=n, max_size=n, unique=True).map(sorted),
+        st.lists(st.sampled_from([1.0, 2.0, 3.0, 0.5, 7.25]), min_size=n, max_size=n),
+        st.one_of(st.just([b""] * n), st.lists(st.binary(min_size=1, max_size=9), min_size=n, max_size=n)),
+        st.lists(st.integers(0, 5000), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(postings_lists)
+def test_an_inlined_term_row_is_the_one_the_postings_writer_writes(lists: tuple) -> None:
+    """inlined_term_info() writes, without the writer's objects, the row DeskCodec's writer writes."""
+    from io import BytesIO
+
+    from whoosh.codec.whoosh3 import W3TermInfo
+    from whoosh.filedb.structfile import StructFile
+    from whoosh.util.numeric import byte_to_length, length_to_byte
+
+    from desk.core.search.writer import inlined_term_info
+
+    docs, weights, values, lengths = lists
+    lengths = [byte_to_length(length_to_byte(n)) if n else 0 for n in lengths]  # as the writer stores them
+    postings = list(zip(docs, weights, values, lengths, strict=True))
+    postwriter = codec().postings_writer(StructFile(BytesIO()))
+    postwriter.start_postings(build_schema()["abstract"].format, W3TermInfo())
+    for doc, weight, value, length in postings:
+        postwriter.add_posting(doc, weight, value, length)
+    assert inlined_term_info(postings) == postwriter.finish_postings().to_bytes()

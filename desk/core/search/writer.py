@@ -20,7 +20,9 @@ Whoosh's own commit path writes everything.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+import struct
+from array import array
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import pairwise
 from pickle import dumps
@@ -28,12 +30,12 @@ from typing import Any
 
 import numpy as np
 from whoosh.analysis import STOP_WORDS
-from whoosh.system import pack_uint
+from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
 from desk.core.search.postings import column_array
-from desk.core.search.schema import TEXT_FIELDS, TOKEN_PATTERN, cached_stem
+from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)
@@ -43,23 +45,43 @@ Posting = tuple[bytes, int, float, bytes]  # what a field's index() yields
 _Posting = tuple[int, float, bytes, int]  # docnum, weight, value, stored field length
 
 
-def stemmed_positions(text: str) -> tuple[int, dict[str, list[int]]]:
-    """(words kept, stem -> positions) of ``text``, as the stemmed fields analyse it.
+_STEM_OF: dict[str, str] = {}  # lowercased word -> its stem, "" for a word not indexed
+_STEM_OF_LIMIT = 1_000_000  # words remembered before the table starts again (memory)
 
-    Stop words and one-letter words are dropped and positions renumbered over the words
-    kept, from the first kept one — as StemmingAnalyzer does with positions.
+
+def _stem_of(word: str) -> str:
+    """The stem ``word`` is indexed under, or "" for a stop word or one-letter word."""
+    if len(_STEM_OF) >= _STEM_OF_LIMIT:
+        _STEM_OF.clear()
+    stem = _STEM_OF[word] = "" if len(word) < _MIN_WORD or word in _STOPS else cached_stem(word) or word
+    return stem
+
+
+def stemmed_words(text: str) -> tuple[int, list[str]]:
+    """(position of the first word kept, stems of the words kept) of ``text``.
+
+    Stop words and one-letter words are dropped, as StemmingAnalyzer drops them; the
+    positions of the kept words are the first one's plus their rank among them.
     """
     # One lower() over the joined tokens equals one per token: tokens hold no space, and
     # the context lower() looks at (final sigma) ends at a space as at a token's end.
     words = " ".join(_TOKENS.findall(text)).lower().split(" ")
-    kept = [w for w in words if len(w) >= _MIN_WORD and w not in _STOPS]
-    if not kept:
-        return 0, {}
-    first = next(i for i, w in enumerate(words) if len(w) >= _MIN_WORD and w not in _STOPS)
+    got = list(map(_STEM_OF.get, words))  # one table lookup per word, no Python step
+    if None in got:
+        got = [_stem_of(w) if s is None else s for w, s in zip(words, got, strict=True)]
+    stems = list(filter(None, got))
+    if not stems:
+        return 0, stems
+    return (0 if got[0] else next(i for i, s in enumerate(got) if s)), stems
+
+
+def stemmed_positions(text: str) -> tuple[int, dict[str, list[int]]]:
+    """(words kept, stem -> positions) of ``text``, as the stemmed fields analyse it (see stemmed_words)."""
+    first, stems = stemmed_words(text)
     positions: defaultdict[str, list[int]] = defaultdict(list)
-    for pos, term in enumerate(map(cached_stem, kept), first):
+    for pos, term in enumerate(stems, first):
         positions[term].append(pos)
-    return len(kept), positions
+    return len(stems), positions
 
 
 def encode_positions(poslist: list[int]) -> bytes:
@@ -147,15 +169,29 @@ class FastSegmentWriter(SegmentWriter):
 
     def _group_stemmed(self, name: str, docnum: int, text: str) -> int:
         """_group() for a stemmed text field, analysed here (terms kept as str until the flush)."""
-        length, positions = stemmed_positions(text)
-        stored_length = byte_to_length(length_to_byte(length)) if length else 0
+        first, stems = stemmed_words(text)
+        length = len(stems)
+        if not length:
+            return 0
+        stored_length = byte_to_length(length_to_byte(length))
         terms = self._grouped[name]
         once = _ONCE
-        for term, poslist in positions.items():
-            if len(poslist) == 1 and poslist[0] < _ONCE_UP_TO:  # most terms: a list lookup, no call
-                terms[term].append((docnum, 1.0, once[poslist[0]], stored_length))
-            else:
+        # Built in C: each term's last position; most terms of an abstract occur once.
+        last = dict(zip(stems, range(first, first + length), strict=True))
+        repeated: dict[str, list[int]] = {}
+        if len(last) < length:
+            repeated = {t: [] for t, n in Counter(stems).items() if n > 1}
+            for pos, term in enumerate(stems, first):
+                if term in repeated:
+                    repeated[term].append(pos)
+        for term, pos in last.items():
+            if term in repeated:
+                poslist = repeated[term]
                 terms[term].append((docnum, float(len(poslist)), encode_positions(poslist), stored_length))
+            elif pos < _ONCE_UP_TO:  # a list lookup, no call
+                terms[term].append((docnum, 1.0, once[pos], stored_length))
+            else:
+                terms[term].append((docnum, 1.0, _one_position(pos), stored_length))
         return length
 
     def _flush_segment(self) -> None:
@@ -173,10 +209,18 @@ class FastSegmentWriter(SegmentWriter):
         for name in sorted(self._grouped):
             terms = self._grouped[name]
             fieldwriter.start_field(name, self.schema[name])
+            add_row = fieldwriter._tindex.add
+            field_key = pack_ushort(fieldwriter._fieldid)
             # UTF-8 keeps code point order, so str terms sort as their bytes will.
             for term in sorted(terms):
-                fieldwriter.start_term(_as_bytes(term))
-                _add_all(fieldwriter._postwriter, terms[term])
+                postings = terms[term]
+                btext = _as_bytes(term)
+                row = inlined_term_info(postings) if len(postings) < INLINE_POSTINGS else None
+                if row is not None:  # most terms: the term table row, without a postings writer
+                    add_row(field_key + btext, row)
+                    continue
+                fieldwriter.start_term(btext)
+                _add_all(fieldwriter._postwriter, postings)
                 fieldwriter.finish_term()
             fieldwriter.finish_field()
         self._grouped.clear()
@@ -185,6 +229,36 @@ class FastSegmentWriter(SegmentWriter):
 
 def _as_bytes(term: str | bytes) -> bytes:
     return term.encode("utf-8") if isinstance(term, str) else term
+
+
+_TERM_INFO = struct.Struct("!BfIBBfII")  # W3TermInfo's row: flags, weight, df, lengths, max weight, ids
+
+
+def inlined_term_info(postings: list[_Posting]) -> bytes | None:
+    """The term-table row W3TermInfo.to_bytes() writes for a short list kept inline, or None.
+
+    What DeskCodec's postings writer does for the list (add_block, set_inlined, to_bytes)
+    without its objects. None when the list mixes postings with and without values: that
+    one goes to a block, as in the writer.
+    """
+    docs, weights, values, lengths = zip(*postings, strict=True)
+    if not all(values):
+        if any(values):
+            return None
+        values = (b"",) * len(docs)
+    weights = tuple(array("f", weights))  # the writer's float32 buffer, read back
+    present = [n for n in lengths if n]
+    row = _TERM_INFO.pack(
+        1,
+        sum(weights),
+        len(docs),
+        length_to_byte(min(present)) if present else 0,
+        length_to_byte(max(present, default=0)),
+        max(0, *weights),
+        docs[0],
+        docs[-1],
+    )
+    return row + dumps((docs, weights, values), 2)
 
 
 def _add_all(postwriter: Any, postings: list[_Posting]) -> None:
@@ -211,8 +285,8 @@ def _add_all(postwriter: Any, postings: list[_Posting]) -> None:
         postwriter._ids.extend(docs)
         postwriter._weights.extend(weights)
         postwriter._maxweight = max(postwriter._maxweight, *weights)
-        postwriter._values.extend(v for v in values if v)
-        present = [n for n in lengths if n]
+        postwriter._values.extend(filter(None, values))
+        present = list(filter(None, lengths))
         if present:
             low = min(present)
             if postwriter._minlength is None or low < postwriter._minlength:
