@@ -213,3 +213,30 @@ def test_an_inlined_term_row_is_the_one_the_postings_writer_writes(lists: tuple)
     for doc, weight, value, length in postings:
         postwriter.add_posting(doc, weight, value, length)
     assert inlined_term_info(postings) == postwriter.finish_postings().to_bytes()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(texts, dotted))
+def test_the_lexicon_words_read_from_the_index_tokens_are_the_words_of_the_text(text: str) -> None:
+    from desk.core.search.spelling import words_of, words_of_tokens
+    from desk.core.search.writer import lowered_tokens
+
+    assert words_of_tokens(lowered_tokens(text)) == words_of(text)
+
+
+def test_the_writer_counts_the_documents_holding_each_lexicon_word(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from desk.core.search.fields import words
+
+    docs = _docs(60)
+    folder = tmp_path / "ix"
+    folder.mkdir()
+    ix = FileStorage(str(folder)).create_index(build_schema(), indexname="t")
+    writer = FastSegmentWriter(ix, codec=codec())
+    for doc in docs:
+        writer.add_document(**writer_fields(doc))
+    expected = Counter(w for doc in docs for w in words(doc))
+    assert writer.word_counts == expected
+    assert expected["racer"] == 12 and expected["diffusion"] > 20  # short names and notes count too
+    writer.cancel()

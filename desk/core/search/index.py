@@ -21,7 +21,7 @@ from whoosh.searching import Searcher
 
 from desk.core.search.compiler import Compiled, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
-from desk.core.search.fields import words, writer_fields
+from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import ParsedQuery, parse
@@ -269,7 +269,7 @@ class SearchIndex:
                 for doc in latest.values():
                     if doc is not None:
                         writer.add_document(**writer_fields(doc))
-                        new_words = self._lexicon.add(words(doc)) or new_words
+                new_words = self._lexicon.add_counts(writer.word_counts) or new_words
                 if new_words:  # saved under the writer's lock, like the segments
                     self._lexicon.save()
             except BaseException:

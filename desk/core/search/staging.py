@@ -14,7 +14,6 @@ import contextlib
 import os
 import shutil
 import uuid
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 from whoosh.filedb.filestore import FileStorage
 from whoosh.writing import NO_MERGE
 
-from desk.core.search.fields import words, writer_fields
+from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc
 from desk.core.search.schema import INDEX_NAME, build_schema, codec
 from desk.core.search.writer import FastSegmentWriter
@@ -51,16 +50,14 @@ def write_segment(index_dir: str, owner: int, docs: Sequence[IndexDoc]) -> Stage
     try:
         ix = FileStorage(str(folder)).create_index(build_schema(), indexname=INDEX_NAME)
         writer = FastSegmentWriter(ix, codec=codec())
-        counts: Counter[str] = Counter()
         for doc in docs:
             writer.add_document(**writer_fields(doc))
-            counts.update(words(doc))
         segment = writer._finalize_segment()
         writer._finish()
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return StagedSegment(str(folder), segment, tuple(d.id for d in docs), dict(counts))
+    return StagedSegment(str(folder), segment, tuple(d.id for d in docs), dict(writer.word_counts))
 
 
 def install(writer: FastSegmentWriter, staged: Sequence[StagedSegment], mergetype: Any = NO_MERGE) -> None:

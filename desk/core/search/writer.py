@@ -36,6 +36,7 @@ from whoosh.writing import SegmentWriter
 
 from desk.core.search.postings import column_array
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem
+from desk.core.search.spelling import words_of_tokens
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)
@@ -57,15 +58,24 @@ def _stem_of(word: str) -> str:
     return stem
 
 
+def lowered_tokens(text: str) -> list[str]:
+    """The lowercased word tokens of ``text``, as the stemmed fields' analyzer cuts them ([""] for none)."""
+    # One lower() over the joined tokens equals one per token: tokens hold no space, and
+    # the context lower() looks at (final sigma) ends at a space as at a token's end.
+    return " ".join(_TOKENS.findall(text)).lower().split(" ")
+
+
 def stemmed_words(text: str) -> tuple[int, list[str]]:
-    """(position of the first word kept, stems of the words kept) of ``text``.
+    """(position of the first word kept, stems of the words kept) of ``text``."""
+    return _stems_of_tokens(lowered_tokens(text))
+
+
+def _stems_of_tokens(words: list[str]) -> tuple[int, list[str]]:
+    """stemmed_words() of a text whose lowered_tokens() are ``words``.
 
     Stop words and one-letter words are dropped, as StemmingAnalyzer drops them; the
     positions of the kept words are the first one's plus their rank among them.
     """
-    # One lower() over the joined tokens equals one per token: tokens hold no space, and
-    # the context lower() looks at (final sigma) ends at a space as at a token's end.
-    words = " ".join(_TOKENS.findall(text)).lower().split(" ")
     got = list(map(_STEM_OF.get, words))  # one table lookup per word, no Python step
     if None in got:
         got = [_stem_of(w) if s is None else s for w, s in zip(words, got, strict=True)]
@@ -111,6 +121,9 @@ class FastSegmentWriter(SegmentWriter):
             lambda: defaultdict(list)
         )
         self._pooled = False
+        #: Documents holding each unstemmed word of the text fields: the "did you mean" lexicon's counts.
+        self.word_counts: Counter[str] = Counter()
+        self._doc_words: set[str] = set()
         self._analysed: dict[tuple[str, Any], list[Posting]] = {}
 
     def add_reader(self, reader: Any) -> None:
@@ -125,6 +138,7 @@ class FastSegmentWriter(SegmentWriter):
         perdoc = self.perdocwriter
         docnum = self.docnum
         perdoc.start_doc(docnum)
+        self._doc_words = set()
         try:
             for name in names:
                 value = fields[name]
@@ -153,6 +167,7 @@ class FastSegmentWriter(SegmentWriter):
             perdoc.cancel_doc()
             raise
         perdoc.finish_doc()
+        self.word_counts.update(self._doc_words)
         self._added = True
         self.docnum += 1
 
@@ -169,7 +184,9 @@ class FastSegmentWriter(SegmentWriter):
 
     def _group_stemmed(self, name: str, docnum: int, text: str) -> int:
         """_group() for a stemmed text field, analysed here (terms kept as str until the flush)."""
-        first, stems = stemmed_words(text)
+        tokens = lowered_tokens(text)
+        self._doc_words |= words_of_tokens(tokens)
+        first, stems = _stems_of_tokens(tokens)
         length = len(stems)
         if not length:
             return 0

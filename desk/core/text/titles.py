@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from desk.core.text.markup import one_space
+
 TITLE_MAX = 120
 
 # Field-wide acronyms an abstract uses but never introduces as its own method.
@@ -350,7 +352,7 @@ def gerund(verb: str) -> str:
 def _tidy(phrase: str, *, article: bool = True) -> str:
     """Title-shaped phrase: no asides in parentheses, no trailing clause when long."""
     phrase = re.sub(r" \([^()]*\)", "", phrase)  # acronyms, citations, asides
-    phrase = re.sub(r"\s+", " ", phrase).strip(" ,;:.–—-")
+    phrase = one_space(phrase).strip(" ,;:.–—-")
     if article:
         phrase = re.sub(r"^(?:the|some)\s+", "", phrase, flags=re.IGNORECASE)
     if len(phrase) > 90:
@@ -387,7 +389,7 @@ def _capitalize(phrase: str) -> str:
 
 def fit_title(text: str, limit: int = TITLE_MAX) -> str:
     """Cut to `limit` characters at a word boundary, ending in "…" when cut."""
-    text = re.sub(r"\s+", " ", text).strip()
+    text = one_space(text).strip()
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
@@ -528,11 +530,11 @@ def derive_title(readable: str, short_name: str | None) -> str:
 def _plain_title(text: str) -> str:
     """No markup debris may reach a title, even from unreadable input."""
     text = re.sub(r"\*{2,}", "", re.sub(r"[$\\]", "", text))
-    return re.sub(r"\s+", " ", text).strip()
+    return one_space(text).strip()
 
 
 def _derive_title(readable: str, short_name: str | None) -> str:
-    text = re.sub(r"\s+", " ", strip_urls(readable, "")).strip() or readable.strip()
+    text = one_space(strip_urls(readable, "")).strip() or readable.strip()
     if short_name and short_name in text:
         named = _name_title(text, short_name)
         if named:
