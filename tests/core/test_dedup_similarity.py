@@ -117,3 +117,21 @@ def test_a_text_shingles_the_same_alone_or_among_others(texts: list[str]) -> Non
         assert (together.cleanup[k] == shingle([" ".join(text.split())]).cleanup[0]) and len(
             text.split()
         ) == len(normalize_words(texts[k]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=120), max_size=8), st.booleans())
+def test_word_hashes_looked_up_are_the_hashes_computed(texts: list[str], small_table: bool) -> None:
+    """_words remembers each word's hash; what it gives must be what hashing the texts gives."""
+    import unittest.mock
+
+    from desk.core.dedup import shingles
+
+    normalized = [normalize(t) for t in texts]
+    limit = 3 if small_table else shingles._WORD_HASH_LIMIT  # a full table starts again
+    with unittest.mock.patch.object(shingles, "_WORD_HASH_LIMIT", limit):
+        for _ in range(2):  # the second time from the table
+            hashes, counts = shingles._words(normalized)
+            expected_hashes, expected_counts = shingles._hash_words(normalized)
+            assert hashes.tolist() == expected_hashes.tolist()
+            assert counts.tolist() == expected_counts.tolist()

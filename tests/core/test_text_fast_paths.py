@@ -57,8 +57,15 @@ def test_duplicate_key_of_ascii_text(text: str) -> None:
     assert text_normalize.dedup_key_of_readable(text) == general_key(text)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.text(max_size=200))
+mixed_text = st.lists(
+    st.sampled_from(["We", "α", "²", "×", "$\\alpha$-VOR", "\\textbf{\\emph{S}}parse", "D^2TR", "D^{2}TR",
+                     "^", "\\", "\\le", "x_1", "—", "İ", "机器", "ﬁ", "\\url{a.b/c}}.", " ", "\t"]),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=200), mixed_text))
 def test_any_text_still_takes_the_general_path(text: str) -> None:
     assert shingles.normalize(text) == general_normalize(text)
     assert text_normalize.dedup_key_of_readable(text) == general_key(text)
@@ -129,3 +136,26 @@ def test_whitespace_and_control_shortcuts_change_nothing(text: str) -> None:
     assert markup.one_space(text) == markup._WS_RE.sub(" ", text)
     if text.isprintable():
         assert markup._CONTROL_RE.sub(" ", text) == text
+
+
+paragraph_text = st.one_of(
+    st.text(max_size=120),
+    st.lists(
+        st.sampled_from(["word", "&amp;", "&#xFEFF;", "&#x301;", "&para", "\ufeff", "\x07", "e\u0301", "\n",
+                         "  ", "\u2028", "\x85", "Ω", "&lt;b&gt;"]),
+        max_size=30,
+    ).map("".join),
+)  # fmt: skip
+
+
+@settings(max_examples=1000, deadline=None)
+@given(paragraph_text)
+def test_cleaning_a_paragraph_skips_only_the_passes_that_would_change_nothing(text: str) -> None:
+    from desk.core.reader import parse
+
+    def general(raw: str) -> str:  # clean_paragraph as it was before its shortcuts
+        cleaned = parse._ENTITY.sub(lambda m: html.unescape(m.group()), parse._CONTROLS.sub("", raw))
+        cleaned = unicodedata.normalize("NFC", parse._CONTROLS.sub("", cleaned))
+        return " ".join(cleaned.split())
+
+    assert parse.clean_paragraph(text) == general(text)

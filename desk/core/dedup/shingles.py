@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -96,13 +97,16 @@ def normalize(text: str) -> str:
     if not text.isascii():  # the table maps no ASCII character
         text = _first(text)
     text = text.replace("$", "")  # math delimiters join: $\\textbf{S}$parse
-    for _ in range(3):  # nested styles, innermost first
-        text, found = _STYLED.subn(r"\1", text)
-        if not found:
-            break
-    text = _STYLE.sub(" ", text)
-    text = _SCRIPT.sub(lambda m: f" ^{m.group(1) or m.group(2)} ", text)
-    text = _COMMAND.sub(_command, text)
+    if "\\" in text:  # what LaTeX is left: every pattern below but _SCRIPT starts with a backslash
+        for _ in range(3):  # nested styles, innermost first
+            text, found = _STYLED.subn(r"\1", text)
+            if not found:
+                break
+        text = _STYLE.sub(" ", text)
+    if "^" in text:
+        text = _SCRIPT.sub(lambda m: f" ^{m.group(1) or m.group(2)} ", text)
+    if "\\" in text:
+        text = _COMMAND.sub(_command, text)
     if text.isascii():  # NFKC leaves ASCII as it is, casefold is lower: one C-speed table
         return text.lower().encode("ascii").translate(_ASCII_LAST).decode("ascii")
     text = _last(unicodedata.normalize("NFKC", text).casefold())
@@ -131,7 +135,7 @@ _BYTE_BASE = np.uint64(0x100000001B3)  # odd, so invertible modulo 2**64
 _BYTE_INVERSE = np.uint64(pow(0x100000001B3, -1, 1 << 64))
 
 
-def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def _hash_words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """``(hashes, counts)``: a stable 64-bit hash of every word of the normalized texts, in order,
     and each text's word count. Computed on the UTF-8 bytes of all texts at once, no Python string
     per word: a polynomial hash over the whole batch, cut per word and shifted back to its start."""
@@ -148,6 +152,27 @@ def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     hashes = mix64(sums ^ ((ends - starts).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
     doc = np.searchsorted(np.flatnonzero(data == _NEWLINE), starts)
     return hashes, np.bincount(doc, minlength=len(texts)).astype(np.int64)
+
+
+_WORD_HASH: dict[str, int] = {}  # word -> its _hash_words() hash, in this process
+_WORD_HASH_LIMIT = 500_000  # words remembered before the table starts again (memory)
+
+
+def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """What ``_hash_words(texts)`` gives: the hash of a word depends on the word alone, so each
+    distinct word is hashed once (with ``_hash_words``) and looked up after; the vocabulary of
+    abstracts is small beside their text."""
+    split = [t.split() for t in texts]  # the only spaces normalized text keeps are " "
+    words = list(chain.from_iterable(split))
+    missing = set(words).difference(_WORD_HASH)
+    if missing:
+        if len(_WORD_HASH) + len(missing) > _WORD_HASH_LIMIT:
+            _WORD_HASH.clear()
+            missing = set(words)
+        new = list(missing)
+        _WORD_HASH.update(zip(new, _hash_words(new)[0].tolist(), strict=True))
+    hashes = np.fromiter(map(_WORD_HASH.__getitem__, words), dtype=np.uint64, count=len(words))
+    return hashes, np.fromiter(map(len, split), dtype=np.int64, count=len(split))
 
 
 @dataclass(frozen=True)

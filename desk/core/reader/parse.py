@@ -62,11 +62,17 @@ def _paragraphs(text: str) -> Iterator[str]:
 
 def clean_paragraph(raw: str) -> str:
     """One paragraph as one line: entities decoded, NFC, controls removed, whitespace collapsed."""
-    text = _ENTITY.sub(lambda m: html.unescape(m.group()), _CONTROLS.sub("", raw))
-    # Again after entities (&#xFEFF;), and before NFC: a removed character may have kept a
-    # combining mark from its base letter.
-    text = unicodedata.normalize("NFC", _CONTROLS.sub("", text))
-    return " ".join(text.split())
+    text = _without_controls(raw)
+    if "&" in text:
+        # Controls again after entities (&#xFEFF;), and before NFC: a removed character may
+        # have kept a combining mark from its base letter.
+        text = _without_controls(_ENTITY.sub(lambda m: html.unescape(m.group()), text))
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _without_controls(text: str) -> str:
+    # Every character _CONTROLS matches is unprintable: most paragraphs skip the regex.
+    return text if text.isprintable() else _CONTROLS.sub("", text)
 
 
 def looks_like_header(line: str) -> bool:
