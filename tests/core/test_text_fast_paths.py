@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from desk.core.dedup import shingles
@@ -96,36 +96,54 @@ url_text = st.lists(
     st.sampled_from(["see", "https://github.com/x/y.", "HTTP://A.B", "code.io", "a.com/x", "x.ai", "net",
                      ".org", "://", " ", "(", ")", "www.example.org", "v1.2"]),
     max_size=30,
-).map(" ".join)  # fmt: skip
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.one_of(st.text(max_size=100), url_text))
-def test_url_stripping_skips_only_texts_without_an_address(text: str) -> None:
-    from desk.core.text import titles
-
-    assert titles.strip_urls(text, " ") == titles._URL_RE.sub(" ", text)
-
-
-cue_text = st.one_of(
-    st.text(alphabet=st.characters(max_codepoint=127), max_size=150),
-    st.lists(
-        st.sampled_from(["We", "we", "and", "This paper", "our work", "propose", "Proposes", "PUT FORWARD",
-                         "put  forward", "address", "Addresses", "these", "issues", "via", "called", "Our",
-                         "method", "RACER", "which we call", "termed", "x", ",", "."]),
-        max_size=25,
-    ).map(" ".join),
+).flatmap(
+    lambda words: st.sampled_from([" ", "", "  ", "\n", "\xa0"]).map(lambda sep: sep.join(words))
 )  # fmt: skip
 
 
-@settings(max_examples=800, deadline=None)
-@given(cue_text)
-def test_a_sentence_without_a_cues_words_never_matches_the_cue(text: str) -> None:
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(st.text(max_size=100), url_text), st.sampled_from([" ", ""]))
+def test_url_stripping_runs_the_regex_only_where_an_address_can_be(text: str, replacement: str) -> None:
     from desk.core.text import titles
 
-    for regex, _strength, hint in titles._CUES:
-        if not hint.search(text.lower()):
-            assert regex.search(text) is None
+    assert titles.strip_urls(text, replacement) == titles._URL_RE.sub(replacement, text)
+
+
+cue_words = st.sampled_from(
+    ["We", "we", "and", "And", "This paper", "our work", "propose", "Proposes", "PUT FORWARD", "put  forward",
+     "address", "Addresses", "these", "issues", "via", "called", "Our", "method", "RACER", "which we call",
+     "termed", "x", ",", ".", ". ", "!", "e.g.", "(", "WE", "ſ", "İ", "ı", "K", "α", "\t", "\n", "\xa0",
+     "thewe", "weand", "by developing", "the", "as", "further", "newly", "thıs paper", "thiſ work", "İs"]
+)  # fmt: skip
+cue_text = st.one_of(
+    st.text(alphabet=st.characters(max_codepoint=127), max_size=150),
+    st.text(max_size=100),
+    st.lists(cue_words, max_size=30).flatmap(
+        lambda words: st.sampled_from([" ", "", ". "]).map(lambda sep: sep.join(words))
+    ),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(cue_text)
+@example("In thıs paper propose RACER. Thiſ work introduces STAR. wE Design it, called OGPO.")
+@example("İn this paper we propose RACER, and we present X.\tWe address these issues via Y.")
+def test_the_cue_scan_finds_what_searching_each_sentence_finds(text: str) -> None:
+    from desk.core.text import titles
+    from desk.core.text.cues import CUES, CueScan
+
+    scan, pos = CueScan(text), 0
+    for sentence in titles.split_sentences(text):
+        offset = text.find(sentence, pos)
+        pos = max(offset, pos)
+        found = scan.matches(offset, offset + len(sentence))
+        got = [(m.span(), m.groupdict(), strength) for m, strength in found]
+        expected = [
+            ((offset + m.start(), offset + m.end()), m.groupdict(), cue.strength)
+            for cue in CUES
+            for m in cue.regex.finditer(sentence)
+        ]
+        assert got == expected
 
 
 @settings(max_examples=1000, deadline=None)

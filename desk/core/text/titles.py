@@ -6,6 +6,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from desk.core.text.cues import ADVERBS as _ADVERBS
+from desk.core.text.cues import STRONG_VERBS as _STRONG_VERBS
+from desk.core.text.cues import SUBJECT as _SUBJECT
+from desk.core.text.cues import CueScan
 from desk.core.text.markup import one_space
 
 TITLE_MAX = 120
@@ -23,35 +27,6 @@ _GENERIC_WORDS = """
     DAG TSP VRP CVRP SWE GFLOWNET GFLOWNETS SSL SIMCLR CLIP DINO SAM YOLO GCP PE DOW CN SMAC SMACV2
 """
 GENERIC = frozenset(_GENERIC_WORDS.split())
-_STRONG_VERBS = r"propose|introduce|present|unveil|describe"
-_WEAK_VERBS = (
-    r"develop|design|derive|establish|instantiate|build|construct|release|devise|create|contribute|"
-    r"formulate|offer|put forward|term|call|dub|name|coin"
-)
-_SUBJECT = r"\b(?:we|this (?:paper|work|study|article|note)|our (?:paper|work|study))"
-_ADVERBS = r"(?:(?:\w+ly|also|further|first|then|next|now|additionally|here|therefore|thus)\s+)*"
-_VERB_RE = re.compile(
-    rf"(?:{_SUBJECT}|\band)\s+" + _ADVERBS + rf"(?P<verb>{_STRONG_VERBS}|{_WEAK_VERBS})(?:s|es|d|ed)?\b"
-    r"(?:\s+(?:this|the|our|these)\s+\w+(?:\s+\w+)?\s+as\b)?",
-    re.IGNORECASE,
-)
-_ADDRESS_RE = re.compile(
-    _SUBJECT + r"\s+" + _ADVERBS + r"address(?:es)?\s+(?:this|these|the|such)(?:\s+[\w-]+){0,2}\s+"
-    r"(?:via|with|through|using|by (?:developing|proposing|introducing|designing|presenting))\b",
-    re.IGNORECASE,
-)
-_NAMED_RE = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|which we (?:call|term|dub|name))\s+(?=[A-Z0-9])"
-    r"|\b[Oo]ur (?:algorithm|method|framework|approach|model|system|optimizer|architecture|benchmark|tool)"
-    r"\s+(?=[A-Z0-9])"
-)
-# Each cue with words one of which any match of it contains, lowercased: an ASCII sentence
-# without any of them is not scanned. (Not for other text: under IGNORECASE "ſ" matches "s".)
-_CUES = (
-    (_VERB_RE, 0.0, re.compile(f"{_STRONG_VERBS}|{_WEAK_VERBS}")),
-    (_ADDRESS_RE, 4.0, re.compile("address")),
-    (_NAMED_RE, 5.0, re.compile("called|dubbed|named|termed|coined|which we |our ")),
-)
 _APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
 _EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
 _TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
@@ -63,8 +38,38 @@ _URL_HINTS = ("://", ".io", ".com", ".org", ".net", ".ai")  # _URL_RE matches no
 
 
 def strip_urls(text: str, replacement: str) -> str:
-    """``text`` with web addresses replaced (the regex runs only when one may be there)."""
-    return _URL_RE.sub(replacement, text) if any(h in text for h in _URL_HINTS) else text
+    """``text`` with web addresses replaced (``_URL_RE.sub(replacement, text)``)."""
+    spans = url_spans(text)
+    if not spans:
+        return text
+    pieces, last = [], 0
+    for start, end in spans:
+        pieces += (text[last:start], replacement)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+@lru_cache(maxsize=64)  # the short name and the title of one abstract both strip its addresses
+def url_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where ``_URL_RE`` matches ``text``; the regex runs only on the words that hold a hint.
+
+    A match holds no whitespace and one of _URL_HINTS, so it lies in one such word, and a word's
+    edges (whitespace, or the text's ends) look the same to the regex as the whole text's.
+    """
+    if not any(h in text for h in _URL_HINTS):
+        return ()
+    if not text.isprintable():  # whitespace other than " ": the whole text
+        return tuple(m.span() for m in _URL_RE.finditer(text))
+    words = set()
+    for hint in _URL_HINTS:
+        i = text.find(hint)
+        while i >= 0:
+            end = text.find(" ", i)
+            end = len(text) if end < 0 else end
+            words.add((text.rfind(" ", 0, i) + 1, end))
+            i = text.find(hint, end)
+    return tuple(m.span() for start, end in sorted(words) for m in _URL_RE.finditer(text, start, end))
 
 
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
@@ -228,21 +233,19 @@ def _find_short_name(readable: str) -> str | None:
     text = strip_urls(readable, " ")
     cands: dict[str, _Candidate] = {}
     pos = 0
+    scan = CueScan(text)
     for sentence in split_sentences(text):
         offset = text.find(sentence, pos)
         pos = max(offset, pos)
         cued = False
-        lowered = sentence.lower() if sentence.isascii() else None
-        for regex, strength, hint in _CUES:
-            if lowered is not None and not hint.search(lowered):
-                continue  # without the cue's words the (slower) cue regex cannot match
-            for m in regex.finditer(sentence):
-                if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[: m.start()], re.I):
-                    continue  # "... and propose" counts only when the authors are the subject
-                verb = (m.groupdict().get("verb") or "").lower()
-                cue = strength or (6.0 if re.fullmatch(_STRONG_VERBS, verb) else 4.0)
-                _credit(cands, _window(sentence, m.end()), text, offset + m.start(), cue)
-                cued = cued or cue >= 6.0
+        for m, strength in scan.matches(offset, offset + len(sentence)):
+            start, end = m.start() - offset, m.end() - offset  # in the sentence
+            if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[:start], re.I):
+                continue  # "... and propose" counts only when the authors are the subject
+            verb = (m.groupdict().get("verb") or "").lower()
+            cue = strength or (6.0 if re.fullmatch(_STRONG_VERBS, verb) else 4.0)
+            _credit(cands, _window(sentence, end), text, m.start(), cue)
+            cued = cued or cue >= 6.0
         if cued:
             # Acronyms defined anywhere in a "we propose" sentence ("two new algorithms: ... (GTPO)").
             for m in re.finditer(r"\(([^\s()]{2,15})\)", sentence):
