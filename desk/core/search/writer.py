@@ -119,9 +119,7 @@ class FastSegmentWriter(SegmentWriter):
     def __init__(self, ix: Any, **kwargs: Any) -> None:
         super().__init__(ix, **kwargs)
         # field -> term -> postings; a stemmed field's terms are str, the others' bytes
-        self._grouped: defaultdict[str, defaultdict[Any, list[Any]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
+        self._grouped: defaultdict[str, defaultdict[Any, list[Any]]] = defaultdict(lambda: defaultdict(list))
         self._pooled = False
         #: Documents holding each unstemmed word of the text fields: the "did you mean" lexicon's counts.
         self.word_counts: Counter[str] = Counter()
