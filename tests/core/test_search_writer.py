@@ -241,3 +241,31 @@ def test_the_writer_counts_the_documents_holding_each_lexicon_word(tmp_path: Pat
     assert writer.word_counts == expected
     assert expected["racer"] == 12 and expected["diffusion"] > 20  # short names and notes count too
     writer.cancel()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 70_000), min_size=1, max_size=1100, unique=True).map(sorted)
+    | st.integers(1, 1100).map(lambda n: list(range(3, 3 + 2 * n, 2)))
+)
+def test_positions_are_encoded_as_whoosh_encodes_them(positions: list[int]) -> None:
+    """encode_positions writes the pickle itself; Whoosh's Positions format pickles the deltas."""
+    from itertools import pairwise
+    from pickle import dumps
+
+    from whoosh.system import pack_uint
+
+    deltas = [positions[0]] + [b - a for a, b in pairwise(positions)]
+    assert encode_positions(positions) == pack_uint(len(deltas)) + dumps(deltas, 2)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=4))
+def test_the_stem_table_starting_again_when_full_changes_no_posting(batch: list[str]) -> None:
+    import unittest.mock
+
+    from desk.core.search import writer
+
+    expected = [sorted(WHOOSH_TEXT.index(text)) for text in batch]
+    with unittest.mock.patch.object(writer, "_STEM_OF_LIMIT", 3):
+        assert [sorted(stemmed_postings(text)) for text in batch] == expected

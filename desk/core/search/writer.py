@@ -24,7 +24,7 @@ import struct
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from itertools import pairwise
+from operator import sub
 from pickle import dumps
 from typing import Any
 
@@ -52,12 +52,14 @@ _STEM_OF: dict[str, str] = {}  # lowercased word -> its stem, "" for a word not 
 _STEM_OF_LIMIT = 1_000_000  # words remembered before the table starts again (memory)
 
 
-def _stem_of(word: str) -> str:
-    """The stem ``word`` is indexed under, or "" for a stop word or one-letter word."""
-    if len(_STEM_OF) >= _STEM_OF_LIMIT:
+def _learn_stems(words: list[str]) -> None:
+    """Put the words of ``words`` not in _STEM_OF there, with their stem ("" for a word not indexed)."""
+    missing = set(words).difference(_STEM_OF)
+    if len(_STEM_OF) + len(missing) > _STEM_OF_LIMIT:
         _STEM_OF.clear()
-    stem = _STEM_OF[word] = "" if len(word) < _MIN_WORD or word in _STOPS else cached_stem(word) or word
-    return stem
+        missing = set(words)
+    for word in missing:
+        _STEM_OF[word] = "" if len(word) < _MIN_WORD or word in _STOPS else cached_stem(word) or word
 
 
 def lowered_tokens(text: str) -> list[str]:
@@ -80,7 +82,8 @@ def _stems_of_tokens(words: list[str]) -> tuple[int, list[str]]:
     """
     got = list(map(_STEM_OF.get, words))  # one table lookup per word, no Python step
     if None in got:
-        got = [_stem_of(w) if s is None else s for w, s in zip(words, got, strict=True)]
+        _learn_stems(words)
+        got = list(map(_STEM_OF.__getitem__, words))
     stems = list(filter(None, got))
     if not stems:
         return 0, stems
@@ -97,10 +100,17 @@ def stemmed_positions(text: str) -> tuple[int, dict[str, list[int]]]:
 
 
 def encode_positions(poslist: list[int]) -> bytes:
-    """Whoosh's Positions encoding of one term's positions in one document."""
+    """Whoosh's Positions encoding of one term's positions in one document.
+
+    ``pack_uint(len(deltas)) + pickle.dumps(deltas, 2)``, the pickle written here from a
+    table of small ints (tested equal): most terms of an abstract have a few small positions.
+    """
     if len(poslist) == 1:
         return _one_position(poslist[0])
-    deltas = [poslist[0], *(b - a for a, b in pairwise(poslist))]
+    deltas = [poslist[0], *map(sub, poslist[1:], poslist)]
+    if len(deltas) < _PICKLE_BATCH and poslist[-1] < len(_PICKLED_INT):
+        count = _COUNTS[len(deltas)] if len(deltas) < len(_COUNTS) else pack_uint(len(deltas))
+        return count + b"\x80\x02]q\x00(" + b"".join(map(_PICKLED_INT.__getitem__, deltas)) + b"e."
     return pack_uint(len(deltas)) + dumps(deltas, 2)
 
 
@@ -109,6 +119,11 @@ def _one_position(pos: int) -> bytes:
     return _ONCE[pos] if pos < _ONCE_UP_TO else pack_uint(1) + dumps([pos], 2)
 
 
+# Pickle protocol 2 writes a list of ints as MARK, each int (BININT1 "K" for 0-255, BININT2
+# "M" up to 65535), APPENDS — in batches of 1000.
+_PICKLE_BATCH = 1000
+_PICKLED_INT = [b"K" + bytes([n]) if n < 256 else b"M" + n.to_bytes(2, "little") for n in range(1 << 16)]
+_COUNTS = [pack_uint(n) for n in range(64)]
 _ONCE_UP_TO = 2048
 _ONCE = [pack_uint(1) + dumps([pos], 2) for pos in range(_ONCE_UP_TO)]
 
