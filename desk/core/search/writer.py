@@ -122,7 +122,7 @@ def _one_position(pos: int) -> bytes:
 # Pickle protocol 2 writes a list of ints as MARK, each int (BININT1 "K" for 0-255, BININT2
 # "M" up to 65535), APPENDS — in batches of 1000.
 _PICKLE_BATCH = 1000
-_PICKLED_INT = [b"K" + bytes([n]) if n < 256 else b"M" + n.to_bytes(2, "little") for n in range(1 << 16)]
+_PICKLED_INT = [b"K" + bytes([n]) if n < 256 else b"M" + n.to_bytes(2, "little") for n in range(4096)]
 _COUNTS = [pack_uint(n) for n in range(64)]
 _ONCE_UP_TO = 2048
 _ONCE = [pack_uint(1) + dumps([pos], 2) for pos in range(_ONCE_UP_TO)]
