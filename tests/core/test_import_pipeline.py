@@ -120,3 +120,31 @@ def test_segments_of_papers_changed_while_they_were_written_are_dropped(
         assert lib.check() == []
         assert lib.index.doc_count() == lib.count()  # no paper indexed twice
         assert ids[3] in [r.paper.id for r in lib.search("is:starred").rows]
+
+
+def test_imported_rows_are_stored_as_the_orm_stores_them(tmp_path: Path, seeds_dir: Path) -> None:
+    """The import writes its rows straight to the driver; the columns must read as if the ORM wrote them."""
+    import sqlite3
+
+    from desk.core.db import Paper
+
+    with Library(tmp_path / "lib") as lib:
+        lib.import_paths([seeds_dir])
+        with lib.db.writing() as session:
+            session.add(Paper(key="by the orm", abstract_raw="r", abstract="a", derived_title="t"))
+    with sqlite3.connect(tmp_path / "lib" / "library.sqlite3") as con:
+        rows = con.execute(
+            "SELECT key = 'by the orm', created_at, updated_at, typeof(starred), typeof(read), note, rev,"
+            " typeof(short_name) FROM paper ORDER BY id"
+        ).fetchall()
+        types = 'SELECT typeof(paper_id), typeof("index"), typeof(import_id) FROM source'
+        sources = con.execute(types).fetchall()
+        queued = con.execute("SELECT count(*) FROM index_queue").fetchone()
+    by_orm, imported = rows[-1], rows[:-1]
+    assert len(imported) == 94
+    shape = lambda row: (len(row[1]), len(row[2]), *row[3:6])  # noqa: E731 - same widths, types and defaults
+    assert {shape(row) for row in imported} == {shape(by_orm)}
+    assert sorted({row[6] for row in imported}) == [1, 2]  # the paper found in two files was touched once
+    assert {row[7] for row in imported} == {"text", "null"}  # a short name, or none
+    assert set(sources) == {("integer", "integer", "integer")} and len(sources) == 95
+    assert queued == (0,)  # indexed by the import
