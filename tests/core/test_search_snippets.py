@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from desk.core.search.fields import words_of
 from desk.core.search.query import Word
 from desk.core.search.snippets import ELLIPSIS, Highlighter, lead, snippet, stem_word
-from desk.core.search.spelling import Lexicon, corrected_query, words_of
+from desk.core.search.spelling import Lexicon, corrected_query
 
 FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 6
 TEXT = FILLER + "Our policy learns Probability estimates; policies generalise. " + FILLER

@@ -219,7 +219,7 @@ def test_an_inlined_term_row_is_the_one_the_postings_writer_writes(lists: tuple)
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(texts, dotted))
 def test_the_lexicon_words_read_from_the_index_tokens_are_the_words_of_the_text(text: str) -> None:
-    from desk.core.search.spelling import words_of, words_of_tokens
+    from desk.core.search.fields import words_of, words_of_tokens
     from desk.core.search.writer import lowered_tokens
 
     assert words_of_tokens(lowered_tokens(text)) == words_of(text)

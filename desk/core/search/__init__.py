@@ -1,11 +1,30 @@
-"""Full-text search: a Whoosh index derived from the database, and a forgiving query language."""
+"""Full-text search: a Whoosh index derived from the database, and a forgiving query language.
+
+The names below load their module on first use: a worker process that only writes index
+segments (``staging``) then loads neither the searcher nor the query language.
+"""
 
 from __future__ import annotations
 
-from desk.core.search.index import SearchIndex
-from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
-from desk.core.search.query import ParsedQuery, parse
-from desk.core.search.schema import SCHEMA_VERSION
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from desk.core.search.index import SearchIndex
+    from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
+    from desk.core.search.query import ParsedQuery, parse
+    from desk.core.search.schema import SCHEMA_VERSION
+
+_HOME = {
+    "SCHEMA_VERSION": "schema",
+    "Hit": "model",
+    "IndexDoc": "model",
+    "IndexState": "model",
+    "ParsedQuery": "query",
+    "SearchIndex": "index",
+    "SearchResult": "model",
+    "parse": "query",
+}
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -17,3 +36,11 @@ __all__ = [
     "SearchResult",
     "parse",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from desk.core.search.model import IndexDoc
-from desk.core.search.spelling import words_of
+
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
 
 
 def writer_fields(doc: IndexDoc) -> dict[str, Any]:
@@ -30,3 +33,21 @@ def writer_fields(doc: IndexDoc) -> dict[str, Any]:
 def words(doc: IndexDoc) -> set[str]:
     """The unstemmed words of ``doc`` the "did you mean" lexicon counts."""
     return words_of(f"{doc.title}\n{doc.short_name}\n{doc.abstract}\n{doc.note}")
+
+
+def words_of(text: str) -> set[str]:
+    """The distinct lowercased alphabetic words of ``text``."""
+    return set(_WORD_RE.findall(text.lower()))
+
+
+def words_of_tokens(tokens: Iterable[str]) -> set[str]:
+    """words_of(text) from the lowercased ``\\w`` tokens of text (the index's tokens), faster.
+
+    Every letter of a text lies in one of its tokens, and no character outside them
+    lowercases to a letter, so the words are those of the tokens; most tokens are one word.
+    """
+    distinct = set(tokens)
+    words = set(filter(str.isalpha, distinct))
+    for token in distinct - words:
+        words.update(_WORD_RE.findall(token))
+    return {w for w in words if len(w) >= 2}

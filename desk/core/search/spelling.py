@@ -8,7 +8,6 @@ written per abstract, and indexing speed is a product target.
 from __future__ import annotations
 
 import os
-import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -20,25 +19,6 @@ from desk.core.search.query import Word
 from desk.core.search.schema import analyze
 
 MIN_LENGTH = 3  # shorter words are too often acronyms to correct
-_WORD_RE = re.compile(r"[^\W\d_]{2,}")
-
-
-def words_of(text: str) -> set[str]:
-    """The distinct lowercased alphabetic words of ``text``."""
-    return set(_WORD_RE.findall(text.lower()))
-
-
-def words_of_tokens(tokens: Iterable[str]) -> set[str]:
-    """words_of(text) from the lowercased ``\\w`` tokens of text (the index's tokens), faster.
-
-    Every letter of a text lies in one of its tokens, and no character outside them
-    lowercases to a letter, so the words are those of the tokens; most tokens are one word.
-    """
-    distinct = set(tokens)
-    words = set(filter(str.isalpha, distinct))
-    for token in distinct - words:
-        words.update(_WORD_RE.findall(token))
-    return {w for w in words if len(w) >= 2}
 
 
 class Lexicon:

@@ -28,15 +28,13 @@ from operator import sub
 from pickle import dumps
 from typing import Any
 
-import numpy as np
 from whoosh.analysis import STOP_WORDS
 from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
-from desk.core.search.postings import column_array
+from desk.core.search.fields import words_of_tokens
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem
-from desk.core.search.spelling import words_of_tokens
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)
@@ -326,7 +324,10 @@ def delete_ids(writer: Any, ids: Iterable[int]) -> None:
     What ``delete_by_query(Or(Term("id", i) ...))`` does, from each segment's id column in
     one read instead of a term lookup per id and segment (seconds for an import at 100k).
     """
+    import numpy as np  # here: worker processes, which only write segments, never load numpy for it
     from whoosh.reading import SegmentReader
+
+    from desk.core.search.postings import column_array
 
     wanted = np.fromiter(ids, dtype=np.int64)
     if not len(wanted):
