@@ -7,6 +7,7 @@ import os
 import pickle
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
@@ -19,7 +20,14 @@ from desk.core.workers import WorkerPool
 log = logging.getLogger(__name__)
 CACHE_VERSION = 1
 HASH_BATCH = 10_000  # new papers hashed together
-HASH_CHUNK = 1024  # new papers a worker hashes in one job during an import
+HASH_CHUNK = 512  # abstracts a worker hashes in one job during an import (at most)
+
+
+@dataclass(frozen=True)
+class Hashing:
+    """The near-duplicate hashes of one file's abstracts, being computed on worker processes."""
+
+    jobs: list[tuple[int, Future[Prepared]]]  # (position of the chunk's first abstract, its job)
 
 
 class DuplicateFinder:
@@ -73,38 +81,44 @@ class DuplicateFinder:
         self._dirty = self._dirty or bool(gone or new)
         return index
 
-    def start_hashing(
-        self, paper_ids: Sequence[int], texts: Sequence[str], pool: WorkerPool
-    ) -> list[tuple[list[int], Future[Prepared]]]:
-        """Hash new papers on the pool's workers now; give the jobs to add_hashed() later.
+    def start_hashing(self, texts: Sequence[str], pool: WorkerPool) -> Hashing | None:
+        """Hash one file's readable abstracts on the pool's workers, started before the file is
+        stored (the workers would wait meanwhile); add_hashed() keeps the papers it added.
 
-        Few papers are left to index(), which hashes them here when asked.
+        None for few texts: index() hashes those here when asked.
         """
-        if not pool.parallel or len(paper_ids) < HASH_CHUNK:
-            return []
-        return [
-            (
-                list(paper_ids[lo : lo + HASH_CHUNK]),
-                pool.submit(prepare, texts[lo : lo + HASH_CHUNK], DEFAULT_NUM_PERM),
-            )
-            for lo in range(0, len(paper_ids), HASH_CHUNK)
-        ]
+        if not pool.parallel or len(texts) < HASH_CHUNK:
+            return None
+        size = min(HASH_CHUNK, -(-len(texts) // pool.workers))  # every worker gets a share
+        return Hashing(
+            [
+                (lo, pool.submit(prepare, texts[lo : lo + size], DEFAULT_NUM_PERM))
+                for lo in range(0, len(texts), size)
+            ]
+        )
 
-    def add_hashed(self, jobs: Sequence[tuple[list[int], Future[Prepared]]]) -> None:
-        """Add what start_hashing() computed (a failed job's papers are hashed by index() instead)."""
-        if not jobs:
+    def add_hashed(self, files: Sequence[tuple[Hashing, Sequence[int], Sequence[int]]]) -> None:
+        """Add the hashes of papers added by files: (the file's hashing, the papers' ids, their
+        abstracts' positions in the file). A failed job's papers are hashed by index() instead."""
+        if not files:
             return
         if self._index is None:
             self._index = self._load()
-        for ids, job in jobs:
-            try:
-                ready = job.result()
-            except Exception:
-                log.debug("near-duplicate hashing failed on a worker; done here later", exc_info=True)
-                continue
-            if self._index.num_perm == DEFAULT_NUM_PERM:
-                self._index.add_prepared(ids, ready)
-                self._dirty = True
+        if self._index.num_perm != DEFAULT_NUM_PERM:
+            return
+        for hashing, ids, rows in files:
+            for lo, job in hashing.jobs:
+                try:
+                    ready = job.result()
+                except Exception:
+                    log.debug("near-duplicate hashing failed on a worker; done here later", exc_info=True)
+                    continue
+                picked = [
+                    (i, r - lo) for i, r in zip(ids, rows, strict=True) if lo <= r < lo + len(ready.sets)
+                ]
+                if picked:
+                    self._index.add_prepared([i for i, _ in picked], ready.subset([r for _, r in picked]))
+                    self._dirty = True
 
     def groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate]:
         """Groups of papers that look like one paper, minus pairs a user ruled out."""

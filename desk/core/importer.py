@@ -63,7 +63,7 @@ class FileOutcome:
 
     paragraphs: int
     added_ids: list[int] = field(default_factory=list)
-    added_texts: list[str] = field(default_factory=list)  # readable abstracts of added_ids
+    added_rows: list[int] = field(default_factory=list)  # positions in the file of added_ids' abstracts
     touched_ids: list[int] = field(default_factory=list)
     merged: int = 0
     already_imported: bool = False
@@ -142,9 +142,11 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         }
         # New papers first, in one multi-row INSERT … RETURNING (a flush per paper is 3× slower).
         fresh: dict[str, Analysed] = {}
-        for item in analysed:
+        first_row: dict[str, int] = {}
+        for row, item in enumerate(analysed):
             if item.key not in ids and item.key not in fresh:
                 fresh[item.key] = item
+                first_row[item.key] = row
         if fresh:
             now = _as_stored(session, Paper.__table__.c.created_at, utcnow())
             rows = [
@@ -160,7 +162,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             for paper_id, key in session.execute(added):
                 ids[key] = paper_id
                 outcome.added_ids.append(paper_id)
-                outcome.added_texts.append(fresh[key].readable)
+                outcome.added_rows.append(first_row[key])
         sources: list[tuple[object, ...]] = []
         touched: set[int] = set()
         for index, item in enumerate(analysed):
@@ -207,12 +209,14 @@ def import_paths(
     *,
     progress: ImportProgress | None = None,
     cancelled: Callable[[], bool] | None = None,
+    before_store: Callable[[Sequence[Analysed]], None] | None = None,
     after_file: Callable[[FileOutcome], None] | None = None,
     pool: WorkerPool | None = None,
 ) -> ImportReport:
     """Import files and folders of `.txt` lists; bad files are reported and skipped.
 
-    Big files are analysed on ``pool``'s worker processes when one is given.
+    Big files are analysed on ``pool``'s worker processes when one is given. ``before_store``
+    gets each file's analysis before it is stored, ``after_file`` what storing it did.
     """
     files = list(find_list_files(paths))
     if pool is not None and _total_size(files) >= START_WORKERS_FROM_BYTES:
@@ -252,7 +256,10 @@ def import_paths(
             paragraphs += len(parsed.abstracts)
             already += 1
             continue
-        outcome = store_parsed(db, parsed, analysis.result())
+        analysed = analysis.result()
+        if before_store is not None:
+            before_store(analysed)
+        outcome = store_parsed(db, parsed, analysed)
         paragraphs += outcome.paragraphs
         added += len(outcome.added_ids)
         merged += outcome.merged

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,11 +11,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from desk.core import export, importer, merging
+from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
-from desk.core.dedup.detector import Prepared
-from desk.core.duplicates import DuplicateFinder
+from desk.core.duplicates import DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
@@ -67,17 +66,23 @@ def detail_of(paper: Paper) -> PaperDetail:
 
 
 class _IndexAsStored:
-    """Called after each file of an import is stored: its new papers are hashed for near-duplicates
-    and its index segments written on the workers while the next file is stored; the previous
-    file's segments are committed then."""
+    """Told about each file of an import: once analysed, its abstracts are hashed for
+    near-duplicates on the workers while it is stored; once stored, its index segments are
+    written on the workers while the next file is stored, and the previous file's committed."""
 
     def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
         self.sync, self.dupes, self.pool = sync, dupes, pool
         self.pending: list[PendingFlush] = []
-        self.hashing: list[tuple[list[int], Future[Prepared]]] = []
+        self.current: Hashing | None = None  # the file being stored
+        self.hashing: list[tuple[Hashing, list[int], list[int]]] = []
+
+    def analysed(self, items: Sequence[Analysed]) -> None:
+        self.current = self.dupes.start_hashing([a.readable for a in items], self.pool)
 
     def __call__(self, outcome: importer.FileOutcome) -> None:
-        self.hashing += self.dupes.start_hashing(outcome.added_ids, outcome.added_texts, self.pool)
+        if self.current is not None and outcome.added_ids:
+            self.hashing.append((self.current, outcome.added_ids, outcome.added_rows))
+        self.current = None
         if self.pending:
             self.pending.pop().finish()
         started = self.sync.start_flush(self.pool)
@@ -195,7 +200,13 @@ class Library:
             indexing = _IndexAsStored(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
-                    self.db, paths, progress=progress, cancelled=cancelled, after_file=indexing, pool=pool
+                    self.db,
+                    paths,
+                    progress=progress,
+                    cancelled=cancelled,
+                    before_store=indexing.analysed,
+                    after_file=indexing,
+                    pool=pool,
                 )
                 indexing.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments

@@ -58,6 +58,11 @@ class Prepared:
     keys: np.ndarray
     """``(n, bands)`` LSH band keys; zeros for a text without shingles."""
 
+    def subset(self, rows: Sequence[int]) -> Prepared:
+        """What prepare() gives for the texts at ``rows`` alone, in that order."""
+        at = np.asarray(rows, dtype=np.int64)
+        return Prepared([self.sets[r] for r in rows], self.tails[at], self.cleanup[at], self.keys[at])
+
 
 def prepare(texts: Sequence[str], num_perm: int) -> Prepared:
     """Shingles, fingerprints and band keys of ``texts`` (readable abstracts)."""
