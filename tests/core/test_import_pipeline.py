@@ -26,6 +26,7 @@ def parallel_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
     monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
     monkeypatch.setattr(duplicates, "HASH_CHUNK", 5)
+    monkeypatch.setattr(duplicates, "HASH_ON_WORKERS_FROM", 5)
 
 
 def _state(lib: Library) -> list[tuple]:
@@ -55,6 +56,7 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(
     monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
     monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
     monkeypatch.setattr(duplicates, "HASH_CHUNK", 5)  # hashed on the workers file by file
+    monkeypatch.setattr(duplicates, "HASH_ON_WORKERS_FROM", 5)
     with Library(tmp_path / "parallel") as lib:
         report = lib.import_paths([lists])
         assert (report.added, report.merged, report.near_duplicates) == (
