@@ -212,11 +212,13 @@ def import_paths(
     before_store: Callable[[Sequence[Analysed]], None] | None = None,
     after_file: Callable[[FileOutcome], None] | None = None,
     pool: WorkerPool | None = None,
+    preload: Sequence[str] = (),
 ) -> ImportReport:
     """Import files and folders of `.txt` lists; bad files are reported and skipped.
 
     Big files are analysed on ``pool``'s worker processes when one is given. ``before_store``
-    gets each file's analysis before it is stored, ``after_file`` what storing it did.
+    gets each file's analysis before it is stored, ``after_file`` what storing it did; the
+    workers load the modules ``preload`` names once the first file is analysed.
     """
     files = list(find_list_files(paths))
     if pool is not None and _total_size(files) >= START_WORKERS_FROM_BYTES:
@@ -245,6 +247,8 @@ def import_paths(
         if progress is not None:
             progress(done, len(files), path.name)
         current = ahead if ahead is not None else start(path)
+        if done == 0 and pool is not None:
+            pool.preload(preload)  # while the first file is stored, not when its index is due
         # The next file is read and its analysis queued now, so the workers analyse it while
         # this one is stored (this process) — and then indexed, behind it in their queue.
         ahead = start(files[done + 1]) if read_ahead and done + 1 < len(files) else None

@@ -28,6 +28,7 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.search.staging import write_segment
 from desk.core.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
@@ -207,6 +208,7 @@ class Library:
                     before_store=indexing.analysed,
                     after_file=indexing,
                     pool=pool,
+                    preload=(write_segment.__module__,),
                 )
                 indexing.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments

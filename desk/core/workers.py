@@ -9,6 +9,7 @@ the start-up (≈0.5 s per worker) once.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import multiprocessing
 import os
 import signal
@@ -80,6 +81,13 @@ class WorkerPool:
             for _ in range(self.workers):
                 self.submit(os.getpid)
 
+    def preload(self, modules: Sequence[str]) -> None:
+        """Have the workers load ``modules`` once they are done with the work given so far
+        (best effort: one job per worker), so a later job does not wait for them."""
+        if self.parallel and modules:
+            for _ in range(self.workers):
+                self.submit(load_modules, tuple(modules))
+
     def map(self, fn: Callable[[T], R], items: Sequence[T], chunksize: int = 1) -> list[R]:
         """[fn(x) for x in items], spread over the workers; in order."""
         if not self.parallel or len(items) < 2:
@@ -107,6 +115,12 @@ class WorkerPool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def load_modules(names: Sequence[str]) -> None:
+    """Import the modules ``names`` (in a worker: see WorkerPool.preload)."""
+    for name in names:
+        importlib.import_module(name)
 
 
 def exit_with_parent(parent: int) -> None:

@@ -79,3 +79,19 @@ def test_the_search_package_still_gives_its_names() -> None:
         assert getattr(search, name) is not None
     with pytest.raises(AttributeError):
         search.not_there  # noqa: B018
+
+
+def test_preloading_asks_every_worker_to_load_the_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    asked: list[tuple] = []
+    with WorkerPool(2) as pool:
+        monkeypatch.setattr(pool, "submit", lambda fn, *args: asked.append((fn, *args)))
+        pool.preload(["desk.core.search.staging"])
+        pool.preload([])  # nothing to load: no job
+    assert asked == [(workers.load_modules, ("desk.core.search.staging",))] * 2
+    code = "import sys, desk.core.workers as w; w.load_modules(['desk.core.search.staging']);"
+    code += "print('desk.core.search.staging' in sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "True"
