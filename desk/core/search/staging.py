@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +44,7 @@ def write_segment(index_dir: str, owner: int, docs: Sequence[IndexDoc]) -> Stage
 
     ``owner`` is the id of the process that will install it: the folder is swept once it is gone.
     """
-    folder = Path(index_dir) / f"{STAGE_PREFIX}{owner}-{uuid.uuid4().hex[:12]}"
+    folder = Path(index_dir) / f"{STAGE_PREFIX}{owner}-{os.urandom(6).hex()}"  # no uuid: 10 ms to load
     folder.mkdir()
     try:
         ix = FileStorage(str(folder)).create_index(build_schema(), indexname=INDEX_NAME)
