@@ -140,7 +140,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
                 select(Source.paper_id, Source.index).where(Source.file == parsed.name)
             )
         }
-        # New papers first, in one multi-row INSERT … RETURNING (a flush per paper is 3× slower).
+        # New papers first, in one executemany (a flush per paper is 3× slower).
         fresh: dict[str, Analysed] = {}
         first_row: dict[str, int] = {}
         for row, item in enumerate(analysed):

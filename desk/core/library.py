@@ -78,6 +78,7 @@ class _IndexAsStored:
         self.hashing: list[tuple[Hashing, list[int], list[int]]] = []
 
     def analysed(self, items: Sequence[Analysed]) -> None:
+        """A file is analysed and about to be stored: start hashing its abstracts."""
         self.current = self.dupes.start_hashing([a.readable for a in items], self.pool)
 
     def __call__(self, outcome: importer.FileOutcome) -> None:
