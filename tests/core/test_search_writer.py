@@ -14,14 +14,23 @@ from whoosh.writing import SegmentWriter
 from desk.core.search import IndexDoc
 from desk.core.search.fields import writer_fields
 from desk.core.search.schema import build_schema, codec, stem_analyzer
-from desk.core.search.writer import FastSegmentWriter, encode_positions, stemmed_positions
+from desk.core.search.writer import FastSegmentWriter, encode_positions, stemmed_words
 
 WHOOSH_TEXT = TEXT(analyzer=stem_analyzer())
 
 
+def stemmed_positions(text: str) -> dict[str, list[int]]:
+    """Stem -> positions of ``text``, from the writer's stemmed_words()."""
+    first, stems = stemmed_words(text)
+    positions: dict[str, list[int]] = {}
+    for pos, term in enumerate(stems, first):
+        positions.setdefault(term, []).append(pos)
+    return positions
+
+
 def stemmed_postings(text: str) -> list[tuple[bytes, int, float, bytes]]:
     """What the fast writer indexes for a stemmed field, in the shape of Whoosh's field.index()."""
-    _, positions = stemmed_positions(text)
+    positions = stemmed_positions(text)
     return [(t.encode("utf-8"), len(p), float(len(p)), encode_positions(p)) for t, p in positions.items()]
 
 
@@ -228,7 +237,10 @@ def test_the_lexicon_words_read_from_the_index_tokens_are_the_words_of_the_text(
 def test_the_writer_counts_the_documents_holding_each_lexicon_word(tmp_path: Path) -> None:
     from collections import Counter
 
-    from desk.core.search.fields import words
+    from desk.core.search.fields import words_of
+
+    def words(doc: IndexDoc) -> set[str]:  # what the lexicon counted per paper before the writer did
+        return words_of(f"{doc.title}\n{doc.short_name}\n{doc.abstract}\n{doc.note}")
 
     docs = _docs(60)
     folder = tmp_path / "ix"

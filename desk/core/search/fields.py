@@ -30,11 +30,6 @@ def writer_fields(doc: IndexDoc) -> dict[str, Any]:
     return fields
 
 
-def words(doc: IndexDoc) -> set[str]:
-    """The unstemmed words of ``doc`` the "did you mean" lexicon counts."""
-    return words_of(f"{doc.title}\n{doc.short_name}\n{doc.abstract}\n{doc.note}")
-
-
 def words_of(text: str) -> set[str]:
     """The distinct lowercased alphabetic words of ``text``."""
     return set(_WORD_RE.findall(text.lower()))

@@ -90,15 +90,6 @@ def _stems_of_tokens(words: list[str]) -> tuple[int, list[str]]:
     return (0 if got[0] else next(i for i, s in enumerate(got) if s)), stems
 
 
-def stemmed_positions(text: str) -> tuple[int, dict[str, list[int]]]:
-    """(words kept, stem -> positions) of ``text``, as the stemmed fields analyse it (see stemmed_words)."""
-    first, stems = stemmed_words(text)
-    positions: defaultdict[str, list[int]] = defaultdict(list)
-    for pos, term in enumerate(stems, first):
-        positions[term].append(pos)
-    return len(stems), positions
-
-
 def encode_positions(poslist: list[int]) -> bytes:
     """Whoosh's Positions encoding of one term's positions in one document.
 
