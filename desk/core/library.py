@@ -15,6 +15,7 @@ from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
+from desk.core.discovery import Discovery
 from desk.core.duplicates import DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
@@ -29,6 +30,8 @@ from desk.core.records import (
 )
 from desk.core.search import SearchIndex, SearchResult
 from desk.core.search.staging import write_segment
+from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
+from desk.core.semantic.vectors import SemanticVectors
 from desk.core.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
@@ -108,8 +111,11 @@ class _IndexAsStored:
             self.pending.pop().abandon()
 
 
-class Library:
-    """A library folder: the database (the truth) and its derived search index."""
+class Library(Discovery):
+    """A library folder: the database (the truth), its derived search index and semantic vectors.
+
+    Related papers, recommendations and the vectors are in ``Discovery`` (desk/core/discovery.py).
+    """
 
     def __init__(self, directory: Path, progress: Progress | None = None) -> None:
         """Open (creating if needed) the library in directory and repair its index."""
@@ -120,6 +126,9 @@ class Library:
         self._sync = IndexSync(self.db, self.index)
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / "near-duplicates.pickle")
         self.repaired: str | None = self._sync.ensure(progress)
+        # Read when first needed, built by ensure_vectors() (after an import, never inside it).
+        self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
+        self.index.semantic = self.vectors
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
@@ -275,11 +284,6 @@ class Library:
         """The raw ranked hits (ids, snippets) without loading the papers: for lazy lists."""
         return self.index.search(query, limit=limit, offset=offset)
 
-    def related(self, paper_id: int, limit: int = 10) -> ResultPage:
-        """Papers most like the given one."""
-        self.paper(paper_id)
-        return self._page(self.index.related(paper_id, limit=limit))
-
     # -- duplicates --------------------------------------------------------------------------
     def near_duplicates(self) -> list[Candidate]:
         """Groups of papers that look like one paper, best first, minus pairs ruled out."""
@@ -321,7 +325,7 @@ class Library:
 
     def check(self) -> list[str]:
         """Problems with the database or between it and the index (empty when all is well)."""
-        return self.db.integrity_problems() + self._sync.differences()
+        return self.db.integrity_problems() + self._sync.differences() + self.vector_problems()
 
     def backup(self, dest: Path | None = None) -> Path:
         """An online copy of the database (the index is rebuilt from it on restore)."""

@@ -42,6 +42,8 @@ from desk.core.search.snippets import Highlighter, lead, snippet
 from desk.core.search.spelling import Lexicon, apply, corrections
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny
+from desk.core.semantic.fusion import fuse, related_fusion
+from desk.core.semantic.vectors import SemanticVectors
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,8 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
+        self.semantic: SemanticVectors | None = None
 
     # ---- lifecycle -----------------------------------------------------------------
 
@@ -369,11 +373,17 @@ class SearchIndex:
         stored: dict[int, dict[str, Any]] = {}
         if compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
+            if self.semantic is not None:
+                found, joined = _fuse(self.semantic, corpus, compiled, found)
+                total += joined
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
-        """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
+        """Papers most like ``doc_id``, without it: its key terms' BM25F fused with the cosine of its vector.
+
+        Without vectors (not built yet), the key terms alone.
+        """
         started = time.perf_counter()
         label = f"related:{doc_id}"
         with self._lock:
@@ -385,21 +395,37 @@ class SearchIndex:
             stored = corpus.searcher.stored_fields(docnum)
             text = f"{stored.get('title', '')}\n{stored.get('abstract', '')}"
             keys = corpus.searcher.key_terms_from_text("abstract", text, numterms=RELATED_TERMS)
-            if not keys:
+            vec = self.semantic.vector_of(doc_id) if self.semantic is not None else None
+            if not keys and vec is None:
                 return _empty(label, started, None)
-            heaviest = max(w for _, w in keys) or 1.0
+            heaviest = max((w for _, w in keys), default=1.0) or 1.0
             scores = np.zeros(corpus.n, np.float32)
             mask = np.zeros(corpus.n, bool)
             for term, weight in keys:
                 s, m = bm25f(corpus, [("abstract", term, 1.0), ("title", term, 2.0)])
                 scores += s * np.float32(weight / heaviest)
                 mask |= m
+            if vec is not None and self.semantic is not None:
+                scores, mask = related_fusion(scores, mask, self.semantic.cosines(vec, corpus.ids))
             mask[docnum] = False
             total, docs, values = top(corpus, (scores, mask), limit)
             terms = tuple(t for t, _ in keys)
             found = list(zip(docs.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
+
+    def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
+        """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+        started = time.perf_counter()
+        with self._lock:
+            corpus = self._current()
+            if corpus is None:
+                return _empty(label, started, NOT_READY)
+            live = np.flatnonzero(corpus.alive)
+            docnum_of = dict(zip(corpus.ids[live].tolist(), live.tolist(), strict=True))
+            found = [(docnum_of[i], score) for i, score in scored if i in docnum_of]
+            hits = self._hits(corpus, found, Highlighter(()), {})
+            return SearchResult(label, total, hits, _ms(started), None, False, (), None)
 
     def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
         """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
@@ -466,6 +492,23 @@ class SearchIndex:
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
             hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
         return tuple(hits)
+
+
+def _fuse(
+    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[tuple[int, float]]
+) -> tuple[list[tuple[int, float]], int]:
+    """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
+
+    Papers holding none of the words may join only a plain ranked query: not one with
+    required parts, filters or exclusions, which meaning alone cannot satisfy.
+    """
+    vec = semantic.query_vector([w.stem for w in compiled.words])
+    if vec is None:
+        return found, 0
+    cosine = semantic.cosines(vec, corpus.ids)
+    plan = compiled.plan
+    open_query = not (plan.musts or plan.filters or plan.negatives)
+    return fuse(found, cosine, np.flatnonzero(corpus.alive) if open_query else None)
 
 
 def _stored(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]]) -> dict[str, Any]:
