@@ -14,6 +14,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,9 @@ def write_arrays(path: Path, kind: str, version: int, arrays: dict[str, np.ndarr
     tmp = path.with_name(f"{path.name}.{os.getpid()}.part")
     try:
         with tmp.open("wb") as fh:
-            np.savez(fh, **arrays, **{_META: np.frombuffer(meta, dtype=np.uint8)})
+            payload = {**arrays, _META: np.frombuffer(meta, dtype=np.uint8)}
+            savez: Any = np.savez  # its stubs type **kwds as its own options, not as arrays
+            savez(fh, **payload)
             fh.flush()
             os.fsync(fh.fileno())
         tmp.replace(path)
