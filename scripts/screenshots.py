@@ -63,7 +63,7 @@ def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -
     window.controller.set_text(QUERY)
     window.controller.run_now()
     wait(app, lambda: not window.controller.pending() and window.model.rowCount() > 2)
-    window.move(1)
+    window.move_selection(1)
     wait(
         app,
         lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.model.id_at(1),

@@ -28,11 +28,12 @@ class LibraryFiles:
     # -- opening the library -----------------------------------------------------------------
     def open(self) -> None:
         relay = ProgressRelay(self.window)
-        relay.progressed.connect(
-            lambda done, total, _n: (
-                total and self.window.hits_label.setText(f"Preparing the search index… {done} of {total}")
-            )
-        )
+
+        def preparing(done: int, total: int, _label: str) -> None:
+            if total:
+                self.window.hits_label.setText(f"Preparing the search index… {done} of {total}")
+
+        relay.progressed.connect(preparing)
         self.window.executor.open_library(
             self.window.library_dir,
             progress=lambda done, total: relay.report(done, total, ""),
