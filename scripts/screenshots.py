@@ -48,7 +48,7 @@ def settle(app: QApplication, seconds: float = 0.3) -> None:
 
 def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -> list[Path]:
     from desk.gui import theme
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
     theme.apply_scheme(app, scheme)
     window = MainWindow(library, seeds=None)

@@ -18,17 +18,17 @@ from PySide6.QtWidgets import QMessageBox
 from desk import __version__
 from desk.core.paths import bundled_seeds_dir
 from desk.gui import theme
-from desk.gui.duplicates_review import DuplicatesReview
-from desk.gui.export_dialog import Exporter
-from desk.gui.external_changes import ExternalChanges
-from desk.gui.import_dialog import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
-from desk.gui.search_controller import SearchController
+from desk.gui.dialogs.export import Exporter
+from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
+from desk.gui.duplicates.review import DuplicatesReview
+from desk.gui.keymap import ShortcutSheet, build_actions
+from desk.gui.main.external_changes import ExternalChanges
+from desk.gui.main.layout import WindowLayout
+from desk.gui.main.startup import LibraryFiles
+from desk.gui.reading.pane import PaperActions
+from desk.gui.search.controller import SearchController
+from desk.gui.search.results import SearchResults
 from desk.gui.settings import WindowSettings
-from desk.gui.shortcuts import ShortcutSheet, build_actions
-from desk.gui.window_layout import WindowLayout
-from desk.gui.window_library import LibraryFiles
-from desk.gui.window_papers import PaperActions
-from desk.gui.window_search import SearchResults
 from desk.gui.workers import LibraryExecutor
 
 MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}

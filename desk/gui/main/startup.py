@@ -9,12 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from desk.core.records import ImportReport
-from desk.gui.export_dialog import ExportDialog, ask_path
-from desk.gui.window_search import EMPTY_LIBRARY
+from desk.gui.dialogs.export import ExportDialog, ask_path
+from desk.gui.search.results import EMPTY_LIBRARY
 from desk.gui.workers import ProgressRelay, plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
 DUPLICATES_DELAY_MS = 300
 

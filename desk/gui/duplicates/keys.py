@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from desk.gui.shortcuts import REVIEW_ACTIONS
+from desk.gui.keymap import REVIEW_ACTIONS
 
 
 def wire_review_keys(

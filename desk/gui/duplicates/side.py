@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail
 from desk.gui import theme
-from desk.gui.duplicates_data import Side
-from desk.gui.paper_view import SafeTextBrowser, plain_label
+from desk.gui.duplicates.data import Side
+from desk.gui.reading.paper_view import SafeTextBrowser, plain_label
 
 
 def diff_marks(palette: QPalette) -> dict[str, str]:

@@ -16,10 +16,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractSlider, QWidget
 
-from desk.gui.duplicates_data import Comparison, GroupView, Snapshot, fetch, load_view, similarity_text
-from desk.gui.duplicates_decisions import ReviewDecisions
-from desk.gui.duplicates_keys import wire_review_keys
-from desk.gui.duplicates_layout import EMPTY, DuplicatesLayout
+from desk.gui.duplicates.data import Comparison, GroupView, Snapshot, fetch, load_view, similarity_text
+from desk.gui.duplicates.decisions import ReviewDecisions
+from desk.gui.duplicates.keys import wire_review_keys
+from desk.gui.duplicates.layout import EMPTY, DuplicatesLayout
 from desk.gui.workers import LibraryExecutor, plain_message
 
 __all__ = ["EMPTY", "DuplicatesDialog"]

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from desk.gui.duplicates_data import Snapshot, fetch, merge_exact, unmerge_all
+from desk.gui.duplicates.data import Snapshot, fetch, merge_exact, unmerge_all
 from desk.gui.workers import plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.duplicates_view import DuplicatesDialog
+    from desk.gui.duplicates.dialog import DuplicatesDialog
 
 
 class ReviewDecisions:
