@@ -11,6 +11,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from desk.core.db import DistinctPair, KeyAlias, MergeRecord, Paper, Source
+from desk.core.db.models import table_of
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.errors import DeskError
 from desk.core.index_sync import queue
@@ -129,7 +130,7 @@ def merge(session: Session, keep_id: int, other_ids: Sequence[int]) -> int:
                     import_id=src.import_id,
                 )
             )
-        session.execute(KeyAlias.__table__.update().where(KeyAlias.paper_id == oid).values(paper_id=keep_id))
+        session.execute(table_of(KeyAlias).update().where(KeyAlias.paper_id == oid).values(paper_id=keep_id))
         session.add(KeyAlias(key=other.key, paper_id=keep_id, merge_id=record.id))
         session.delete(other)
     keep.note = merged_note(notes)
@@ -244,7 +245,8 @@ def unmerge(session: Session, paper_id: int) -> list[int]:
                 )
             )
         session.execute(
-            KeyAlias.__table__.update()
+            table_of(KeyAlias)
+            .update()
             .where(KeyAlias.paper_id == rec.keep_id, KeyAlias.key.in_(data["aliases"]))
             .values(paper_id=other.id)
         )
