@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
@@ -14,6 +14,7 @@ from desk.gui.search.results import EMPTY_LIBRARY
 from desk.gui.workers import ProgressRelay, plain_message
 
 if TYPE_CHECKING:
+    from desk.core.library import Library
     from desk.gui.main.window import MainWindow
 
 DUPLICATES_DELAY_MS = 300
@@ -41,7 +42,7 @@ class LibraryFiles:
             failure=self._library_failed,
         )
 
-    def _library_opened(self, lib: Any) -> None:
+    def _library_opened(self, lib: Library) -> None:
         repaired = getattr(lib, "repaired", None)
         self.window.executor.submit(lambda lib: lib.count(), lambda count: self._counted(count, repaired))
 
