@@ -125,7 +125,12 @@ class ReviewDecisions:
         box.setDefaultButton(yes)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wanted = {g.ids for g in exact}
-        box.finished.connect(lambda _r: box.clickedButton() is yes and self._merge_exact(wanted))
+
+        def finished(_result: int) -> None:
+            if box.clickedButton() is yes:
+                self._merge_exact(wanted)
+
+        box.finished.connect(finished)
         self._confirm = box
         box.open()
 

@@ -62,7 +62,7 @@ class DuplicatesDialog(DuplicatesLayout):
 
     # -- keys ---------------------------------------------------------------------------------
     def _build_actions(self) -> dict[str, QAction]:
-        handlers: dict[str, Callable[[], None]] = {
+        handlers: dict[str, Callable[[], object]] = {
             "merge_left": lambda: self.merge(keep_right=False),
             "merge_right": lambda: self.merge(keep_right=True),
             "distinct": self.mark_distinct,
@@ -163,11 +163,16 @@ class DuplicatesDialog(DuplicatesLayout):
             prefer = self.view.candidate.ids
         position = self.view.index if self.view is not None else 0
         token = self._next_token()
-        self.executor.submit(
-            lambda lib: fetch(lib, prefer, position),
-            lambda snap: self._current(token) and self._apply(snap),
-            lambda exc: self._current(token) and self._failed(exc),
-        )
+
+        def applied(snapshot: Snapshot) -> None:
+            if self._current(token):
+                self._apply(snapshot)
+
+        def failed(exc: Exception) -> None:
+            if self._current(token):
+                self._failed(exc)
+
+        self.executor.submit(lambda lib: fetch(lib, prefer, position), applied, failed)
 
     def _apply(self, snapshot: Snapshot, message: str | None = None) -> None:
         previous = self.view

@@ -16,7 +16,7 @@ from desk.gui.keymap import REVIEW_ACTIONS
 
 def wire_review_keys(
     dialog: QWidget,
-    handlers: Mapping[str, Callable[[], None]],
+    handlers: Mapping[str, Callable[[], object]],
     buttons: Mapping[str, QPushButton],
     button_keys: dict[str, str],
     label_button: Callable[[str, str], None],
