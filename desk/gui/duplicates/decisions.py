@@ -7,14 +7,17 @@ groups again and shows the group the change leaves in view.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desk.gui.duplicates.data import Comparison, merge_exact, unmerge_all
 
-Change = Callable[[Any], tuple[Collection[int], Any]]
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
+
+Change = Callable[["Library"], tuple[Collection[int], Any]]
 
 
 class ReviewHost(Protocol):
@@ -52,7 +55,7 @@ class ReviewDecisions:
         assert comparison is not None
         title = (comparison.right if keep_right else comparison.left).paper.title
 
-        def change(lib: Any) -> tuple[Collection[int], None]:
+        def change(lib: Library) -> tuple[Collection[int], None]:
             lib.merge(keep, [other])
             return (keep,), None
 
@@ -68,7 +71,7 @@ class ReviewDecisions:
         if pair is None:
             return
 
-        def change(lib: Any) -> tuple[Collection[int], None]:
+        def change(lib: Library) -> tuple[Collection[int], None]:
             lib.mark_distinct(*pair)
             return pair, None
 
@@ -87,7 +90,7 @@ class ReviewDecisions:
             return
         kept = self.host.undo_stack[-1]
 
-        def change(lib: Any) -> tuple[Collection[int], list[int]]:
+        def change(lib: Library) -> tuple[Collection[int], list[int]]:
             restored = unmerge_all(lib, kept)
             return (*kept, *restored), restored
 
@@ -138,7 +141,7 @@ class ReviewDecisions:
         if self.host.busy():
             return
 
-        def change(lib: Any) -> tuple[Collection[int], tuple[list[int], str | None]]:
+        def change(lib: Library) -> tuple[Collection[int], tuple[list[int], str | None]]:
             return (), merge_exact(lib, wanted)
 
         def done(result: tuple[list[int], str | None]) -> str:

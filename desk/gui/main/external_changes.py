@@ -12,17 +12,20 @@ being typed are kept.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QWidget
 
 from desk.gui.workers import LibraryExecutor
 
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
-def _data_version(lib: Any) -> int | None:
-    """On the worker: the library's data version, None while it is not open."""
-    return None if lib is None else int(lib.data_version())
+
+def _data_version(lib: Library) -> int:
+    """On the worker: the library's data version (a job fails with LibraryNotOpen while it is not open)."""
+    return lib.data_version()
 
 
 class ExternalChanges(QObject):

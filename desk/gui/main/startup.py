@@ -7,13 +7,16 @@ the window decides what to show.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from desk.core.records import ImportReport
 from desk.gui.dialogs.importing import ImportRunner
 from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 
 class Startup(QObject):
@@ -58,7 +61,7 @@ class Startup(QObject):
         if total:
             self.progress.emit(f"Preparing the search index… {done} of {total}")
 
-    def _opened(self, lib: Any) -> None:
+    def _opened(self, lib: Library) -> None:
         repaired = getattr(lib, "repaired", None)
         self.executor.submit(lambda lib: lib.count(), lambda count: self._counted(count, repaired))
 

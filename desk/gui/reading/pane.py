@@ -8,7 +8,7 @@ never reaches into the window.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QSplitter, QTabWidget, QWidget
@@ -19,6 +19,9 @@ from desk.gui.reading.note_editor import NoteEditor
 from desk.gui.reading.paper_view import PaperView, abstract_html
 from desk.gui.reading.related import RelatedPanel
 from desk.gui.workers import LibraryExecutor, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 PAPER_DELAY_MS = 40
 STATE_WORDS = {"starred": ("Starred", "Unstarred"), "read": ("Marked read", "Marked unread")}
@@ -100,7 +103,7 @@ class ReadingPane(QSplitter):
         if self.paper_view.paper is None:
             self.paper_view.show_empty("")  # the paper follows in a moment
 
-        def op(lib: Any) -> tuple[PaperDetail, str]:
+        def op(lib: Library) -> tuple[PaperDetail, str]:
             paper = lib.paper(pid)
             return paper, abstract_html(paper, terms)
 
@@ -148,7 +151,7 @@ class ReadingPane(QSplitter):
         if pid is None:
             return
 
-        def op(lib: Any) -> tuple[bool, dict[int, PaperSummary]]:
+        def op(lib: Library) -> tuple[bool, dict[int, PaperSummary]]:
             now = lib.summaries([pid])
             if pid not in now:
                 raise PaperNotFound(pid)
@@ -165,7 +168,7 @@ class ReadingPane(QSplitter):
         self.executor.submit(op, done)
 
     def _save_note(self, pid: int, text: str) -> None:
-        def op(lib: Any) -> dict[int, PaperSummary]:
+        def op(lib: Library) -> dict[int, PaperSummary]:
             lib.set_note(pid, text)
             return lib.summaries([pid])
 
@@ -210,7 +213,7 @@ class ReadingPane(QSplitter):
         if not ok:
             return
 
-        def op(lib: Any) -> dict[int, PaperSummary]:
+        def op(lib: Library) -> dict[int, PaperSummary]:
             lib.set_title(pid, text.strip() or None)
             return lib.summaries([pid])
 
