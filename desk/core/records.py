@@ -114,3 +114,5 @@ class ResultPage:
     terms: tuple[str, ...]
     message: str | None
     rows: tuple[ResultRow, ...]
+    hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
+    no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results

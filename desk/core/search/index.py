@@ -24,7 +24,7 @@ from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.query import ParsedQuery, parse
+from desk.core.search.query import ParsedQuery, clean_query, parse
 from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import (
@@ -365,12 +365,23 @@ class SearchIndex:
 
     # ---- searching ---------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 50, *, offset: int = 0) -> SearchResult:
-        """Ranked hits for ``query``; never raises on any query string."""
+    def search(self, query: str, limit: int = 50, *, offset: int = 0, typing: bool = False) -> SearchResult:
+        """Ranked hits for ``query``; never raises on any query string.
+
+        ``typing``: the query is being typed, so its last word is unfinished and is not
+        spell-corrected. An unfinished end (an open quote, a trailing ``title:`` or ``AND``) is
+        described by ``SearchResult.hint``; when nothing complete is left to search, the
+        result has no hits and ``no_new_query`` set.
+        """
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
-        parsed = parse(query)
+        query = clean_query(query)
+        parsed = parse(query, typing=typing)
         compiled = compile_query(parsed)
+        if compiled.empty and parsed.hint is not None:
+            return SearchResult(
+                query, 0, (), _ms(started), None, False, (), parsed.message, parsed.hint, no_new_query=True
+            )
         with self._lock:
             corpus = self._current()
             if corpus is None:
@@ -378,7 +389,10 @@ class SearchIndex:
             try:
                 return self._search(corpus, query, parsed, compiled, limit, offset, started)
             except Exception:  # a damaged index must not take the search box down
-                log.error("search failed for %r", query, exc_info=log.isEnabledFor(logging.DEBUG))
+                # Not the query itself: what a user searches for stays out of the log.
+                log.error(
+                    "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
+                )
                 return _empty(query, started, UNREADABLE)
 
     def _search(
@@ -416,7 +430,9 @@ class SearchIndex:
         if compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
-        return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
+        return SearchResult(
+            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+        )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
         """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""

@@ -53,6 +53,10 @@ class SearchResult:
     corrected: bool  # True when the typed words alone found little: the hits come from the suggestion's
     terms: tuple[str, ...]  # stemmed positive terms, for highlighting
     message: str | None  # plain-words note when part of the query did not parse
+    hint: str | None = None  # one short note on the unfinished end of a query being typed
+    # True when nothing complete is left to search ("title:", "NOT", an open quote alone): no
+    # hits are given, and a search-as-you-type list keeps showing the previous query's results.
+    no_new_query: bool = False
 
 
 class IndexState(enum.Enum):

@@ -46,10 +46,15 @@ class Prefixes:
 
 @dataclass(frozen=True)
 class PhraseTerms:
-    """Documents holding ``terms`` at consecutive positions in one of ``fields``."""
+    """Documents holding ``terms`` at consecutive positions in one of ``fields``.
+
+    With ``prefixes`` (a phrase being typed), the terms are followed by a term starting
+    with one of them: ``"large lang`` holds "large language" and "large langevin".
+    """
 
     fields: tuple[tuple[str, float], ...]
     terms: tuple[str, ...]
+    prefixes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -260,17 +265,35 @@ def _phrase(corpus: Corpus, plan: PhraseTerms) -> Scored:
 def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.ndarray]:
     """Documents where the phrase holds in one of the fields, scored by the BM25F of its words."""
     mask = np.zeros(corpus.n, bool)
-    for fieldname, _ in plan.fields:
-        candidates = corpus.postings(fieldname, plan.terms[0])[0]
-        for t in plan.terms[1:]:
-            candidates = np.intersect1d(candidates, corpus.postings(fieldname, t)[0], assume_unique=True)
+    scored: list[tuple[str, str, float]] = [(f, t, w) for f, w in plan.fields for t in plan.terms]
+    reader = corpus.searcher.reader() if plan.prefixes else None
+    for fieldname, weight in plan.fields:
+        slots: list[tuple[str, ...]] = [(t,) for t in plan.terms]
+        if reader is not None:
+            expanded = tuple(dict.fromkeys(t for p in plan.prefixes for t in _expand(reader, fieldname, p)))
+            if not expanded:
+                continue
+            slots.append(expanded[:MAX_EXPANSION])
+            scored.extend((fieldname, t, weight) for t in slots[-1])
+        candidates = _slot_docs(corpus, fieldname, slots[0])
+        for slot in slots[1:]:
+            candidates = np.intersect1d(candidates, _slot_docs(corpus, fieldname, slot), assume_unique=True)
         if len(candidates):
-            mask[corpus.phrase_docs(fieldname, plan.terms, candidates)] = True
+            mask[corpus.phrase_docs(fieldname, [s[0] if len(s) == 1 else s for s in slots], candidates)] = (
+                True
+            )
     if not mask.any():
         return np.zeros(corpus.n, np.float32), mask
-    scores, _ = bm25f(corpus, [(f, t, w) for f, w in plan.fields for t in plan.terms])
+    scores, _ = bm25f(corpus, scored)
     scores[~mask] = 0
     return scores, mask
+
+
+def _slot_docs(corpus: Corpus, fieldname: str, terms: tuple[str, ...]) -> np.ndarray:
+    """Sorted docnums holding any of ``terms`` in ``fieldname``."""
+    if len(terms) == 1:
+        return corpus.postings(fieldname, terms[0])[0]
+    return _union([corpus.postings(fieldname, t)[0] for t in terms])
 
 
 def _sum(scores: Sequence[np.ndarray | None]) -> np.ndarray | None:
