@@ -97,7 +97,7 @@ class ResultRow:
     """One search hit joined with the paper's summary."""
 
     paper: PaperSummary
-    score: float
+    score: float  # Hit.score: orders as (query parts matched, relevance) do
     snippet: str
     highlights: tuple[tuple[int, int], ...]
 
