@@ -120,6 +120,11 @@ class SearchController(QObject):
         """A search typed but not yet answered."""
         return self._timer.isActive() or self._dirty or self._shown_generation != self._generation
 
+    def hurry(self) -> None:
+        """Search now for what was typed if that search has not started yet (a key waits for it)."""
+        if self._timer.isActive():
+            self.run_now()
+
     @property
     def query(self) -> str:
         return effective_query(self.text, self.filter)
