@@ -243,13 +243,3 @@ class SearchController(QObject):
             self.failed.emit(plain_message(exc))
 
         self.executor.submit(lambda lib: lib.summaries(asked), done, failed)
-
-    def refresh_rows(self, ids: Sequence[int]) -> None:
-        """Reload rows whose paper changed (star, read, note, title)."""
-        asked = [i for i in ids if self.model.row_of(i) is not None]
-        if asked:
-            self.executor.submit(
-                lambda lib: lib.summaries(asked),
-                lambda summaries: self.model.set_summaries(summaries, ()),
-                lambda exc: self.failed.emit(plain_message(exc)),
-            )
