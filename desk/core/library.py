@@ -16,7 +16,7 @@ from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
 from desk.core.discovery import Discovery
-from desk.core.duplicates import DuplicateFinder, Hashing
+from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
@@ -124,7 +124,7 @@ class Library(Discovery):
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index)
-        self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / "near-duplicates.pickle")
+        self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
@@ -144,6 +144,10 @@ class Library(Discovery):
         self.close()
 
     # -- reading -----------------------------------------------------------------------------
+
+    def data_version(self) -> int:
+        """Changes whenever another connection or process committed to the database (cheap to ask)."""
+        return self.db.data_version()
 
     def count(self) -> int:
         """How many papers the library holds."""
@@ -271,18 +275,26 @@ class Library(Discovery):
             corrected=result.corrected,
             terms=result.terms,
             message=result.message,
+            hint=result.hint,
+            no_new_query=result.no_new_query,
             rows=tuple(
                 ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
             ),
         )
 
-    def search(self, query: str, limit: int = 50, offset: int = 0) -> ResultPage:
-        """Ranked hits for a query in desk's query language; never raises on a bad query."""
-        return self._page(self.index.search(query, limit=limit, offset=offset))
+    def search(self, query: str, limit: int = 50, offset: int = 0, *, typing: bool = False) -> ResultPage:
+        """Ranked hits for a query in desk's query language; never raises on a bad query.
 
-    def search_ids(self, query: str, limit: int = 50, offset: int = 0) -> SearchResult:
+        ``typing=True`` for search as you type: the last word is unfinished and never corrected.
+        A query whose complete part is empty ("title:", an open quote) gives ``no_new_query``.
+        """
+        return self._page(self.index.search(query, limit=limit, offset=offset, typing=typing))
+
+    def search_ids(
+        self, query: str, limit: int = 50, offset: int = 0, *, typing: bool = False
+    ) -> SearchResult:
         """The raw ranked hits (ids, snippets) without loading the papers: for lazy lists."""
-        return self.index.search(query, limit=limit, offset=offset)
+        return self.index.search(query, limit=limit, offset=offset, typing=typing)
 
     # -- duplicates --------------------------------------------------------------------------
     def near_duplicates(self) -> list[Candidate]:

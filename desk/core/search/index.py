@@ -8,7 +8,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -24,8 +24,8 @@ from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.query import ParsedQuery, parse
-from desk.core.search.ranking import K1, B, bm25f, combine, top
+from desk.core.search.query import ParsedQuery, clean_query, parse
+from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import (
     INDEX_NAME,
@@ -41,12 +41,14 @@ from desk.core.search.schema import (
 from desk.core.search.snippets import Highlighter, lead, snippet
 from desk.core.search.spelling import Lexicon, apply, corrections
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
-from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny
+from desk.core.search.whoosh_internals import check, fast
+from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
 from desk.core.semantic.fusion import fuse, related_fusion
 from desk.core.semantic.vectors import SemanticVectors
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
+Found = tuple[int, int, float]  # (docnum, query parts matched, relevance) of a ranked document
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 
 
@@ -81,6 +83,7 @@ class SearchIndex:
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
         #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
         self.semantic: SemanticVectors | None = None
+        check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
     # ---- lifecycle -----------------------------------------------------------------
 
@@ -174,6 +177,8 @@ class SearchIndex:
     ) -> bool:
         """Write a complete index into ``build``; False when cancelled."""
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
+        if not fast():
+            return self._build_public(ix, build, docs, total, progress, cancelled)
         if pool is None or not pool.parallel or total < PARALLEL_FROM:
             pool = WorkerPool(1)  # runs each part here, in turn
         part = min(REBUILD_PART, max(1, -(-total // pool.workers)))
@@ -219,6 +224,39 @@ class SearchIndex:
             progress(written, total)
         return True
 
+    def _build_public(
+        self,
+        ix: windex.Index,
+        build: Path,
+        docs: Iterable[IndexDoc],
+        total: int,
+        progress: Callable[[int, int], None] | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> bool:
+        """_build() through Whoosh's own writer, in this process (no staged segments)."""
+        writer = segment_writer(ix)
+        written = 0
+        try:
+            for doc in docs:
+                if cancelled is not None and written % 32 == 0 and cancelled():
+                    writer.cancel()
+                    return False
+                writer.add_document(**writer_fields(doc))
+                written += 1
+                if progress is not None and written % REBUILD_PART == 0:
+                    progress(written, total)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        ix.close()
+        lexicon = Lexicon()
+        lexicon.add_counts(writer.word_counts)
+        lexicon.save(build / LEXICON_NAME)
+        if progress is not None:
+            progress(written, total)
+        return True
+
     def _swap_in(self, build: Path) -> None:
         # Without the marker the directory reads CORRUPT until the last step.
         remove_marker(self.directory)
@@ -236,14 +274,22 @@ class SearchIndex:
         index lock (searches go on meanwhile), and moved in with one commit.
         """
         latest = {d.id: d for d in docs}
-        if pool is not None and pool.parallel and len(latest) >= PARALLEL_FROM:
+        if pool is not None and self.can_stage(pool) and len(latest) >= PARALLEL_FROM:
             batch = self.stage(list(latest.values()), pool)
             self.commit_staged(batch.ids, batch.result())
         elif latest:
             self._commit(latest, [])
 
+    @staticmethod
+    def can_stage(pool: WorkerPool) -> bool:
+        """Whether stage() may be used: worker processes, and the Whoosh the staging was verified with."""
+        return pool.parallel and fast()
+
     def stage(self, docs: Sequence[IndexDoc], pool: WorkerPool) -> StagedBatch:
-        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged()."""
+        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged().
+
+        Only when can_stage(pool): segments are moved into the index through Whoosh's internals.
+        """
         self.directory.mkdir(parents=True, exist_ok=True)
         sweep_stages(self.directory)
         jobs = [
@@ -256,11 +302,11 @@ class SearchIndex:
         """Replace the documents ``ids`` by the staged segments, in one commit."""
         self._commit({i: None for i in ids}, staged)
 
-    def _commit(self, latest: dict[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
+    def _commit(self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         with self._lock:
             try:
-                writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+                writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             except BaseException:
                 discard(staged)
                 raise
@@ -294,7 +340,7 @@ class SearchIndex:
         if not wanted:
             return
         with self._lock:
-            writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             try:
                 delete_ids(writer, wanted)
             except BaseException:
@@ -323,12 +369,23 @@ class SearchIndex:
 
     # ---- searching ---------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 50, *, offset: int = 0) -> SearchResult:
-        """Ranked hits for ``query``; never raises on any query string."""
+    def search(self, query: str, limit: int = 50, *, offset: int = 0, typing: bool = False) -> SearchResult:
+        """Ranked hits for ``query``; never raises on any query string.
+
+        ``typing``: the query is being typed, so its last word is unfinished and is not
+        spell-corrected. An unfinished end (an open quote, a trailing ``title:`` or ``AND``) is
+        described by ``SearchResult.hint``; when nothing complete is left to search, the
+        result has no hits and ``no_new_query`` set.
+        """
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
-        parsed = parse(query)
+        query = clean_query(query)
+        parsed = parse(query, typing=typing)
         compiled = compile_query(parsed)
+        if compiled.empty and parsed.hint is not None:
+            return SearchResult(
+                query, 0, (), _ms(started), None, False, (), parsed.message, parsed.hint, no_new_query=True
+            )
         with self._lock:
             corpus = self._current()
             if corpus is None:
@@ -336,7 +393,10 @@ class SearchIndex:
             try:
                 return self._search(corpus, query, parsed, compiled, limit, offset, started)
             except Exception:  # a damaged index must not take the search box down
-                log.error("search failed for %r", query, exc_info=log.isEnabledFor(logging.DEBUG))
+                # Not the query itself: what a user searches for stays out of the log.
+                log.error(
+                    "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
+                )
                 return _empty(query, started, UNREADABLE)
 
     def _search(
@@ -377,10 +437,12 @@ class SearchIndex:
                 found, joined = _fuse(self.semantic, corpus, compiled, found)
                 total += joined
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
-        return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
+        return SearchResult(
+            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+        )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
-        """Papers most like ``doc_id``, without it: its key terms' BM25F fused with the cosine of its vector.
+        """Papers most like ``doc_id``, without it: its key terms' BM25F fused with its vector's cosine.
 
         Without vectors (not built yet), the key terms alone.
         """
@@ -388,8 +450,10 @@ class SearchIndex:
         label = f"related:{doc_id}"
         with self._lock:
             corpus = self._current()
-            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive) if corpus is not None else []
-            if corpus is None or not len(where):
+            if corpus is None:
+                return _empty(label, started, NOT_INDEXED)
+            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive)
+            if not len(where):
                 return _empty(label, started, NOT_INDEXED)
             docnum = int(where[0])
             stored = corpus.searcher.stored_fields(docnum)
@@ -408,9 +472,9 @@ class SearchIndex:
             if vec is not None and self.semantic is not None:
                 scores, mask = related_fusion(scores, mask, self.semantic.cosines(vec, corpus.ids))
             mask[docnum] = False
-            total, docs, values = top(corpus, (scores, mask), limit)
+            total, docs, parts, values = top(corpus, Ranked(scores, mask), limit)
             terms = tuple(t for t, _ in keys)
-            found = list(zip(docs.tolist(), values.tolist(), strict=True))
+            found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
 
@@ -423,23 +487,23 @@ class SearchIndex:
                 return _empty(label, started, NOT_READY)
             live = np.flatnonzero(corpus.alive)
             docnum_of = dict(zip(corpus.ids[live].tolist(), live.tolist(), strict=True))
-            found = [(docnum_of[i], score) for i, score in scored if i in docnum_of]
+            found = [(docnum_of[i], 0, score) for i, score in scored if i in docnum_of]
             hits = self._hits(corpus, found, Highlighter(()), {})
             return SearchResult(label, total, hits, _ms(started), None, False, (), None)
 
-    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
-        """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
-        total, docs, values = top(corpus, combine(corpus, compiled.plan), k, by_id=not compiled.ranked)
-        return total, list(zip(docs.tolist(), values.tolist(), strict=True))
+    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
+        """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
+        total, docs, parts, values = top(corpus, rank(corpus, compiled.plan), k, by_id=not compiled.ranked)
+        return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
 
     def _rescore(
         self,
         corpus: Corpus,
         compiled: Compiled,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
-    ) -> list[tuple[int, float]]:
+    ) -> list[Found]:
         """``found`` with its first RESCORE_DEPTH reordered by the bonus of rescore.py.
 
         The rest keep their order after them: a bonus is never negative, so every rescored
@@ -457,14 +521,14 @@ class SearchIndex:
         )
         if not rescorer.active:
             return found
-        rescored: list[tuple[float, int, int]] = []
-        for docnum, score in head:
+        rescored: list[tuple[int, float, int, int]] = []
+        for docnum, parts, relevance in head:
             fields = _stored(corpus, docnum, stored)
             texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
             bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
-            rescored.append((-(score + bonus), int(corpus.ids[docnum]), docnum))
+            rescored.append((-parts, -(relevance + bonus), int(corpus.ids[docnum]), docnum))
         rescored.sort()
-        return [(docnum, -neg) for neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
+        return [(docnum, -parts, -neg) for parts, neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()
@@ -481,22 +545,22 @@ class SearchIndex:
     def _hits(
         self,
         corpus: Corpus,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
     ) -> tuple[Hit, ...]:
         hits: list[Hit] = []
-        for docnum, score in found:
+        for docnum, parts, relevance in found:
             fields = _stored(corpus, docnum, stored)
             abstract, note = fields.get("abstract", ""), fields.get("note", "")
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
-            hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
+            hits.append(Hit(int(corpus.ids[docnum]), int(parts), float(relevance), cut[0], cut[1]))
         return tuple(hits)
 
 
 def _fuse(
-    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[tuple[int, float]]
-) -> tuple[list[tuple[int, float]], int]:
+    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found]
+) -> tuple[list[Found], int]:
     """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
 
     Papers holding none of the words may join only a plain ranked query: not one with

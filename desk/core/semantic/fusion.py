@@ -1,11 +1,11 @@
 """Words and meaning in one ranking: the semantic cosine folded into BM25F's relevance.
 
-A desk score is ``parts_matched * COORD_BONUS + relevance`` (ranking.py). The fusion keeps the
-parts matched as they are, so a paper holding more of the query's words still comes first, and
-reorders within each level by ``relevance + WEIGHT * best_relevance * cosine``: the cosine,
-scaled to the query's best relevance, counts for up to WEIGHT of it. Papers whose meaning is
-close but that hold none of the words (a paraphrase) join at level 0, after every lexical
-match of a higher level; where a query's words match little they are what fills the page.
+Hits are ordered by the query parts they match, then by relevance (ranking.py). The fusion
+keeps the parts as they are, so a paper holding more of the query's words still comes first,
+and reorders papers of the same parts by ``relevance + WEIGHT * best_relevance * cosine``: the
+cosine, scaled to the query's best relevance, counts for up to WEIGHT of it. Papers close in
+meaning that hold none of the words (a paraphrase) join with 0 parts, after every lexical
+match; where the query's words match little, they are what fills the page.
 
 WEIGHT was chosen on the development set (bench/semantic_bench.py, CVPR 2023 abstracts): it
 lifts recall@10 and nDCG@10 of researcher queries without lowering known-item MRR; a linear
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from desk.core.search.ranking import COORD_BONUS
+Found = tuple[int, int, float]  # (docnum, parts matched, relevance), as SearchIndex ranks them
 
 WEIGHT = 0.3
 SEMANTIC_DEPTH = 50  # papers nearest in meaning considered beside the lexical candidates
@@ -25,38 +25,27 @@ RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key term
 
 
 def fuse(
-    found: list[tuple[int, float]],
-    cosine: np.ndarray,
-    candidates: np.ndarray | None,
-    weight: float = WEIGHT,
-) -> tuple[list[tuple[int, float]], int]:
-    """``found`` (docnum, score), best first, reordered with ``cosine`` (one per docnum).
+    found: list[Found], cosine: np.ndarray, candidates: np.ndarray | None, weight: float = WEIGHT
+) -> tuple[list[Found], int]:
+    """``found``, best first, reordered with ``cosine`` (one per docnum); and how many joined.
 
-    ``candidates``: docnums allowed to join on meaning alone (None: none may). Returns the new
-    list and how many papers joined.
+    ``candidates``: docnums allowed to join on meaning alone (None: none may).
     """
-    if not found and candidates is None:
-        return found, 0
-    level = {d: float(np.floor(s / COORD_BONUS)) for d, s in found}
-    relevance = {d: s - level[d] * COORD_BONUS for d, s in found}
-    best = max(relevance.values(), default=0.0) or 1.0
+    best = max((r for _, _, r in found), default=0.0) or 1.0
     scale = weight * best
-    cap = COORD_BONUS * 0.999
-    fused: dict[int, float] = {}
-    for d, _ in found:
-        bonus = scale * max(0.0, float(cosine[d]))
-        fused[d] = level[d] * COORD_BONUS + min(cap, relevance[d] + bonus)
+    fused: dict[int, tuple[int, float]] = {
+        d: (parts, relevance + scale * max(0.0, float(cosine[d]))) for d, parts, relevance in found
+    }
     joined = 0
     if candidates is not None and len(candidates):
-        values = cosine[candidates]
         depth = min(SEMANTIC_DEPTH, len(candidates))
-        nearest = candidates[np.argpartition(-values, depth - 1)[:depth]] if depth else candidates[:0]
+        nearest = candidates[np.argpartition(-cosine[candidates], depth - 1)[:depth]]
         for d in nearest.tolist():
             if d not in fused and cosine[d] >= MIN_COSINE:
-                fused[d] = min(cap, scale * float(cosine[d]))
+                fused[d] = (0, scale * float(cosine[d]))
                 joined += 1
-    order = sorted(fused.items(), key=lambda item: (-item[1], item[0]))
-    return order, joined
+    order = sorted(fused.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
+    return [(d, parts, relevance) for d, (parts, relevance) in order], joined
 
 
 def related_fusion(scores: np.ndarray, mask: np.ndarray, cosine: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -12,6 +12,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from desk.core.records import ImportReport
 from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 TEXT_FILTER = "Paper lists (*.txt);;All files (*)"
 
@@ -82,7 +85,6 @@ class ImportRunner(QObject):
         self.parent_widget = parent
         self.dialog: QProgressDialog | None = None
         self._relay: ProgressRelay | None = None
-        self.reports_shown = 0
 
     def busy(self) -> bool:
         return self.dialog is not None
@@ -108,7 +110,7 @@ class ImportRunner(QObject):
         dialog.show()
         self.started.emit(title)
 
-        def op(lib: Any) -> ImportReport:
+        def op(lib: Library) -> ImportReport:
             return lib.import_paths(paths, progress=relay.report, cancelled=relay.cancelled)
 
         def done(report: ImportReport) -> None:
@@ -161,7 +163,6 @@ class ImportRunner(QObject):
         box.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors are not markup
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # window-modal, does not block the event loop
-        self.reports_shown += 1
         return box
 
 

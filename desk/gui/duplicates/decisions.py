@@ -1,0 +1,159 @@
+"""The keys of the duplicates review that change the library: merge, not a duplicate, undo, merge all exact.
+
+Each is a change of the library run through the review's `run_change`, which then finds the
+groups again and shows the group the change leaves in view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from desk.gui.duplicates.data import Comparison, merge_exact, unmerge_all
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
+
+Change = Callable[["Library"], tuple[Collection[int], Any]]
+
+
+class ReviewHost(Protocol):
+    """What the deciding keys need of the review that shows the pair (the dialog is one)."""
+
+    undo_stack: list[list[int]]
+
+    @property
+    def groups(self) -> Sequence[Any]: ...
+
+    def busy(self) -> bool: ...
+    def comparison(self) -> Comparison | None: ...
+    def shown_pair(self) -> tuple[int, int] | None: ...
+    def say(self, message: str) -> None: ...
+    def run_change(
+        self, change: Change, done: Callable[[Any], str], *, writes_papers: bool = True
+    ) -> None: ...
+
+
+class ReviewDecisions:
+    """What the deciding keys do to the pair (or the groups) `host` shows; `parent` owns the confirmation."""
+
+    def __init__(self, host: ReviewHost, parent: QWidget) -> None:
+        self.host = host
+        self.parent = parent
+        self._confirm: QMessageBox | None = None
+
+    def merge(self, *, keep_right: bool) -> None:
+        """m: keep the left paper and fold the right one into it; Shift+M the other way round."""
+        pair = None if self.host.busy() else self.host.shown_pair()
+        if pair is None:
+            return
+        keep, other = (pair[1], pair[0]) if keep_right else pair
+        comparison = self.host.comparison()
+        assert comparison is not None
+        title = (comparison.right if keep_right else comparison.left).paper.title
+
+        def change(lib: Library) -> tuple[Collection[int], None]:
+            lib.merge(keep, [other])
+            return (keep,), None
+
+        def done(_result: None) -> str:
+            self.host.undo_stack.append([keep])
+            return f"Merged into “{_short(title)}”. U undoes it."
+
+        self.host.run_change(change, done)
+
+    def mark_distinct(self) -> None:
+        """d: the pair in view are different papers; they are never offered together again."""
+        pair = None if self.host.busy() else self.host.shown_pair()
+        if pair is None:
+            return
+
+        def change(lib: Library) -> tuple[Collection[int], None]:
+            lib.mark_distinct(*pair)
+            return pair, None
+
+        self.host.run_change(
+            change,
+            lambda _r: "Marked as different papers; they will not be offered again.",
+            writes_papers=False,
+        )
+
+    def undo(self) -> None:
+        """u: bring back the papers of the last merge made in this review."""
+        if self.host.busy():
+            return
+        if not self.host.undo_stack:
+            self.host.say("No merge made in this review to undo.")
+            return
+        kept = self.host.undo_stack[-1]
+
+        def change(lib: Library) -> tuple[Collection[int], list[int]]:
+            restored = unmerge_all(lib, kept)
+            return (*kept, *restored), restored
+
+        def done(restored: list[int]) -> str:
+            if self.host.undo_stack and self.host.undo_stack[-1] is kept:
+                self.host.undo_stack.pop()
+            n = len(restored)
+            return f"Merge undone: {n} paper{'s are' if n != 1 else ' is'} back."
+
+        self.host.run_change(change, done)
+
+    def ask_merge_exact(self) -> None:
+        """The batch: every group whose abstracts are equal after cleanup, after a confirmation."""
+        if self.host.busy():
+            return
+        exact = [g for g in self.host.groups if g.exact_after_cleanup]
+        if not exact:
+            self.host.say("No group has the same text after cleanup.")
+            return
+        papers = sum(len(g.ids) for g in exact)
+        groups = f"{len(exact)} group{'s' if len(exact) != 1 else ''}"
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Merge exact duplicates",
+            f"Merge {groups} whose abstracts are the same text after cleanup ({papers} papers)?\n\n"
+            "In each group the first paper is kept; the sources, star, read state and notes of the "
+            "others are folded into it. U undoes the whole batch.",
+            QMessageBox.StandardButton.NoButton,
+            self.parent,
+        )
+        box.setObjectName("mergeExactConfirm")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        yes = box.addButton(f"Merge {groups}", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(yes)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        wanted = {g.ids for g in exact}
+
+        def finished(_result: int) -> None:
+            if box.clickedButton() is yes:
+                self._merge_exact(wanted)
+
+        box.finished.connect(finished)
+        self._confirm = box
+        box.open()
+
+    def _merge_exact(self, wanted: set[tuple[int, ...]]) -> None:
+        if self.host.busy():
+            return
+
+        def change(lib: Library) -> tuple[Collection[int], tuple[list[int], str | None]]:
+            return (), merge_exact(lib, wanted)
+
+        def done(result: tuple[list[int], str | None]) -> str:
+            kept, error = result
+            if kept:
+                self.host.undo_stack.append(kept)
+            n = len(kept)
+            said = f"Merged {n} group{'s' if n != 1 else ''} of exact duplicates. U undoes them."
+            return said if error is None else f"{said} Stopped: {error}"
+
+        self.host.run_change(change, done)
+
+
+def _short(title: str, limit: int = 70) -> str:
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
