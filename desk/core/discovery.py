@@ -35,6 +35,7 @@ class Discovery:
     db: Database
     index: SearchIndex
     vectors: SemanticVectors
+    vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
 
     def _page(self, result: SearchResult) -> ResultPage:  # Library's
         raise NotImplementedError
@@ -52,9 +53,8 @@ class Discovery:
         with self.db.reading() as session:
             for start in range(0, len(ids), READ_CHUNK):
                 chunk = list(ids[start : start + READ_CHUNK])
-                out.update(
-                    session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk))).tuples()
-                )
+                rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
+                out.update((int(i), str(a)) for i, a in rows)
         return out
 
     def vectors_pending(self) -> bool:
@@ -75,6 +75,18 @@ class Discovery:
         except OSError as exc:
             log.warning("the semantic vectors could not be written: %s", exc)
             return f"could not be written ({exc.strerror or exc})"
+
+    def check_vectors(self) -> list[str]:
+        """Bring the vectors up to date, then what is still wrong with them (empty: they agree).
+
+        A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem.
+        """
+        done = self.ensure_vectors()
+        self.vectors_repaired = done if done and done.startswith("rebuilt") else None
+        problems = self.vector_problems()
+        if done and done.startswith("could not"):
+            problems.append(f"semantic vectors: {done}")
+        return problems
 
     def vector_problems(self) -> list[str]:
         """How the stored vectors differ from the database (empty when they agree)."""
@@ -106,7 +118,10 @@ class Discovery:
             self.vectors.load()
         data = self.vectors.current
         with self.db.reading() as session:
-            flags = session.execute(select(Paper.id, Paper.starred, Paper.read)).tuples().all()
+            flags = [
+                (int(i), bool(s), bool(r))
+                for i, s, r in session.execute(select(Paper.id, Paper.starred, Paper.read))
+            ]
         tagged = set(self._tag_members(tag))
         kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
         left = [i for i, starred, read in flags if read and not starred and i not in kept]

@@ -336,8 +336,11 @@ class Library(Discovery):
             self._sync.rebuild(progress, cancelled, pool)
 
     def check(self) -> list[str]:
-        """Problems with the database or between it and the index (empty when all is well)."""
-        return self.db.integrity_problems() + self._sync.differences() + self.vector_problems()
+        """Problems in the database, between it and the index, or in the vectors (empty: all is well).
+
+        The vectors are brought up to date first (rebuilt when damaged: see ``vectors_repaired``).
+        """
+        return self.db.integrity_problems() + self._sync.differences() + self.check_vectors()
 
     def backup(self, dest: Path | None = None) -> Path:
         """An online copy of the database (the index is rebuilt from it on restore)."""

@@ -19,6 +19,7 @@ from whoosh.analysis import STOP_WORDS  # type: ignore[import-untyped]
 from desk.core.search.schema import TOKEN_PATTERN, cached_stem
 
 DIMENSIONS = 192
+MIN_DOCS_PER_DIMENSION = 4  # a small library gets fewer dimensions: rank n would only repeat its words
 MIN_DF = 2  # a word in one abstract relates it to nothing
 MAX_DF_SHARE = 0.5  # a word in half the abstracts says little
 MAX_VOCABULARY = 60_000  # the most frequent words kept beyond that (bounds the model's size)
@@ -184,6 +185,7 @@ def normalize(vectors: np.ndarray) -> np.ndarray:
 
 def fit(docs: Sequence[Sequence[str]], k: int = DIMENSIONS) -> LsaModel:
     """Fit LSA on tokenised documents (the model places any text, these documents included)."""
+    k = max(1, min(k, len(docs) // MIN_DOCS_PER_DIMENSION))
     vocab = vocabulary(docs)
     matrix = vocab.weigh(docs)
     if not vocab.words or not len(matrix.data):
