@@ -9,7 +9,7 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -26,13 +26,28 @@ from desk.core.search.query import (
     Word,
     split_words,
 )
-from desk.core.search.ranking import All, Any_, Combine, Flag, Negate, PhraseTerms, Plan, Prefixes, Terms
+from desk.core.search.ranking import (
+    All,
+    Any_,
+    Combine,
+    Flag,
+    Negate,
+    PhraseTerms,
+    Plan,
+    Prefixes,
+    Scaled,
+    Terms,
+)
 from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
 
 PHRASE_FIELDS = ("title", "abstract", "note")
 MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost seconds)
 
 _PLAIN = plain_analyzer()
+
+#: Other words a typed word is also searched as (an acronym's long form, a long form's acronym):
+#: their stemmed terms, searched as a phrase, and the factor on their score.
+Alternative = tuple[tuple[str, ...], float]
 
 
 @dataclass(frozen=True)
@@ -78,8 +93,13 @@ def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
 
 
 class _Compiler:
-    def __init__(self, alternatives: Mapping[tuple[int, int], str] | None = None) -> None:
+    def __init__(
+        self,
+        alternatives: Mapping[tuple[int, int], str] | None = None,
+        expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+    ) -> None:
         self.alternatives = alternatives or {}
+        self.expansions = expansions or {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
@@ -127,6 +147,16 @@ class _Compiler:
                 self.terms.extend(fixed)
                 if word.field is None:
                     self.add_words(fix or "", slot=self.slot - 1)
+        for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
+            boosted = _boosted(PHRASE_FIELDS if word.field is None else fields)
+            other = (
+                Terms(tuple((f, stems[0], b) for f, b in boosted))
+                if len(stems) == 1
+                else PhraseTerms(boosted, stems)
+            )
+            subs.append(Scaled(other, factor))
+            if positive:
+                self.terms.extend(stems)
         return _join(Any_, subs)
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
@@ -189,13 +219,18 @@ class _Compiler:
         return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
 
 
-def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], str] | None = None) -> Compiled:
+def compile_query(
+    parsed: ParsedQuery,
+    alternatives: Mapping[tuple[int, int], str] | None = None,
+    expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
     that is searched as well: the word's part then matches papers holding either.
+    ``expansions`` maps it to other words searched too, their score scaled (see Alternative).
     """
-    c = _Compiler(alternatives)
+    c = _Compiler(alternatives, expansions)
     plan = c.combine(parsed.parts, top=True)
     terms = list(dict.fromkeys(c.terms))
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)
