@@ -34,7 +34,10 @@ def test_definitions_are_found_in_both_orders() -> None:
 
 
 def test_plural_short_forms_and_hyphenated_long_forms() -> None:
-    text = "Neural radiance fields (NeRFs) and vision-and-language navigation (VLN) agents; deep neural networks (DNNs)."
+    text = (
+        "Neural radiance fields (NeRFs) and vision-and-language navigation (VLN) agents; "
+        "deep neural networks (DNNs)."
+    )
     assert _pairs(text) == {
         ("NeRF", "neural radiance fields"),
         ("VLN", "vision-and-language navigation"),
