@@ -79,7 +79,8 @@ class NearDuplicateIndex:
     """Incremental MinHash-LSH index over paper texts; no all-pairs comparison.
 
     ``add`` only hashes; links are found lazily for the texts added since the last question,
-    one by one when they are few, by sorting each band when many. Picklable as it is.
+    one by one when they are few, by sorting each band when many. Saved as plain arrays
+    (state_arrays / from_state_arrays), never as a pickle.
     """
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD, num_perm: int = DEFAULT_NUM_PERM) -> None:
@@ -105,7 +106,8 @@ class NearDuplicateIndex:
         return len(self._row_of)
 
     def __getstate__(self) -> dict[str, object]:
-        """Used rows only, and the shingle sets in one buffer (a few large arrays pickle fast)."""
+        """Used rows only, and the shingle sets in one buffer (for sending to another process;
+        the on-disk cache is state_arrays(), never a pickle)."""
         state = dict(vars(self))
         used = self._used
         for name in ("_keys", "_ids", "_live", "_fps", "_tails"):
@@ -122,6 +124,78 @@ class NearDuplicateIndex:
         vars(self).update(state)
         ends = np.cumsum(sizes).tolist()
         self._sets = [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)]
+
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        """The whole index as plain numeric arrays (what the on-disk cache holds: data only)."""
+        rows = np.array(sorted(self._row_of.values()), dtype=np.int64)
+        sets = [self._sets[r] for r in rows.tolist()]
+        link_a, link_b, link_sim = [], [], []
+        for a, peers in self._links.items():
+            for b, sim in peers.items():
+                if a < b:
+                    link_a.append(a)
+                    link_b.append(b)
+                    link_sim.append(sim)
+        return {
+            "params": np.array([self.threshold, float(self.num_perm), float(self.checks)], dtype=np.float64),
+            "keys": self._keys[rows],
+            "ids": self._ids[rows],
+            "live": self._live[rows],
+            "fps": self._fps[rows],
+            "tails": self._tails[rows],
+            "set_sizes": np.array([0 if s is None else len(s) for s in sets], dtype=np.int64),
+            "set_values": np.concatenate(
+                [np.asarray(s, dtype=np.uint32) for s in sets if s is not None] or [np.zeros(0, np.uint32)]
+            ),
+            "pending": np.array(sorted(self._pending), dtype=np.int64),
+            "link_a": np.array(link_a, dtype=np.int64),
+            "link_b": np.array(link_b, dtype=np.int64),
+            "link_sim": np.array(link_sim, dtype=np.float64),
+        }
+
+    @classmethod
+    def from_state_arrays(cls, arrays: dict[str, np.ndarray]) -> NearDuplicateIndex:
+        """The index state_arrays() describes; ValueError when the arrays do not fit together."""
+        threshold, num_perm, checks = (float(v) for v in arrays["params"].tolist())
+        if num_perm != int(num_perm) or num_perm < BAND_ROWS:
+            raise ValueError("bad num_perm")
+        index = cls(threshold, int(num_perm))
+        ids, keys, live = arrays["ids"], arrays["keys"], arrays["live"]
+        fps, tails, sizes, values = arrays["fps"], arrays["tails"], arrays["set_sizes"], arrays["set_values"]
+        n = len(ids)
+        expected = {
+            "ids": (np.int64, (n,)),
+            "keys": (np.uint32, (n, index._keys.shape[1])),
+            "live": (np.bool_, (n,)),
+            "fps": (np.uint64, (n,)),
+            "tails": (np.uint32, (n, TAIL)),
+            "set_sizes": (np.int64, (n,)),
+        }
+        for name, (dtype, shape) in expected.items():
+            if arrays[name].dtype != dtype or arrays[name].shape != shape:
+                raise ValueError(f"bad array {name}")
+        if values.dtype != np.uint32 or values.ndim != 1 or (sizes < 0).any() or sizes.sum() != len(values):
+            raise ValueError("bad shingle sets")
+        if len(set(ids.tolist())) != n:
+            raise ValueError("repeated ids")
+        ends = np.cumsum(sizes).tolist()
+        index._keys, index._ids, index._live, index._fps, index._tails = keys, ids, live, fps, tails
+        index._sets = [values[e - k : e] for k, e in zip(sizes.tolist(), ends, strict=True)]
+        index._row_of = {int(pid): k for k, pid in enumerate(ids.tolist())}
+        index._used = n
+        pending = set(arrays["pending"].tolist())
+        link_a, link_b = arrays["link_a"].tolist(), arrays["link_b"].tolist()
+        link_sim = arrays["link_sim"].tolist()
+        if not pending <= index._row_of.keys() or not len(link_a) == len(link_b) == len(link_sim):
+            raise ValueError("bad pending or links")
+        if not set(link_a) | set(link_b) <= index._row_of.keys():
+            raise ValueError("links to unknown papers")
+        index._pending = pending
+        for a, b, sim in zip(link_a, link_b, link_sim, strict=True):
+            index._links.setdefault(a, {})[b] = sim
+            index._links.setdefault(b, {})[a] = sim
+        index.checks = int(checks)
+        return index
 
     def __contains__(self, paper_id: object) -> bool:
         return paper_id in self._row_of
