@@ -61,6 +61,13 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class IdSet:
+    """Documents whose paper id is in ``ids``: a filter the database answered (``tag:``)."""
+
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Negate:
     child: Plan
 
@@ -86,7 +93,7 @@ class Combine:
     coordinate: bool = False  # the top level: each part adds COORD_BONUS
 
 
-Plan = Terms | Prefixes | PhraseTerms | Flag | Negate | All | Any_ | Combine
+Plan = Terms | Prefixes | PhraseTerms | Flag | IdSet | Negate | All | Any_ | Combine
 Scored = tuple[np.ndarray | None, np.ndarray]  # (scores or None, mask) over all docnums
 
 # ---- evaluation ---------------------------------------------------------------------------------
@@ -109,6 +116,8 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
         return _phrase(corpus, plan)
     if isinstance(plan, Flag):
         return None, corpus.flag(plan.fieldname, plan.value)
+    if isinstance(plan, IdSet):
+        return None, np.isin(corpus.ids, np.array(plan.ids, np.int64))
     if isinstance(plan, Negate):
         return None, ~evaluate(corpus, plan.child)[1]
     if isinstance(plan, All | Any_):
