@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 
@@ -120,7 +121,7 @@ class NearDuplicateIndex:
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        sizes, values = state.pop("_sets")  # type: ignore[misc]
+        sizes, values = cast("tuple[np.ndarray, np.ndarray]", state.pop("_sets"))  # as __getstate__ left it
         vars(self).update(state)
         ends = np.cumsum(sizes).tolist()
         self._sets = [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)]

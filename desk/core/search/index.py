@@ -8,7 +8,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -254,7 +254,7 @@ class SearchIndex:
         """Replace the documents ``ids`` by the staged segments, in one commit."""
         self._commit({i: None for i in ids}, staged)
 
-    def _commit(self, latest: dict[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
+    def _commit(self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         with self._lock:
             try:
@@ -397,8 +397,10 @@ class SearchIndex:
         label = f"related:{doc_id}"
         with self._lock:
             corpus = self._current()
-            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive) if corpus is not None else []
-            if corpus is None or not len(where):
+            if corpus is None:
+                return _empty(label, started, NOT_INDEXED)
+            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive)
+            if not len(where):
                 return _empty(label, started, NOT_INDEXED)
             docnum = int(where[0])
             stored = corpus.searcher.stored_fields(docnum)

@@ -105,6 +105,8 @@ INLINE_POSTINGS = 6
 
 
 class _PostingsWriter(W3PostingsWriter):
+    _terminfo: Any  # W3PostingsWriter's current term's W3TermInfo (None between terms)
+
     def finish_postings(self) -> Any:
         # whoosh-reloaded 2.7.5 calls a misspelt terminfo.set_inline() here; inlined
         # postings are otherwise supported (W3TermInfo.set_inlined, to_bytes, from_bytes).

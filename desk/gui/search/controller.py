@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desk.core.records import PaperSummary
-from desk.gui.results_model import Hit, ResultsModel
+from desk.gui.search.model import Hit, ResultsModel
 from desk.gui.workers import LibraryExecutor, plain_message
 
 # Keystrokes are coalesced rather than delayed by a fixed debounce: a search starts as soon

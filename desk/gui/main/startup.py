@@ -9,12 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from desk.core.records import ImportReport
-from desk.gui.export_dialog import ExportDialog, ask_path
-from desk.gui.window_search import EMPTY_LIBRARY
+from desk.gui.dialogs.export import ExportDialog, ask_path
+from desk.gui.search.results import EMPTY_LIBRARY
 from desk.gui.workers import ProgressRelay, plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
 DUPLICATES_DELAY_MS = 300
 
@@ -28,11 +28,12 @@ class LibraryFiles:
     # -- opening the library -----------------------------------------------------------------
     def open(self) -> None:
         relay = ProgressRelay(self.window)
-        relay.progressed.connect(
-            lambda done, total, _n: (
-                total and self.window.hits_label.setText(f"Preparing the search index… {done} of {total}")
-            )
-        )
+
+        def preparing(done: int, total: int, _label: str) -> None:
+            if total:
+                self.window.hits_label.setText(f"Preparing the search index… {done} of {total}")
+
+        relay.progressed.connect(preparing)
         self.window.executor.open_library(
             self.window.library_dir,
             progress=lambda done, total: relay.report(done, total, ""),

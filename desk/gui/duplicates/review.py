@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 
 from desk.gui import theme
-from desk.gui.duplicates_view import DuplicatesDialog
+from desk.gui.duplicates.dialog import DuplicatesDialog
 from desk.gui.workers import LibraryExecutor
 
 

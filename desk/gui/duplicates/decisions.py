@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from desk.gui.duplicates_data import Snapshot, fetch, merge_exact, unmerge_all
+from desk.gui.duplicates.data import Snapshot, fetch, merge_exact, unmerge_all
 from desk.gui.workers import plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.duplicates_view import DuplicatesDialog
+    from desk.gui.duplicates.dialog import DuplicatesDialog
 
 
 class ReviewDecisions:
@@ -151,7 +151,12 @@ class ReviewDecisions:
         box.setDefaultButton(yes)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wanted = {g.ids for g in exact}
-        box.finished.connect(lambda _r: box.clickedButton() is yes and self._merge_exact(wanted))
+
+        def finished(_result: int) -> None:
+            if box.clickedButton() is yes:
+                self._merge_exact(wanted)
+
+        box.finished.connect(finished)
         self._confirm = box
         box.open()
 

@@ -9,11 +9,11 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from desk.core.errors import PaperNotFound
 from desk.core.records import PaperDetail, PaperSummary
-from desk.gui.paper_view import abstract_html
+from desk.gui.reading.paper_view import abstract_html
 from desk.gui.workers import plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
 PAPER_DELAY_MS = 40
 
