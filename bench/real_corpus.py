@@ -38,7 +38,9 @@ def write(size: int, out: Path, seed: int = 11, per_file: int = PER_FILE) -> lis
         n = min(per_file, size - start)
         abstracts = [" ".join(rng.sample(pool, rng.randint(4, 9))) for _ in range(n)]
         path = out / f"real_{start // per_file:03d}.txt"
-        path.write_text(f"Real {start // per_file} Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+        path.write_text(
+            f"Real {start // per_file} Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8"
+        )
         files.append(path)
     return files
 

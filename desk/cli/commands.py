@@ -194,6 +194,7 @@ def run_stats(args: argparse.Namespace) -> int:
                 "read": s.read,
                 "notes": s.notes,
                 "collections": s.collections,
+                "tags": s.tags,
             }
         )
     else:
@@ -245,13 +246,16 @@ def export_args(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the default)")
     which.add_argument("--query", metavar="Q", help="the results of a search")
+    which.add_argument("--tag", metavar="T", help="the papers carrying a tag, in its order")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """desk export [--starred | --query Q] [-o FILE]"""
+    """desk export [--starred | --query Q | --tag T] [-o FILE]"""
     with opened(args) as lib:
-        if args.query is not None:
+        if args.tag is not None:
+            ids, what = lib.tagged(args.tag), f"papers tagged “{args.tag}”"
+        elif args.query is not None:
             result = lib.search_ids(args.query, limit=max(lib.count(), 1))
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
         else:

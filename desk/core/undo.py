@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from desk.core import edits, history, merging, tags
-from desk.core.db import DistinctPair, MergeRecord, Paper, SavedSearch
+from desk.core.db import DistinctPair, MergeRecord, SavedSearch
 from desk.core.db.queries import load_papers
 from desk.core.errors import DeskError
 
@@ -55,46 +55,47 @@ def _tags(session: Session, payload: dict[str, Any], backwards: bool) -> Applied
     return Applied(touched, skipped)
 
 
-def _latest_merge(session: Session, paper_id: int) -> int | None:
-    for rec in session.scalars(select(MergeRecord).order_by(MergeRecord.id.desc())):
-        if rec.keep_id == paper_id or str(paper_id) in rec.merged_ids.split(","):
-            return rec.id
-    return None
+def merge_with_tags(session: Session, keep: int, others: list[int]) -> dict[str, Any]:
+    """Merge (merging.merge) and give the kept paper the others' tags; the step's payload.
+
+    A merged-away paper's tags would go with its row: they are kept in the payload, put back
+    on it by an unmerge, and the tags the kept paper gained are taken off it again.
+    """
+    carried = tags.tags_of(session, others)
+    record = merging.merge(session, keep, others)
+    gave: list[str] = []
+    for name in dict.fromkeys(n for names in carried.values() for n in names):
+        gave += [name] if tags.add(session, [keep], name) else []
+    return {"keep": keep, "others": others, "record": record, "tags": carried, "gave": gave}
 
 
-def _unmerge(session: Session, payload: dict[str, Any]) -> Applied:
-    keep = payload["keep"]
-    if payload.get("record") is None or _latest_merge(session, keep) != payload["record"]:
-        return Applied([], 1)  # undone already, or a later merge stands on it
-    restored = merging.unmerge(session, keep)
+def unmerge_with_tags(session: Session, payload: dict[str, Any]) -> Applied:
+    """Undo the merge a payload of merge_with_tags describes, its tags included."""
+    keep, others = payload["keep"], payload["others"]
+    if payload.get("record") is None or session.get(MergeRecord, payload["record"]) is None:
+        return Applied([], 1)  # undone already (desk unmerge)
+    restored = merging.unmerge(session, others[0])  # a merged-away id names its one merge
+    for oid, names in payload.get("tags", {}).items():
+        for name in names:
+            tags.add(session, [int(oid)], name)
+    for name in payload.get("gave", []):
+        tags.remove(session, [keep], name)
     return Applied([keep, *restored])
 
 
-def _merge(session: Session, payload: dict[str, Any]) -> tuple[Applied, int | None]:
+def _merge_again(session: Session, payload: dict[str, Any]) -> Applied:
     keep, others = payload["keep"], payload["others"]
-    found = load_papers(session, [keep, *others])
-    if len(found) != 1 + len(others):
-        return Applied([], 1), None  # one of them is gone (merged elsewhere, deleted)
-    record = merging.merge(session, keep, others)
-    return Applied([keep, *others]), record
+    if len(load_papers(session, [keep, *others])) != 1 + len(others):
+        return Applied([], 1)  # one of them is gone (merged elsewhere, deleted)
+    return Applied([keep, *others], payload=merge_with_tags(session, keep, others))
 
 
 def _merge_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
-    if backwards:
-        return _unmerge(session, payload)
-    applied, record = _merge(session, payload)
-    if record is not None:
-        applied.payload = {**payload, "record": record}
-    return applied
+    return unmerge_with_tags(session, payload) if backwards else _merge_again(session, payload)
 
 
 def _unmerge_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
-    if not backwards:
-        return _unmerge(session, payload)
-    applied, record = _merge(session, payload)
-    if record is not None:
-        applied.payload = {**payload, "record": record}
-    return applied
+    return _merge_again(session, payload) if backwards else unmerge_with_tags(session, payload)
 
 
 def _distinct(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
@@ -103,7 +104,7 @@ def _distinct(session: Session, payload: dict[str, Any], backwards: bool) -> App
     if backwards and pair is not None:
         session.delete(pair)
         return Applied([a, b])
-    if not backwards and pair is None and session.get(Paper, a) and session.get(Paper, b):
+    if not backwards and pair is None and len(load_papers(session, [a, b])) == 2:
         session.add(DistinctPair(a=a, b=b))
         return Applied([a, b])
     return Applied([], 1)
@@ -112,7 +113,9 @@ def _distinct(session: Session, payload: dict[str, Any], backwards: bool) -> App
 def _saved(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
     from desk.core import saved
 
-    expect, value = (payload["after"], payload["before"]) if backwards else (payload["before"], payload["after"])
+    expect, value = payload["before"], payload["after"]
+    if backwards:
+        expect, value = value, expect
     row = session.scalar(select(SavedSearch).where(SavedSearch.key == payload["key"]))
     if (row.query if row is not None else None) != expect:
         return Applied([], 1)
@@ -158,3 +161,26 @@ def undo(session: Session) -> tuple[str, Applied] | None:
 def redo(session: Session) -> tuple[str, Applied] | None:
     """Do the oldest undone step again, or None when there is none."""
     return _run(session, backwards=False)
+
+
+def merge_payload(session: Session, paper_id: int) -> dict[str, Any] | None:
+    """The payload of the merge an unmerge of ``paper_id`` would undo (None: no such merge)."""
+    from desk.core.db import HistoryStep
+
+    rec_id = None
+    for rec in session.scalars(select(MergeRecord).order_by(MergeRecord.id.desc())):
+        if rec.keep_id == paper_id or str(paper_id) in rec.merged_ids.split(","):
+            rec_id = rec.id
+            break
+    if rec_id is None:
+        return None
+    kinds = HistoryStep.kind.in_(("merge", "unmerge"))
+    steps = select(HistoryStep).where(kinds).order_by(HistoryStep.id.desc())
+    for step in session.scalars(steps):
+        payload = history.payload_of(step)
+        if payload.get("record") == rec_id:
+            return payload
+    record = session.get(MergeRecord, rec_id)
+    assert record is not None
+    others = [int(x) for x in record.merged_ids.split(",") if x]
+    return {"keep": record.keep_id, "others": others, "record": rec_id, "tags": {}, "gave": []}

@@ -153,7 +153,7 @@ class Tag(Base):
     """
 
     __tablename__ = "tag"
-    __table_args__: ClassVar[dict[str, object]] = {"sqlite_autoincrement": True}
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(Text)  # as first typed (NFC, spaces collapsed)
@@ -189,7 +189,7 @@ class HistoryStep(Base):
     """One change a user made, with what undoing and redoing it needs (JSON), window and CLI alike."""
 
     __tablename__ = "history_step"
-    __table_args__: ClassVar[dict[str, object]] = {"sqlite_autoincrement": True}
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(20))
@@ -224,7 +224,7 @@ class TrashEntry(Base):
     """A removed paper: everything needed to put it back (JSON snapshot); the paper row is gone."""
 
     __tablename__ = "trash_entry"
-    __table_args__: ClassVar[dict[str, object]] = {"sqlite_autoincrement": True}
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     paper_id: Mapped[int] = mapped_column(index=True)  # no FK: the paper is out of the table
