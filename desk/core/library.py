@@ -143,6 +143,10 @@ class Library(Workflow):
 
     # -- reading -----------------------------------------------------------------------------
 
+    def data_version(self) -> int:
+        """Changes whenever another connection or process committed to the database (cheap to ask)."""
+        return self.db.data_version()
+
     def count(self) -> int:
         """How many papers the library holds."""
         with self.db.reading() as session:
