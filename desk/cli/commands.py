@@ -94,15 +94,22 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 # -- reading -----------------------------------------------------------------------------------
+def sort_flag(p: argparse.ArgumentParser) -> None:
+    from desk.core.sorting import SORTS
+
+    p.add_argument("--sort", choices=SORTS, default="relevance", help="the order (default: relevance)")
+
+
 def list_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--starred", action="store_true", help="only starred papers")
+    sort_flag(p)
     json_flag(p)
 
 
 def run_list(args: argparse.Namespace) -> int:
     """desk list [--starred]"""
     with opened(args) as lib:
-        papers = lib.list_papers(starred=args.starred)
+        papers = lib.list_papers(starred=args.starred, sort=args.sort)
     if args.json:
         emit_json({"papers": [summary_json(p) for p in papers]})
     else:
@@ -140,6 +147,7 @@ def run_show(args: argparse.Namespace) -> int:
 def search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many hits (default 20)")
+    sort_flag(p)
     json_flag(p)
 
 
@@ -160,7 +168,7 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
     with opened(args) as lib:
-        _print_page(lib.search(args.query, limit=max(args.limit, 0)), args.json)
+        _print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
     return 0
 
 

@@ -76,8 +76,9 @@ def test_tag_usage_errors_and_unknown_ids(desk: Desk) -> None:
 
 def test_saved_searches(desk: Desk) -> None:
     a, b = _ids(desk, "list")[:2]
-    desk.ok("save-search", "group", 'tag:"reading group" is:unread')
-    assert desk.json("saved")["saved"] == [{"name": "group", "query": 'tag:"reading group" is:unread', "count": 0}]
+    query = 'tag:"reading group" is:unread'
+    desk.ok("save-search", "group", query)
+    assert desk.json("saved")["saved"] == [{"name": "group", "query": query, "count": 0}]
     desk.ok("tag", str(a), str(b), "reading group")
     desk.ok("read", str(a))
     assert desk.json("saved")["saved"][0]["count"] == 1  # it follows the library
