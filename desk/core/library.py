@@ -294,25 +294,33 @@ class Library(Workflow):
             corrected=result.corrected,
             terms=result.terms,
             message=result.message,
+            hint=result.hint,
+            no_new_query=result.no_new_query,
             rows=tuple(
                 ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
             ),
         )
 
-    def search(self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance") -> ResultPage:
+    def search(
+        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
+    ) -> ResultPage:
         """Ranked hits for a query in desk's query language; never raises on a bad query.
 
+        ``typing=True`` for search as you type: the last word is unfinished and never corrected.
+        A query whose complete part is empty ("title:", an open quote) gives ``no_new_query``.
         ``sort`` is one of sorting.SORTS (relevance, collection, recent, starred, title);
         ``tag:`` filters are answered by the database, so a tag is searchable once committed.
         """
-        return self._page(self.search_ids(query, limit, offset, sort))
+        return self._page(self.search_ids(query, limit, offset, sort, typing=typing))
 
     def search_ids(
-        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance"
+        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
     ) -> SearchResult:
         """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists."""
         order = None if sorting.check(sort) == "relevance" else self._order(sort)
-        return self.index.search(query, limit=limit, offset=offset, tags=self.tagged, order=order)
+        return self.index.search(
+            query, limit=limit, offset=offset, typing=typing, tags=self.tagged, order=order
+        )
 
     def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:
         def order(ranked_ids: np.ndarray) -> Sequence[int]:

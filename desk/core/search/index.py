@@ -24,8 +24,8 @@ from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.query import ParsedQuery, parse
-from desk.core.search.ranking import K1, B, bm25f, combine, top
+from desk.core.search.query import ParsedQuery, clean_query, parse
+from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import (
     INDEX_NAME,
@@ -46,6 +46,7 @@ from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, s
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
+Found = tuple[int, int, float]  # (docnum, query parts matched, relevance) of a ranked document
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 #: A sort other than relevance: given the ids of the matches best first, their positions in order.
 Order = Callable[[np.ndarray], Sequence[int]]
@@ -372,18 +373,28 @@ class SearchIndex:
         limit: int = 50,
         *,
         offset: int = 0,
+        typing: bool = False,
         tags: TagLookup | None = None,
         order: Order | None = None,
     ) -> SearchResult:
         """Ranked hits for ``query``; never raises on any query string.
 
-        ``tags`` answers ``tag:`` filters from the database; ``order``, given the ids of every
-        match best first, returns the positions in the order wanted (a sort other than relevance).
+        ``typing``: the query is being typed, so its last word is unfinished and is not
+        spell-corrected. An unfinished end (an open quote, a trailing ``title:`` or ``AND``) is
+        described by ``SearchResult.hint``; when nothing complete is left to search, the
+        result has no hits and ``no_new_query`` set. ``tags`` answers ``tag:`` filters from the
+        database; ``order``, given the ids of every match best first, returns their positions
+        in the order wanted (a sort other than relevance).
         """
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
-        parsed = parse(query)
+        query = clean_query(query)
+        parsed = parse(query, typing=typing)
         compiled = compile_query(parsed, tags=tags)
+        if compiled.empty and parsed.hint is not None:
+            return SearchResult(
+                query, 0, (), _ms(started), None, False, (), parsed.message, parsed.hint, no_new_query=True
+            )
         with self._lock:
             corpus = self._current()
             if corpus is None:
@@ -391,7 +402,10 @@ class SearchIndex:
             try:
                 return self._search(corpus, query, parsed, compiled, limit, offset, started, tags, order)
             except Exception:  # a damaged index must not take the search box down
-                log.error("search failed for %r", query, exc_info=log.isEnabledFor(logging.DEBUG))
+                # Not the query itself: what a user searches for stays out of the log.
+                log.error(
+                    "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
+                )
                 return _empty(query, started, UNREADABLE)
 
     def _search(
@@ -429,12 +443,14 @@ class SearchIndex:
         hl = Highlighter(terms, compiled.prefixes)
         stored: dict[int, dict[str, Any]] = {}
         if order is not None:
-            positions = order(corpus.ids[[d for d, _ in found]]) if found else []
+            positions = order(corpus.ids[[f[0] for f in found]]) if found else []
             found = [found[int(i)] for i in positions]
         elif compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
-        return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
+        return SearchResult(
+            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+        )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
         """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
@@ -461,25 +477,25 @@ class SearchIndex:
                 scores += s * np.float32(weight / heaviest)
                 mask |= m
             mask[docnum] = False
-            total, docs, values = top(corpus, (scores, mask), limit)
+            total, docs, parts, values = top(corpus, Ranked(scores, mask), limit)
             terms = tuple(t for t, _ in keys)
-            found = list(zip(docs.tolist(), values.tolist(), strict=True))
+            found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
 
-    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
-        """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
-        total, docs, values = top(corpus, combine(corpus, compiled.plan), k, by_id=not compiled.ranked)
-        return total, list(zip(docs.tolist(), values.tolist(), strict=True))
+    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
+        """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
+        total, docs, parts, values = top(corpus, rank(corpus, compiled.plan), k, by_id=not compiled.ranked)
+        return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
 
     def _rescore(
         self,
         corpus: Corpus,
         compiled: Compiled,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
-    ) -> list[tuple[int, float]]:
+    ) -> list[Found]:
         """``found`` with its first RESCORE_DEPTH reordered by the bonus of rescore.py.
 
         The rest keep their order after them: a bonus is never negative, so every rescored
@@ -497,14 +513,14 @@ class SearchIndex:
         )
         if not rescorer.active:
             return found
-        rescored: list[tuple[float, int, int]] = []
-        for docnum, score in head:
+        rescored: list[tuple[int, float, int, int]] = []
+        for docnum, parts, relevance in head:
             fields = _stored(corpus, docnum, stored)
             texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
             bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
-            rescored.append((-(score + bonus), int(corpus.ids[docnum]), docnum))
+            rescored.append((-parts, -(relevance + bonus), int(corpus.ids[docnum]), docnum))
         rescored.sort()
-        return [(docnum, -neg) for neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
+        return [(docnum, -parts, -neg) for parts, neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()
@@ -521,16 +537,16 @@ class SearchIndex:
     def _hits(
         self,
         corpus: Corpus,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
     ) -> tuple[Hit, ...]:
         hits: list[Hit] = []
-        for docnum, score in found:
+        for docnum, parts, relevance in found:
             fields = _stored(corpus, docnum, stored)
             abstract, note = fields.get("abstract", ""), fields.get("note", "")
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
-            hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
+            hits.append(Hit(int(corpus.ids[docnum]), int(parts), float(relevance), cut[0], cut[1]))
         return tuple(hits)
 
 
