@@ -147,4 +147,5 @@ def test_tag_names_normalise_once(name: str) -> None:
 def test_tag_filters_parse_as_filters() -> None:
     assert parse("has:tag").parts == [TagFilter(None)]
     assert parse("TAG:ml diffusion").parts[0] == TagFilter("ml")
-    assert parse("tag:").parts == [] and parse("tag:").message
+    assert parse("tag:").parts == [] and parse("tag:").hint  # being typed
+    assert parse("tag: x").message and parse("tag: x").parts[0] != TagFilter("x")
