@@ -64,7 +64,6 @@ class FileOutcome:
     paragraphs: int
     added_ids: list[int] = field(default_factory=list)
     added_rows: list[int] = field(default_factory=list)  # positions in the file of added_ids' abstracts
-    touched_ids: list[int] = field(default_factory=list)
     merged: int = 0
     already_imported: bool = False
 
@@ -186,7 +185,6 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             _insert_rows(session, IndexQueue.__table__, ("paper_id",), [(i,) for i in queued], "OR IGNORE")
         record.added = len(outcome.added_ids)
         record.merged = outcome.merged
-        outcome.touched_ids = sorted(touched)
     return outcome
 
 

@@ -7,8 +7,9 @@ them term by term with Whoosh's own writer) in about a third of the time (≈ 0.
 abstract, where Whoosh's took ≈ 1.7 ms):
 
 * the stemmed text fields are analysed as :func:`desk.core.search.schema.stem_analyzer`
-  does with positions, by :func:`stemmed_words`: one regex pass, then one table lookup per
-  word (stem, or "" for a stop word) done in C; the same tokens give the lexicon's words;
+  does with positions, by :func:`lowered_tokens` and :func:`_stems_of_tokens`: one regex pass,
+  then one table lookup per word (stem, or "" for a stop word) done in C; the same tokens
+  give the lexicon's words;
 * postings go straight into per-term flat lists (documents arrive in docnum order, so each
   list is already sorted) and only the distinct terms are sorted at commit;
 * a term with few postings (most of them) is written as its term-table row directly
@@ -74,13 +75,8 @@ def lowered_tokens(text: str) -> list[str]:
     return " ".join(_TOKENS.findall(text)).lower().split(" ")
 
 
-def stemmed_words(text: str) -> tuple[int, list[str]]:
-    """(position of the first word kept, stems of the words kept) of ``text``."""
-    return _stems_of_tokens(lowered_tokens(text))
-
-
 def _stems_of_tokens(words: list[str]) -> tuple[int, list[str]]:
-    """stemmed_words() of a text whose lowered_tokens() are ``words``.
+    """(position of the first word kept, stems of the words kept) of a text; ``words``: its lowered_tokens().
 
     Stop words and one-letter words are dropped, as StemmingAnalyzer drops them; the
     positions of the kept words are the first one's plus their rank among them.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from desk.core.text.latex import (
     find_math_close,
 )
 from desk.core.text.translate import Translator
+
+log = logging.getLogger(__name__)
 
 SpanKind = Literal["text", "bold", "italic", "code", "link"]
 
@@ -410,7 +413,8 @@ def parse_spans(raw: str) -> tuple[Span, ...]:
         scanner = _Scanner(text)
         scanner.parse(0, len(text), "text", None, False, 0)
         return _assemble(scanner.pieces)
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included: a bug here must not stop an import or a view
+        log.warning("abstract markup could not be parsed, shown as plain text: %.80r", raw, exc_info=True)
         fallback = _WS_RE.sub(" ", crude_strip(str(raw)).replace("**", "")).strip()
         return (Span(fallback, "text"),) if fallback else ()
 
