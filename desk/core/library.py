@@ -70,10 +70,10 @@ def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
     )
 
 
-class _IndexAsStored:
-    """Told about each file of an import: once analysed, its abstracts are hashed for
-    near-duplicates on the workers while it is stored; once stored, its index segments are
-    written on the workers while the next file is stored, and the previous file's committed."""
+class _ImportFollowUp:
+    """The work that follows each file of an import, on the workers. Once a file is analysed,
+    its abstracts are hashed for near-duplicates while it is stored; once stored, its index
+    segments are written while the next file is stored, and the previous file's committed."""
 
     def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
         self.sync, self.dupes, self.pool = sync, dupes, pool
@@ -221,25 +221,25 @@ class Library(Workflow):
         A big file is analysed and indexed on worker processes (both cores).
         """
         with WorkerPool() as pool:
-            indexing = _IndexAsStored(self._sync, self._dupes, pool)
+            follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
                     self.db,
                     paths,
                     progress=progress,
                     cancelled=cancelled,
-                    before_store=indexing.analysed,
-                    after_file=indexing,
+                    before_store=follow_up.analysed,
+                    after_file=follow_up,
                     pool=pool,
                     preload=(write_segment.__module__,),
                 )
-                indexing.add_hashes()
+                follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
                     found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
-                indexing.finish()
+                follow_up.finish()
             finally:
-                indexing.abandon()  # after an error: the papers stay queued for the next flush
+                follow_up.abandon()  # after an error: the papers stay queued for the next flush
         return replace(report, near_duplicates=found)
 
     def _edit(self, ids: Sequence[int], field: str, value: object, group: str | None = None) -> list[int]:

@@ -28,8 +28,8 @@ from desk.core.search.query import (
     split_words,
 )
 from desk.core.search.ranking import (
-    All,
-    Any_,
+    AllOf,
+    AnyOf,
     Combine,
     Flag,
     IdSet,
@@ -89,7 +89,7 @@ def _terms(toks: list[str], fields: tuple[str, ...]) -> Plan | None:
     if toks:
         # "multi-agent", "GPT-4o": every part required here; their adjacency
         # earns a proximity bonus in rescore.py, on the best candidates only.
-        return All(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
+        return AllOf(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
     return None
 
 
@@ -100,7 +100,7 @@ def _prefix_variants(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([text, *analyze(text)]))
 
 
-def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
+def _join(kind: type[AllOf] | type[AnyOf], subs: list[Plan]) -> Plan | None:
     if not subs:
         return None
     return subs[0] if len(subs) == 1 else kind(tuple(subs))
@@ -134,7 +134,7 @@ class _Compiler:
             return Negate(child) if child is not None else None
         if isinstance(node, AndNode | OrNode):
             subs = [q for c in node.children if (q := self.node(c, positive)) is not None]
-            return _join(All if isinstance(node, AndNode) else Any_, subs)
+            return _join(AllOf if isinstance(node, AndNode) else AnyOf, subs)
         return self.combine(list(node.children), top=False)
 
     def word(self, word: Word, positive: bool) -> Plan | None:
@@ -163,7 +163,7 @@ class _Compiler:
                 self.terms.extend(fixed)
                 if word.field is None:
                     self.add_words(fix or "", slot=self.slot - 1)
-        return _join(Any_, subs)
+        return _join(AnyOf, subs)
 
     def tag(self, name: str | None) -> IdSet:
         """The papers carrying a tag, as the lookup answers (none without a lookup)."""
@@ -251,7 +251,7 @@ class _Compiler:
             elif isinstance(part, AndNode):
                 subs = [q for c in part.children if (q := self.node(c)) is not None]
                 if subs:
-                    musts.append(All(tuple(subs)))
+                    musts.append(AllOf(tuple(subs)))
             elif (q := self.node(part)) is not None:
                 shoulds.append(q)
         if top:
