@@ -9,7 +9,7 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -23,6 +23,7 @@ from desk.core.search.query import (
     OrNode,
     ParsedQuery,
     PhraseNode,
+    TagFilter,
     Word,
     split_words,
 )
@@ -31,6 +32,7 @@ from desk.core.search.ranking import (
     AnyOf,
     Combine,
     Flag,
+    IdSet,
     Negate,
     PhraseTerms,
     Plan,
@@ -49,6 +51,9 @@ _PLAIN = plain_analyzer()
 #: Other words a typed word is also searched as (an acronym's long form, a long form's acronym):
 #: their stemmed terms, searched as a phrase, and the factor on their score.
 Alternative = tuple[tuple[str, ...], float]
+
+#: The ids of the papers carrying a tag (None: any tag), asked of the database at query time.
+TagLookup = Callable[[str | None], Sequence[int]]
 
 
 @dataclass(frozen=True)
@@ -110,9 +115,12 @@ class _Compiler:
     def __init__(
         self,
         alternatives: Mapping[tuple[int, int], str] | None = None,
+        tags: TagLookup | None = None,
         expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
     ) -> None:
         self.alternatives = alternatives or {}
+        self.tags = tags
+        self.tag_sets: dict[str | None, IdSet] = {}
         self.expansions = expansions or {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
@@ -128,6 +136,8 @@ class _Compiler:
             return self.phrase(node, positive)
         if isinstance(node, Filter):
             return Flag(node.fieldname, node.value)
+        if isinstance(node, TagFilter):
+            return self.tag(node.name)
         if isinstance(node, NotNode):
             child = self.node(node.child, not positive)
             return Negate(child) if child is not None else None
@@ -173,6 +183,14 @@ class _Compiler:
             if positive:
                 self.terms.extend(stems)
         return _join(AnyOf, subs)
+
+    def tag(self, name: str | None) -> IdSet:
+        """The papers carrying a tag, as the lookup answers (none without a lookup)."""
+        found = self.tag_sets.get(name)
+        if found is None:
+            ids = self.tags(name) if self.tags is not None else ()
+            found = self.tag_sets[name] = IdSet(tuple(ids))
+        return found
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
         variants = _prefix_variants(text)
@@ -244,6 +262,8 @@ class _Compiler:
         for part in parts:
             if isinstance(part, Filter):
                 filters.append(Flag(part.fieldname, part.value))
+            elif isinstance(part, TagFilter):
+                filters.append(self.tag(part.name))
             elif isinstance(part, NotNode):
                 if (q := self.node(part.child, positive=False)) is not None:
                     negatives.append(q)
@@ -261,15 +281,17 @@ class _Compiler:
 def compile_query(
     parsed: ParsedQuery,
     alternatives: Mapping[tuple[int, int], str] | None = None,
+    tags: TagLookup | None = None,
     expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
 ) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
-    that is searched as well: the word's part then matches papers holding either.
-    ``expansions`` maps it to other words searched too, their score scaled (see Alternative).
+    that is searched as well: the word's part then matches papers holding either. ``tags``
+    answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
+    to other words searched too, their score scaled (see Alternative).
     """
-    c = _Compiler(alternatives, expansions)
+    c = _Compiler(alternatives, tags, expansions)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)
