@@ -43,6 +43,9 @@ class Discovery:
     def paper(self, paper_id: int) -> object:  # Library's
         raise NotImplementedError
 
+    def tagged(self, name: str | None) -> list[int]:  # Workflow's
+        raise NotImplementedError
+
     # -- the vectors -------------------------------------------------------------------------
     def _all_ids(self) -> list[int]:
         with self.db.reading() as session:
@@ -100,13 +103,6 @@ class Discovery:
             self.vectors.load()
         return self._page(self.index.related(paper_id, limit=limit))
 
-    def _tag_members(self, tag: str | None) -> list[int]:
-        """Papers carrying ``tag`` (None: any tag); [] before tags exist."""
-        tagged = getattr(self, "tagged", None)
-        if tagged is None:
-            return []
-        return list(tagged(tag))
-
     def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
         """Unread papers ranked by what the user starred and tagged against what they read and left.
 
@@ -122,7 +118,7 @@ class Discovery:
                 (int(i), bool(s), bool(r))
                 for i, s, r in session.execute(select(Paper.id, Paper.starred, Paper.read))
             ]
-        tagged = set(self._tag_members(tag))
+        tagged = set(self.tagged(tag))
         kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
         left = [i for i, starred, read in flags if read and not starred and i not in kept]
         candidates = [i for i, starred, read in flags if not read and not starred and i not in kept]

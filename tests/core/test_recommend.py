@@ -57,3 +57,16 @@ def test_recommend_without_stars_says_what_to_do(capsys, seeded_dir: Path) -> No
     assert got["results"] == [] and got["total"] == 0
     assert main(["--library", str(seeded_dir), "recommend"]) == 0
     assert "Star or tag" in capsys.readouterr().err
+
+
+def test_recommend_for_a_tag_learns_from_its_papers(capsys, tmp_path: Path) -> None:
+    lib_dir = tmp_path / "lib"
+    with Library(lib_dir) as lib:
+        lib.import_paths([write_list(tmp_path / "t.txt", ALL)])
+        by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
+        points = [by_text[t] for t in POINTS]
+        lib.tag(points[:2], "3D")
+        lib.set_starred([by_text[NERF[0]]], True)  # a star elsewhere does not steer a tag's list
+    got = run_json(capsys, "--library", str(lib_dir), "recommend", "--tag", "3D", "--limit", "3", "--json")
+    ids = [r["id"] for r in got["results"]]
+    assert set(ids) == set(points[2:]) and got["query"] == "recommend:3D"
