@@ -519,6 +519,34 @@ class SearchIndex:
             hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
 
+    def key_term_scores(self, doc_ids: Sequence[int], numterms: int = RELATED_TERMS * 2) -> dict[int, float]:
+        """BM25F of the key terms the papers ``doc_ids`` share (Bo1 over their joined texts), per
+        live paper id, scaled to the best (1.0); {} when none is indexed."""
+        with self._lock:
+            corpus = self._current()
+            if corpus is None or not doc_ids:
+                return {}
+            wanted = np.flatnonzero(np.isin(corpus.ids, np.asarray(list(doc_ids), np.int64)) & corpus.alive)
+            texts = []
+            for docnum in wanted.tolist():
+                stored = corpus.searcher.stored_fields(docnum)
+                texts.append(f"{stored.get('title', '')}\n{stored.get('abstract', '')}")
+            if not texts:
+                return {}
+            keys = corpus.searcher.key_terms_from_text("abstract", "\n".join(texts), numterms=numterms)
+            if not keys:
+                return {}
+            heaviest = max(w for _, w in keys) or 1.0
+            scores = np.zeros(corpus.n, np.float32)
+            for term, weight in keys:
+                s, _ = bm25f(corpus, [("abstract", term, 1.0), ("title", term, 2.0)])
+                scores += s * np.float32(weight / heaviest)
+            live = np.flatnonzero(corpus.alive & (scores > 0))
+            best = float(scores[live].max()) if len(live) else 0.0
+            if best <= 0:
+                return {}
+            return dict(zip(corpus.ids[live].tolist(), (scores[live] / best).tolist(), strict=True))
+
     def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
         """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
         started = time.perf_counter()

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, for the ids asked
 
-FIT_SAMPLE = 8000  # papers the model is fitted on at most (a seeded sample beyond): bounds the fit's cost
+FIT_SAMPLE = 5000  # papers the model is fitted on at most (a seeded sample beyond): bounds the fit's cost
 CHUNK = 2000  # papers read and encoded at once
 REFIT_GROWTH = 2.0  # refit when the library holds this many times the papers the model saw
 
@@ -175,11 +175,16 @@ def _encode(
     progress: Progress | None,
     done: int,
     total: int,
+    known: dict[int, list[str]] | None = None,
 ) -> np.ndarray:
+    """Vectors of the papers ``ids`` in chunks; ``known`` holds terms already read (the fit's sample)."""
     parts: list[np.ndarray] = []
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
-        parts.append(model.encode_terms(_terms_of(chunk, abstracts)))
+        missing = chunk if not known else np.array([i for i in chunk.tolist() if i not in known], np.int64)
+        read = dict(zip(missing.tolist(), _terms_of(missing, abstracts), strict=True)) if len(missing) else {}
+        docs = [known[i] if known and i in known else read[i] for i in chunk.tolist()]
+        parts.append(model.encode_terms(docs))
         if progress is not None:
             progress(done + start + len(chunk), total)
     k = model.components.shape[1]
@@ -187,16 +192,18 @@ def _encode(
 
 
 def _build(ids: np.ndarray, abstracts: Abstracts, progress: Progress | None) -> Vectors:
-    """Fit the model on (a sample of) the papers and place every one of them."""
-    total = len(ids) + min(len(ids), FIT_SAMPLE)
+    """Fit the model on (a sample of) the papers and place every one of them (each read once)."""
     sample = ids
     if len(ids) > FIT_SAMPLE:
         sample = np.sort(np.random.default_rng(lsa.SEED).choice(ids, FIT_SAMPLE, replace=False))
-    model = _fit(_terms_of(sample, abstracts))
+    total = len(ids) + len(sample)
+    sample_terms = _terms_of(sample, abstracts)
+    model = _fit(sample_terms)
     if progress is not None:
         progress(len(sample), total)
-    vectors = _encode(model, ids, abstracts, progress, len(sample), total)
-    return Vectors(ids, vectors, model, len(sample) if len(ids) > FIT_SAMPLE else len(ids))
+    known = dict(zip(sample.tolist(), sample_terms, strict=True))
+    vectors = _encode(model, ids, abstracts, progress, len(sample), total, known)
+    return Vectors(ids, vectors, model, len(sample))
 
 
 def _fit(docs: list[list[str]]) -> lsa.LsaModel:
