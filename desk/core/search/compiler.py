@@ -9,7 +9,7 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -23,10 +23,22 @@ from desk.core.search.query import (
     OrNode,
     ParsedQuery,
     PhraseNode,
+    TagFilter,
     Word,
     split_words,
 )
-from desk.core.search.ranking import AllOf, AnyOf, Combine, Flag, Negate, PhraseTerms, Plan, Prefixes, Terms
+from desk.core.search.ranking import (
+    AllOf,
+    AnyOf,
+    Combine,
+    Flag,
+    IdSet,
+    Negate,
+    PhraseTerms,
+    Plan,
+    Prefixes,
+    Terms,
+)
 from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
 
 PHRASE_FIELDS = ("title", "abstract", "note")
@@ -34,6 +46,9 @@ MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost s
 MAX_HIGHLIGHT = 100  # longer terms are not highlighted: a 15,000-letter "word" is no word
 
 _PLAIN = plain_analyzer()
+
+#: The ids of the papers carrying a tag (None: any tag), asked of the database at query time.
+TagLookup = Callable[[str | None], Sequence[int]]
 
 
 @dataclass(frozen=True)
@@ -92,8 +107,12 @@ def _join(kind: type[AllOf] | type[AnyOf], subs: list[Plan]) -> Plan | None:
 
 
 class _Compiler:
-    def __init__(self, alternatives: Mapping[tuple[int, int], str] | None = None) -> None:
+    def __init__(
+        self, alternatives: Mapping[tuple[int, int], str] | None = None, tags: TagLookup | None = None
+    ) -> None:
         self.alternatives = alternatives or {}
+        self.tags = tags
+        self.tag_sets: dict[str | None, IdSet] = {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
@@ -108,6 +127,8 @@ class _Compiler:
             return self.phrase(node, positive)
         if isinstance(node, Filter):
             return Flag(node.fieldname, node.value)
+        if isinstance(node, TagFilter):
+            return self.tag(node.name)
         if isinstance(node, NotNode):
             child = self.node(node.child, not positive)
             return Negate(child) if child is not None else None
@@ -143,6 +164,14 @@ class _Compiler:
                 if word.field is None:
                     self.add_words(fix or "", slot=self.slot - 1)
         return _join(AnyOf, subs)
+
+    def tag(self, name: str | None) -> IdSet:
+        """The papers carrying a tag, as the lookup answers (none without a lookup)."""
+        found = self.tag_sets.get(name)
+        if found is None:
+            ids = self.tags(name) if self.tags is not None else ()
+            found = self.tag_sets[name] = IdSet(tuple(ids))
+        return found
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
         variants = _prefix_variants(text)
@@ -214,6 +243,8 @@ class _Compiler:
         for part in parts:
             if isinstance(part, Filter):
                 filters.append(Flag(part.fieldname, part.value))
+            elif isinstance(part, TagFilter):
+                filters.append(self.tag(part.name))
             elif isinstance(part, NotNode):
                 if (q := self.node(part.child, positive=False)) is not None:
                     negatives.append(q)
@@ -228,13 +259,18 @@ class _Compiler:
         return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
 
 
-def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], str] | None = None) -> Compiled:
+def compile_query(
+    parsed: ParsedQuery,
+    alternatives: Mapping[tuple[int, int], str] | None = None,
+    tags: TagLookup | None = None,
+) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
-    that is searched as well: the word's part then matches papers holding either.
+    that is searched as well: the word's part then matches papers holding either. ``tags``
+    answers ``tag:`` filters (without it they match nothing).
     """
-    c = _Compiler(alternatives)
+    c = _Compiler(alternatives, tags)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

@@ -64,6 +64,13 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class IdSet:
+    """Documents whose paper id is in ``ids``: a filter the database answered (``tag:``)."""
+
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Negate:
     child: Plan
 
@@ -93,7 +100,7 @@ class Combine:
     coordinate: bool = False  # the top level: the parts each document matches are counted
 
 
-Plan = Terms | Prefixes | PhraseTerms | Flag | Negate | AllOf | AnyOf | Combine
+Plan = Terms | Prefixes | PhraseTerms | Flag | IdSet | Negate | AllOf | AnyOf | Combine
 Scored = tuple[np.ndarray | None, np.ndarray]  # (scores or None, mask) over all docnums
 
 
@@ -126,6 +133,8 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
         return _phrase(corpus, plan)
     if isinstance(plan, Flag):
         return None, corpus.flag(plan.fieldname, plan.value)
+    if isinstance(plan, IdSet):
+        return None, np.isin(corpus.ids, np.array(plan.ids, np.int64))
     if isinstance(plan, Negate):
         return None, ~evaluate(corpus, plan.child)[1]
     if isinstance(plan, AllOf | AnyOf):
