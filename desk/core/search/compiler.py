@@ -37,6 +37,7 @@ from desk.core.search.ranking import (
     PhraseTerms,
     Plan,
     Prefixes,
+    Scaled,
     Terms,
 )
 from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
@@ -46,6 +47,10 @@ MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost s
 MAX_HIGHLIGHT = 100  # longer terms are not highlighted: a 15,000-letter "word" is no word
 
 _PLAIN = plain_analyzer()
+
+#: Other words a typed word is also searched as (an acronym's long form, a long form's acronym):
+#: their stemmed terms, searched as a phrase, and the factor on their score.
+Alternative = tuple[tuple[str, ...], float]
 
 #: The ids of the papers carrying a tag (None: any tag), asked of the database at query time.
 TagLookup = Callable[[str | None], Sequence[int]]
@@ -108,11 +113,15 @@ def _join(kind: type[AllOf] | type[AnyOf], subs: list[Plan]) -> Plan | None:
 
 class _Compiler:
     def __init__(
-        self, alternatives: Mapping[tuple[int, int], str] | None = None, tags: TagLookup | None = None
+        self,
+        alternatives: Mapping[tuple[int, int], str] | None = None,
+        tags: TagLookup | None = None,
+        expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
     ) -> None:
         self.alternatives = alternatives or {}
         self.tags = tags
         self.tag_sets: dict[str | None, IdSet] = {}
+        self.expansions = expansions or {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
@@ -163,6 +172,16 @@ class _Compiler:
                 self.terms.extend(fixed)
                 if word.field is None:
                     self.add_words(fix or "", slot=self.slot - 1)
+        for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
+            boosted = _boosted(PHRASE_FIELDS if word.field is None else fields)
+            other = (
+                Terms(tuple((f, stems[0], b) for f, b in boosted))
+                if len(stems) == 1
+                else PhraseTerms(boosted, stems)
+            )
+            subs.append(Scaled(other, factor))
+            if positive:
+                self.terms.extend(stems)
         return _join(AnyOf, subs)
 
     def tag(self, name: str | None) -> IdSet:
@@ -263,14 +282,16 @@ def compile_query(
     parsed: ParsedQuery,
     alternatives: Mapping[tuple[int, int], str] | None = None,
     tags: TagLookup | None = None,
+    expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
 ) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
     that is searched as well: the word's part then matches papers holding either. ``tags``
-    answers ``tag:`` filters (without it they match nothing).
+    answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
+    to other words searched too, their score scaled (see Alternative).
     """
-    c = _Compiler(alternatives, tags)
+    c = _Compiler(alternatives, tags, expansions)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

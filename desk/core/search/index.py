@@ -19,6 +19,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
+from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
 from desk.core.search.compiler import Compiled, TagLookup, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import writer_fields
@@ -81,6 +82,7 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
         check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
     # ---- lifecycle -----------------------------------------------------------------
@@ -214,10 +216,12 @@ class SearchIndex:
         ix.close()
         if count != written:  # a failed worker must not leave a silently partial index
             raise RuntimeError(f"the search index build wrote {count} of {written} papers")
-        lexicon = Lexicon()
+        lexicon, acronyms = Lexicon(), Acronyms()
         for item in staged:
             lexicon.add_counts(item.word_counts)
+            acronyms.set_docs(item.acronyms)
         lexicon.save(build / LEXICON_NAME)
+        acronyms.save(build / ACRONYMS_NAME)
         if progress is not None:
             progress(written, total)
         return True
@@ -248,9 +252,11 @@ class SearchIndex:
             raise
         writer.commit()
         ix.close()
-        lexicon = Lexicon()
+        lexicon, acronyms = Lexicon(), Acronyms()
         lexicon.add_counts(writer.word_counts)
         lexicon.save(build / LEXICON_NAME)
+        acronyms.set_docs(writer.acronyms)
+        acronyms.save(build / ACRONYMS_NAME)
         if progress is not None:
             progress(written, total)
         return True
@@ -311,15 +317,20 @@ class SearchIndex:
             try:
                 delete_ids(writer, latest)
                 self._lexicon.refresh()
-                new_words = False
+                self._acronyms.refresh()
+                new_words = new_acronyms = False
                 for item in staged:
                     new_words = self._lexicon.add_counts(item.word_counts) or new_words
+                    new_acronyms = self._acronyms.set_docs(item.acronyms) or new_acronyms
                 for doc in latest.values():
                     if doc is not None:
                         writer.add_document(**writer_fields(doc))
                 new_words = self._lexicon.add_counts(writer.word_counts) or new_words
+                new_acronyms = self._acronyms.set_docs(writer.acronyms) or new_acronyms
                 if new_words:  # saved under the writer's lock, like the segments
                     self._lexicon.save()
+                if new_acronyms:
+                    self._acronyms.save()
             except BaseException:
                 abort(writer)
                 discard(staged)
@@ -341,6 +352,9 @@ class SearchIndex:
             writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             try:
                 delete_ids(writer, wanted)
+                self._acronyms.refresh()
+                if self._acronyms.drop(wanted):
+                    self._acronyms.save()
             except BaseException:
                 writer.cancel()
                 raise
@@ -421,13 +435,22 @@ class SearchIndex:
         order: Order | None = None,
     ) -> SearchResult:
         depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
+        expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+        if compiled.spell_words and compiled.ranked:
+            self._lexicon.refresh()
+            self._acronyms.refresh()
+            counts = self._lexicon.counts
+            expansions = query_alternatives(
+                self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
+            )
+            if expansions:  # acronyms searched as their long forms too, and the reverse
+                compiled = compile_query(parsed, None, tags, expansions)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
-            self._lexicon.refresh()
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
-            merged = compile_query(parsed, fixes, tags) if fixes else compiled
+            merged = compile_query(parsed, fixes, tags, expansions) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.

@@ -58,6 +58,14 @@ class PhraseTerms:
 
 
 @dataclass(frozen=True)
+class Scaled:
+    """The documents of ``child``, its scores times ``factor`` (an alternative below a typed word)."""
+
+    child: Plan
+    factor: float
+
+
+@dataclass(frozen=True)
 class Flag:
     fieldname: str
     value: bool
@@ -100,7 +108,7 @@ class Combine:
     coordinate: bool = False  # the top level: the parts each document matches are counted
 
 
-Plan = Terms | Prefixes | PhraseTerms | Flag | IdSet | Negate | AllOf | AnyOf | Combine
+Plan = Terms | Prefixes | PhraseTerms | Scaled | Flag | IdSet | Negate | AllOf | AnyOf | Combine
 Scored = tuple[np.ndarray | None, np.ndarray]  # (scores or None, mask) over all docnums
 
 
@@ -131,6 +139,9 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
         return bm25f(corpus, items)
     if isinstance(plan, PhraseTerms):
         return _phrase(corpus, plan)
+    if isinstance(plan, Scaled):
+        scores, mask = evaluate(corpus, plan.child)
+        return (None if scores is None else scores * np.float32(plan.factor)), mask
     if isinstance(plan, Flag):
         return None, corpus.flag(plan.fieldname, plan.value)
     if isinstance(plan, IdSet):
