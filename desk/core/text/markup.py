@@ -46,24 +46,23 @@ class Span:
 _PRIORITY: dict[SpanKind, int] = {"text": 0, "italic": 1, "bold": 2, "code": 3, "link": 4}
 
 
-class Mode(enum.Enum):
+class _Mode(enum.Enum):
     """How a piece's raw text becomes readable."""
 
-    TEXT = "text"  # LaTeX text mode: macros, quotes, dashes
-    MATH = "math"  # inside $…$: symbols, sub/superscripts
-    LITERAL = "literal"  # shown as it is (code, URLs)
+    TEXT = "text"  # LaTeX text mode: macros, dashes and quotes converted
+    MATH = "math"  # LaTeX math: symbols, scripts
+    LITERAL = "literal"  # as it is (code, link targets, marks kept literal)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Skip:
-    """What a markup handler returns when the characters at hand are not markup: they stay
-    text, and scanning resumes at ``at``."""
+    """What a markup handler returns when the characters are not markup: scanning resumes ``at``."""
 
     at: int
 
 
-_Piece = tuple[str, SpanKind, str | None, Mode]  # raw text, kind, url, mode
-_Flush = tuple[int, Mode]  # where pending plain text starts, and its mode
+_Piece = tuple[str, SpanKind, str | None, _Mode]  # raw text, kind, url, mode
+_Flush = tuple[int, _Mode]  # where pending plain text starts, and its mode
 _MAX_DEPTH = 40
 
 # Zero-width, soft hyphen and bidi controls: invisible, and they would split or spoof words.
@@ -141,15 +140,15 @@ class _Scanner:
         self.s = text
         self.pieces: list[_Piece] = []
 
-    def add(self, raw: str, kind: SpanKind, url: str | None, mode: Mode) -> None:
+    def add(self, raw: str, kind: SpanKind, url: str | None, mode: _Mode) -> None:
         if raw:
             self.pieces.append((raw, kind, url, mode))
 
     def parse(self, start: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int) -> None:
         s = self.s
-        mode = Mode.MATH if math else Mode.TEXT
+        mode = _Mode.MATH if math else _Mode.TEXT
         if depth > _MAX_DEPTH:
-            self.add(crude_strip(s[start:end]), kind, url, Mode.LITERAL)
+            self.add(crude_strip(s[start:end]), kind, url, _Mode.LITERAL)
             return
         token_re = _MATH_TOKEN_RE if math else _TEXT_TOKEN_RE
         i = buf = start
@@ -171,7 +170,7 @@ class _Scanner:
     def token(
         self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
     ) -> int | _Skip:
-        """Handle markup at `j`; return the index after it, or where to resume when it is none."""
+        """Handle markup at `j`; return the index after it, or where to resume scanning if it is none."""
         s = self.s
         c = s[j]
         if c == "\\":
@@ -196,7 +195,7 @@ class _Scanner:
             if m is None or target is None:
                 return _Skip(j + 1)
             self._flush(flush, j, kind, url)
-            self.add(target, "link", url or target, Mode.LITERAL)
+            self.add(target, "link", url or target, _Mode.LITERAL)
             return m.end()
         return self.bare_url(j, end, kind, url, flush)
 
@@ -224,10 +223,10 @@ class _Scanner:
             self._flush(flush, j, kind, url)
             target = safe_url(groups[0].strip())
             if target is None:  # not a web address: just text
-                self.add(groups[-1], kind, url, Mode.TEXT)
+                self.add(groups[-1], kind, url, _Mode.TEXT)
                 return after
             shown = groups[0].strip() if len(groups) == 1 else convert_text(groups[1])
-            self.add(shown, "link", url or target, Mode.LITERAL)
+            self.add(shown, "link", url or target, _Mode.LITERAL)
             return after
         if name in STYLE_MACROS:
             style, is_math = STYLE_MACROS[name]
@@ -269,7 +268,7 @@ class _Scanner:
             return _Skip(after)
         self._flush(flush, j, kind, url)
         if width == 1 and run > 1:  # **x* : the spare mark is literal
-            self.add(s[j : after - 1], kind, url, Mode.LITERAL)
+            self.add(s[j : after - 1], kind, url, _Mode.LITERAL)
             j = after - 1
         style: SpanKind = "bold" if width == 2 else "italic"
         inner_kind = kind if _PRIORITY[style] < _PRIORITY[kind] else style
@@ -311,13 +310,13 @@ class _Scanner:
                 return _Skip(after)  # ``LaTeX quotes'' are converted with the text
         if close < 0:  # an unmatched run stays literal (and so reads the same a second time)
             self._flush(flush, j, kind, url)
-            self.add(s[j:after], kind, url, Mode.LITERAL)
+            self.add(s[j:after], kind, url, _Mode.LITERAL)
             return after
         body = s[after:close]
         if len(body) > 2 and body[0] == " " and body[-1] == " " and body.strip():
             body = body[1:-1]
         self._flush(flush, j, kind, url)
-        self.add(body, "link" if kind == "link" else "code", url, Mode.LITERAL)
+        self.add(body, "link" if kind == "link" else "code", url, _Mode.LITERAL)
         return close + run
 
     def md_link(
@@ -336,7 +335,7 @@ class _Scanner:
             return _Skip(j + 1)
         self._flush(flush, j, kind, url)
         if close == j + 1:
-            self.add(target, "link", url or target, Mode.LITERAL)
+            self.add(target, "link", url or target, _Mode.LITERAL)
         else:
             self.parse(j + 1, close, "link", url or target, False, depth + 1)
         return paren + 1
@@ -353,7 +352,7 @@ class _Scanner:
         if target is None:
             return _Skip(j + 1)
         self._flush(flush, j, kind, url)
-        self.add(found, "link", url or target, Mode.LITERAL)
+        self.add(found, "link", url or target, _Mode.LITERAL)
         return j + len(found)
 
 
@@ -391,10 +390,10 @@ def _latex_quote_end(s: str, start: int, end: int, run: int) -> int:
         k = q + 1
 
 
-def _convert(raw: str, mode: Mode) -> tuple[MathPart, ...]:
-    if mode == Mode.MATH:
+def _convert(raw: str, mode: _Mode) -> tuple[MathPart, ...]:
+    if mode is _Mode.MATH:
         return math_parts(raw)
-    return (MathPart(convert_text(raw) if mode == Mode.TEXT else raw),)
+    return (MathPart(convert_text(raw) if mode is _Mode.TEXT else raw),)
 
 
 def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:

@@ -290,7 +290,8 @@ _DANGLING = frozenset(
     ("that", "which", "through", "as", "or", "comprising", "including", "such", "using", "while")
 )
 _LONG_FORM_NOUNS = r"(?:framework|method|approach|algorithm|model|module|layer|strategy|system|pipeline)"
-_P1_RE = re.compile(
+# "we propose / this paper introduces …": the sentence that says what the paper does.
+_WE_PROPOSE_RE = re.compile(
     rf"(?:{_SUBJECT}|\band)\s+{_ADVERBS}"
     r"(?:propose|introduce|present|develop|design|describe|unveil)(?:s|d|ed)?\s+",
     re.IGNORECASE,
@@ -492,7 +493,7 @@ def _sentence_title(text: str) -> str:
     secondary: list[str] = []  # "we then/further propose": usually not the main contribution
     parts: list[str] = []  # "we introduce two routes: …": components, not the paper
     for s in sentences:
-        m = _P1_RE.search(s)
+        m = _WE_PROPOSE_RE.search(s)
         if m and not (m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", s[: m.start()], re.I)):
             rest = s[m.end() :]
             if _PARTS_RE.match(rest):
