@@ -1,4 +1,4 @@
-"""The incremental near-duplicate index: MinHash-LSH candidates, exact verification, groups.
+"""The incremental near-duplicate index: MinHash-LSH and sentence-key candidates, verification, groups.
 
 A small numpy band index rather than ``datasketch.MinHashLSH``: the same banding, but the keys
 live in one array (50k abstracts: 13 MB, where MinHashLSH's dicts of sets grow the process by
@@ -9,15 +9,16 @@ pass sorts each band instead of inserting 3M keys one by one.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
 
 import numpy as np
 
-from desk.core.dedup.score import DEFAULT_THRESHOLD, score_sets
-from desk.core.dedup.shingles import TAIL, normalize, shingle
+from desk.core.dedup.sentences import normalized_sentences, structure
+from desk.core.dedup.shingles import shingle
 from desk.core.dedup.signature import band_keys, signatures
+from desk.core.dedup.verify import DEFAULT_THRESHOLD, EXACT, REVISION, TRUNCATION, Match, compare
 from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
@@ -30,10 +31,22 @@ missed one half-length copy in 900 on the benchmark; 192 cost 2 % more indexing 
 MAX_BUCKET = 64
 """A band bucket holding more texts is boilerplate, not a paper; its pairs are not tried
 (texts equal after cleanup are linked by their fingerprint anyway)."""
+MAX_SENTENCE_BUCKET = 16
+"""A sentence key (a sentence, or its first or last words) held by more texts is a formula
+("In this paper, we propose a"), a definition or boilerplate: its pairs are not tried."""
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
 PARALLEL_FROM = 2 * _CHUNK  # fewer texts are hashed here: a worker's start-up costs more
+
+
+@dataclass(frozen=True)
+class Link:
+    """Two papers found alike, and how (``match.a_is_shorter`` speaks of ``a``)."""
+
+    a: int
+    b: int
+    match: Match
 
 
 @dataclass(frozen=True)
@@ -43,17 +56,25 @@ class Candidate:
     ids: tuple[int, ...]
     """Sorted, two or more."""
     similarity: float
-    """The lowest verified similarity among the group's linked pairs."""
+    """The lowest similarity among the group's links (``Match.similarity``: what they share)."""
     exact_after_cleanup: bool
     """All texts are equal after cleanup (case, punctuation, markup, math rendering): safe to merge."""
+    kind: str = EXACT
+    """"exact" when every text is equal after cleanup, "truncation" when every link is one text
+    cut from another (or exact), else "revision"."""
+    containment: float = 1.0
+    """The lowest share of a shorter text found in the longer one, over the group's links."""
+    links: tuple[Link, ...] = field(default=(), compare=False)
+    """The verified links that hold the group together, strongest first."""
 
 
 @dataclass(frozen=True)
 class Prepared:
     """What indexing a batch of texts needs, computed apart from the index (in a worker process)."""
 
-    sets: list[np.ndarray]
-    tails: np.ndarray
+    words: list[np.ndarray]
+    starts: list[np.ndarray]
+    sentence_keys: list[np.ndarray]
     cleanup: np.ndarray
     keys: np.ndarray
     """``(n, bands)`` LSH band keys; zeros for a text without shingles."""
@@ -61,25 +82,34 @@ class Prepared:
     def subset(self, rows: Sequence[int]) -> Prepared:
         """What prepare() gives for the texts at ``rows`` alone, in that order."""
         at = np.asarray(rows, dtype=np.int64)
-        return Prepared([self.sets[r] for r in rows], self.tails[at], self.cleanup[at], self.keys[at])
+        return Prepared(
+            [self.words[r] for r in rows],
+            [self.starts[r] for r in rows],
+            [self.sentence_keys[r] for r in rows],
+            self.cleanup[at],
+            self.keys[at],
+        )
 
 
 def prepare(texts: Sequence[str], num_perm: int) -> Prepared:
-    """Shingles, fingerprints and band keys of ``texts`` (readable abstracts)."""
-    shingled = shingle([normalize(t) for t in texts])
+    """Words, sentences, fingerprints and band keys of ``texts`` (readable abstracts)."""
+    normalized, starts = normalized_sentences(texts)
+    shingled = shingle(normalized)
     sets = shingled.sets
     keys = np.zeros((len(texts), num_perm // BAND_ROWS), dtype=np.uint32)
     filled = [k for k, s in enumerate(sets) if len(s)]
     if filled:
         keys[np.array(filled)] = band_keys(signatures([sets[k] for k in filled], num_perm), BAND_ROWS)
-    return Prepared(sets, shingled.tails, shingled.cleanup, keys)
+    structured = structure(shingled.hashes, shingled.counts, starts)
+    return Prepared(structured.words, structured.starts, structured.keys, shingled.cleanup, keys)
 
 
 class NearDuplicateIndex:
-    """Incremental MinHash-LSH index over paper texts; no all-pairs comparison.
+    """Incremental near-duplicate index over paper texts; no all-pairs comparison.
 
-    ``add`` only hashes; links are found lazily for the texts added since the last question,
-    one by one when they are few, by sorting each band when many. Picklable as it is.
+    ``add`` only hashes; links are found lazily for the texts added since the last question:
+    pairs sharing an LSH band bucket, the cleanup fingerprint or a sentence key, each verified
+    by ``verify.compare``. One by one when few, by sorting each band when many. Picklable as it is.
     """
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD, num_perm: int = DEFAULT_NUM_PERM) -> None:
@@ -90,14 +120,16 @@ class NearDuplicateIndex:
         bands = num_perm // BAND_ROWS
         self._keys = np.zeros((0, bands), dtype=np.uint32)
         self._ids = np.zeros(0, dtype=np.int64)
-        self._live = np.zeros(0, dtype=bool)  # alive and with at least one shingle
+        self._live = np.zeros(0, dtype=bool)  # alive and with at least one word
         self._fps = np.zeros(0, dtype=np.uint64)
-        self._tails = np.zeros((0, TAIL), dtype=np.uint32)
-        self._sets: list[np.ndarray | None] = []
+        self._words: list[np.ndarray | None] = []
+        self._starts: list[np.ndarray] = []
+        self._skeys: list[np.ndarray] = []
+        self._flat: tuple[np.ndarray, np.ndarray] | None = None  # (sentence keys, rows), built lazily
         self._row_of: dict[int, int] = {}
         self._used = 0
         self._pending: set[int] = set()
-        self._links: dict[int, dict[int, float]] = {}
+        self._links: dict[int, dict[int, Match]] = {}
         self.checks = 0
         """Candidate pairs verified so far (a benchmark figure)."""
 
@@ -105,23 +137,29 @@ class NearDuplicateIndex:
         return len(self._row_of)
 
     def __getstate__(self) -> dict[str, object]:
-        """Used rows only, and the shingle sets in one buffer (a few large arrays pickle fast)."""
+        """Used rows only, and the per-text arrays in one buffer each (large arrays pickle fast)."""
         state = dict(vars(self))
         used = self._used
-        for name in ("_keys", "_ids", "_live", "_fps", "_tails"):
+        for name in ("_keys", "_ids", "_live", "_fps"):
             state[name] = state[name][:used]
-        sizes = np.array([0 if s is None else len(s) for s in self._sets], dtype=np.int64)
-        state["_sets"] = (
-            sizes,
-            np.concatenate([s for s in self._sets if s is not None] or [np.zeros(0, np.uint32)]),
-        )
+        state["_flat"] = None
+        for name, dtype in (("_words", np.uint32), ("_starts", np.uint32), ("_skeys", np.uint32)):
+            arrays = [np.zeros(0, dtype) if a is None else a for a in getattr(self, name)]
+            sizes = np.array([len(a) for a in arrays], dtype=np.int64)
+            state[name] = (sizes, np.concatenate(arrays or [np.zeros(0, dtype)]).astype(dtype))
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        sizes, values = state.pop("_sets")  # type: ignore[misc]
+        packed = {name: state.pop(name) for name in ("_words", "_starts", "_skeys")}
         vars(self).update(state)
-        ends = np.cumsum(sizes).tolist()
-        self._sets = [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)]
+        for name, pair in packed.items():
+            sizes, values = pair  # type: ignore[misc]
+            ends = np.cumsum(sizes).tolist()
+            setattr(self, name, [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)])
+        alive = set(self._row_of.values())
+        for row in range(self._used):  # a removed paper's row has no words
+            if row not in alive:
+                self._words[row] = None
 
     def __contains__(self, paper_id: object) -> bool:
         return paper_id in self._row_of
@@ -165,17 +203,19 @@ class NearDuplicateIndex:
         self._append(list(ids), ready)
 
     def _append(self, ids: list[int], ready: Prepared) -> None:
-        sets = ready.sets
+        words = ready.words
         rows = slice(self._used, self._used + len(ids))
         self._keys[rows] = ready.keys
         self._ids[rows] = ids
-        self._live[rows] = [len(s) > 0 for s in sets]
+        self._live[rows] = [len(w) > 0 for w in words]
         self._fps[rows] = ready.cleanup
-        self._tails[rows] = ready.tails
-        self._sets.extend(sets)
+        self._words.extend(words)
+        self._starts.extend(ready.starts)
+        self._skeys.extend(ready.sentence_keys)
+        self._flat = None
         for k, paper_id in enumerate(ids):
             self._row_of[paper_id] = self._used + k
-            if len(sets[k]):
+            if len(words[k]):
                 self._pending.add(paper_id)
         self._used += len(ids)
 
@@ -185,7 +225,8 @@ class NearDuplicateIndex:
         if row is None:
             return
         self._live[row] = False
-        self._sets[row] = None
+        self._words[row] = None
+        self._flat = None
         self._pending.discard(paper_id)
         for other in self._links.pop(paper_id, {}):
             self._links[other].pop(paper_id, None)
@@ -203,62 +244,103 @@ class NearDuplicateIndex:
             out[: self._used] = a[: self._used]
             return out
 
-        self._keys, self._ids, self._live = grown(self._keys), grown(self._ids), grown(self._live)
-        self._fps, self._tails = grown(self._fps), grown(self._tails)
+        self._keys, self._ids, self._live, self._fps = (
+            grown(self._keys),
+            grown(self._ids),
+            grown(self._live),
+            grown(self._fps),
+        )
 
     def _compact(self) -> None:
         rows = np.array(sorted(self._row_of.values()), dtype=np.int64)
         self._keys, self._ids = self._keys[rows], self._ids[rows]
-        self._live, self._fps, self._tails = self._live[rows], self._fps[rows], self._tails[rows]
-        self._sets = [self._sets[r] for r in rows]
+        self._live, self._fps = self._live[rows], self._fps[rows]
+        self._words = [self._words[r] for r in rows]
+        self._starts = [self._starts[r] for r in rows]
+        self._skeys = [self._skeys[r] for r in rows]
+        self._flat = None
         self._row_of = {int(pid): k for k, pid in enumerate(self._ids)}
         self._used = len(rows)
 
     # -- questions ----------------------------------------------------------------------
 
     def candidates_for(self, paper_id: int) -> list[tuple[int, float]]:
-        """Verified near-duplicates of one paper as ``(other_id, similarity)``, best first."""
+        """Verified near-duplicates of one paper as ``(other_id, score)``, best first."""
         self._settle()
         links = self._links.get(paper_id, {})
-        return sorted(links.items(), key=lambda item: (-item[1], item[0]))
+        return sorted(((b, m.score) for b, m in links.items()), key=lambda item: (-item[1], item[0]))
+
+    def match(self, a: int, b: int) -> Match | None:
+        """How paper ``b`` compares with paper ``a`` when they are linked (``a_is_shorter`` is a's)."""
+        self._settle()
+        return self._links.get(a, {}).get(b)
 
     def groups(self, exclude_pairs: Collection[tuple[int, int]] = ()) -> list[Candidate]:
         """All groups of linked papers, best first; no group holds a pair of ``exclude_pairs``.
 
         Groups are the connected components of the verified links; where an excluded pair
         would end up in one component, links are joined strongest first and a link that would
-        bring an excluded pair together is left out.
+        bring an excluded pair together is left out. A text cut from two papers that are not
+        alike themselves (a copy of a shared opening) joins only the one it matches best.
         """
         self._settle()
         banned: dict[int, set[int]] = {}
-        for a, b in exclude_pairs:
+        for a, b in [*exclude_pairs, *self._ambiguous()]:
             banned.setdefault(a, set()).add(b)
             banned.setdefault(b, set()).add(a)
         links = sorted(
-            (-sim, a, b)
+            (-m.score, a, b)
             for a, peers in self._links.items()
-            for b, sim in peers.items()
+            for b, m in peers.items()
             if a < b and b not in banned.get(a, ())
         )
         members: dict[int, set[int]] = {}
+        joined: list[tuple[int, int]] = []
         for _, a, b in links:
             group_a = members.get(a) or {a}
             group_b = members.get(b) or {b}
             if group_a is group_b or (banned and any(banned.get(m, set()) & group_b for m in group_a)):
                 continue
+            joined.append((a, b))
             if len(group_a) < len(group_b):
                 group_a, group_b = group_b, group_a
             group_a |= group_b
             for m in group_a:
                 members[m] = group_a
-        found = {id(g): g for g in members.values()}.values()
-        return sorted((self._candidate(g) for g in found), key=lambda c: (-c.similarity, c.ids))
+        found = {id(g): g for g in members.values()}
+        links_of: dict[int, list[tuple[int, int]]] = {key: [] for key in found}
+        for a, b in joined:
+            links_of[id(members[a])].append((a, b))
+        return sorted(
+            (self._candidate(g, links_of[key]) for key, g in found.items()),
+            key=lambda c: (-c.similarity, c.ids),
+        )
 
-    def _candidate(self, group: set[int]) -> Candidate:
+    def _ambiguous(self) -> list[tuple[int, int]]:
+        """Pairs of papers not linked to each other that one shorter text is a truncation of."""
+        out = []
+        for peers in self._links.values():
+            longer = [b for b, m in peers.items() if m.kind == TRUNCATION and m.a_is_shorter]
+            for i, a in enumerate(longer):
+                out += [(a, b) for b in longer[i + 1 :] if b not in self._links.get(a, {})]
+        return out
+
+    def _candidate(self, group: set[int], joined: list[tuple[int, int]]) -> Candidate:
         ids = tuple(sorted(group))
-        sims = [sim for a in ids for b, sim in self._links[a].items() if a < b and b in group]
+        links = sorted(
+            (Link(a, b, self._links[a][b]) for a, b in joined), key=lambda x: (-x.match.score, x.a, x.b)
+        )
+        kinds = {link.match.kind for link in links}
         fps = {int(self._fps[self._row_of[i]]) for i in ids}
-        return Candidate(ids, min(sims), len(fps) == 1)
+        kind = EXACT if len(fps) == 1 else TRUNCATION if kinds <= {EXACT, TRUNCATION} else REVISION
+        return Candidate(
+            ids,
+            min(link.match.similarity for link in links),
+            len(fps) == 1,
+            kind,
+            min(link.match.containment for link in links),
+            tuple(links),
+        )
 
     # -- finding links ------------------------------------------------------------------
 
@@ -271,6 +353,7 @@ class NearDuplicateIndex:
             pairs = np.concatenate([self._pairs_of(int(r)) for r in pending])
         else:
             pairs = self._all_pairs(pending)
+        pairs = np.unique(np.concatenate([pairs, self._sentence_pairs(pending)]), axis=0)
         for lo, hi in pairs.tolist():
             self._verify(lo, hi)
         self._pending.clear()
@@ -283,6 +366,33 @@ class NearDuplicateIndex:
         hits[row] = False
         others = np.flatnonzero(hits)
         return np.stack([np.minimum(others, row), np.maximum(others, row)], axis=1)
+
+    def _sentence_pairs(self, pending: np.ndarray) -> np.ndarray:
+        """Row pairs sharing a sentence key held by at most ``MAX_SENTENCE_BUCKET`` texts, one
+        end pending: only the keys the pending texts hold are looked at."""
+        if self._flat is None:
+            rows = [r for r in range(self._used) if self._live[r] and len(self._skeys[r])]
+            keys = np.concatenate([self._skeys[r] for r in rows] or [np.zeros(0, np.uint32)])
+            owners = np.repeat(np.array(rows, dtype=np.int64), [len(self._skeys[r]) for r in rows])
+            order = np.argsort(keys, kind="stable")
+            self._flat = (keys[order], owners[order])
+        keys, owners = self._flat
+        empty = np.zeros((0, 2), dtype=np.int64)
+        held = [self._skeys[r] for r in pending.tolist()]
+        wanted = np.unique(np.concatenate(held or [np.zeros(0, np.uint32)]))
+        if not len(wanted) or not len(keys):
+            return empty
+        lo, hi = np.searchsorted(keys, wanted, side="left"), np.searchsorted(keys, wanted, side="right")
+        keep = (hi - lo >= 2) & (hi - lo <= MAX_SENTENCE_BUCKET)
+        is_pending = np.zeros(self._used, dtype=bool)
+        is_pending[pending] = True
+        found = [empty]
+        for a, b in zip(lo[keep].tolist(), hi[keep].tolist(), strict=True):
+            bucket = np.unique(owners[a:b])
+            if len(bucket) > 1:
+                found.append(np.array(list(combinations(bucket.tolist(), 2)), dtype=np.int64))
+        pairs = np.concatenate(found)
+        return pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]
 
     def _all_pairs(self, pending: np.ndarray) -> np.ndarray:
         """Row pairs sharing a bucket in some band, one end pending; buckets sorted, not probed."""
@@ -327,14 +437,12 @@ class NearDuplicateIndex:
         a, b = int(self._ids[lo]), int(self._ids[hi])
         if b in self._links.get(a, ()):
             return
+        words_a, words_b = self._words[lo], self._words[hi]
+        if words_a is None or words_b is None:
+            return
         self.checks += 1
-        set_a, set_b = self._sets[lo], self._sets[hi]
-        assert set_a is not None and set_b is not None
-        sim = (
-            1.0
-            if self._fps[lo] == self._fps[hi]
-            else score_sets(set_a, set_b, self._tails[lo], self._tails[hi])
-        )
-        if sim >= self.threshold:
-            self._links.setdefault(a, {})[b] = sim
-            self._links.setdefault(b, {})[a] = sim
+        exact = bool(self._fps[lo] == self._fps[hi])
+        match = compare(words_a, self._starts[lo], words_b, self._starts[hi], exact)
+        if match.score >= self.threshold:
+            self._links.setdefault(a, {})[b] = match
+            self._links.setdefault(b, {})[a] = match.flipped()
