@@ -28,7 +28,7 @@ def emit(**kw):
 try:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
-    from desk.gui import results_model, search_controller
+    from desk.gui.search import controller as search_controller, model as results_model
     import desk.gui.app as app
 except Exception as exc:
     emit(error=f"desk.gui.app not importable: {type(exc).__name__}: {exc}")

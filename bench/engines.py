@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from fts import Fts5, corpus_files, read_abstracts, to_match
 
-FIRST_PAGE = 100  # what the window asks for per keystroke (desk.gui.search_controller)
+FIRST_PAGE = 100  # what the window asks for per keystroke (desk.gui.search.controller)
 FIRST_ROWS = 40  # rows it loads with them
 
 

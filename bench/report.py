@@ -190,3 +190,31 @@ def table(size: int, rows: list[Row]) -> str:
         if k == 0:
             lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     return "\n".join(lines)
+
+
+def table_by_corpus(size: int, tables: dict[str, list[Row]]) -> str:
+    """One Markdown table for a size, with desk, FTS5, ratio and met? per corpus side by side."""
+    kinds = list(tables)
+    first = tables[kinds[0]]
+    header: list[str] = ["figure"]
+    for kind in kinds:
+        header += [f"{kind}: desk", "FTS5", "desk/FTS5", "met?"]
+    header.append("target")
+    body: list[list[str]] = []
+    for n, row in enumerate(first):
+        unit = f" ({row.unit})" if row.unit else ""
+        cells = [row.figure + unit]
+        for kind in kinds:
+            other = tables[kind][n] if n < len(tables[kind]) else Row(row.figure, row.unit, None, None)
+            met = "—" if other.met is None else ("yes" if other.met else "NO")
+            ratio = "—" if other.ratio is None else f"{other.ratio:.2f}×"
+            cells += [_fmt(other.desk), _fmt(other.fts5), ratio, met]
+        cells.append(row.target or "—")
+        body.append(cells)
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    lines = [f"### {size:,} abstracts ({', '.join(kinds)})", ""]
+    for k, cells in enumerate([header, *body]):
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |")
+        if k == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)

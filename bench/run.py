@@ -1,13 +1,18 @@
-"""The benchmark runner: desk beside SQLite FTS5 on the same synthetic corpus, in the same run.
+"""The benchmark runner: desk beside SQLite FTS5 on the same corpus, in the same run.
 
-    python bench/run.py --quick                    # 1k only, < 2 minutes (CI)
-    python bench/run.py --sizes 1000,10000         # the developer loop
+    python bench/run.py --quick                    # 1k synthetic only, < 2 minutes (CI)
+    python bench/run.py --sizes 1000,10000         # the developer loop: synthetic and real text
     python bench/run.py --sizes 50000,100000       # the full run (long)
+    python bench/run.py --sizes 1000000 --corpora real --reps 1   # a million real-text abstracts
 
-For each size: the corpus is generated (cached in --work), each engine imports it in a fresh
-process, then searches it in another (so each phase's peak RSS is its own); ``desk check`` is
-timed as a CLI process and the window's cold start is probed offscreen. Prints one table per size
-and writes bench/out/results-<size>.json.
+Two corpora: ``synthetic`` (corpus.py: a model of a vocabulary, with generated queries) and
+``real`` (realcorpus.py: sentences of the real abstracts in ../shared/dev-corpus/ recombined, with
+queries made from their real titles and their prefix-as-you-type forms); ``real`` is skipped with
+a note when the development corpus is not there. For each size and corpus: the corpus is
+generated (cached in --work), each engine imports it in a fresh process, then searches it in
+another (so each phase's peak RSS is its own); ``desk check`` is timed as a CLI process and the
+window's cold start is probed offscreen. Prints one table per size with a column group per
+corpus and writes bench/out/results-<size>.json (synthetic) and results-real-<size>.json.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 import coldstart
 import queries
+import realcorpus
 import report
 from corpus import PER_FILE, Generator
 
@@ -36,31 +42,46 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SEEDS = ROOT / "seeds"
 ENGINES = ("desk", "fts5")
+CORPORA = ("synthetic", "real")
+_CODE = {"synthetic": ("corpus.py", "vocab.py", "templates.py"), "real": ("realcorpus.py",)}
 
 
-def _fingerprint(seed: int, size: int) -> str:
-    code = b"".join((HERE / f).read_bytes() for f in ("corpus.py", "vocab.py", "templates.py"))
+def _fingerprint(corpus: str, seed: int, size: int) -> str:
+    code = b"".join((HERE / f).read_bytes() for f in _CODE[corpus])
     return hashlib.sha256(code + f"{seed}:{size}:{PER_FILE}".encode()).hexdigest()[:16]
 
 
-def ensure_corpus(work: Path, size: int, seed: int) -> Path:
+def _stem(corpus: str, size: int) -> str:
+    return f"{size}" if corpus == "synthetic" else f"{corpus}-{size}"
+
+
+def ensure_corpus(work: Path, size: int, seed: int, corpus: str = "synthetic") -> Path:
     """The corpus folder for size, generated unless an identical one is already there."""
-    folder = work / f"corpus-{size}"
+    folder = work / f"corpus-{_stem(corpus, size)}"
     stamp = folder / "fingerprint"
-    want = _fingerprint(seed, size)
+    want = _fingerprint(corpus, seed, size)
     if stamp.exists() and stamp.read_text() == want:
         return folder
     shutil.rmtree(folder, ignore_errors=True)
-    Generator(seed).write(size, folder / "files")
+    if corpus == "real":
+        realcorpus.RealGenerator(seed).write(size, folder / "files")
+    else:
+        Generator(seed).write(size, folder / "files")
     stamp.write_text(want)
     return folder
 
 
-def write_queries(work: Path, size: int, seed: int) -> tuple[Path, dict[str, Any]]:
-    """The query set (from the first min(size, 1000) abstracts) as the workers' JSON file."""
-    qs = queries.build(Generator(seed), pool=min(size, queries.POOL))
-    spec = {"queries": [asdict(q) for q in qs], "typing": queries.typing_sequences(qs), "per_file": PER_FILE}
-    path = work / f"queries-{size}.json"
+def write_queries(work: Path, size: int, seed: int, corpus: str = "synthetic") -> tuple[Path, dict[str, Any]]:
+    """The query set as the workers' JSON file: synthetic queries come from the first
+    min(size, 1000) abstracts; real-text ones from the real titles (60 typed, 50 prefix forms)."""
+    if corpus == "real":
+        qlist = realcorpus.RealGenerator(seed).queries()
+        typing = realcorpus.typing_sequences(qlist)
+    else:
+        qs = queries.build(Generator(seed), pool=min(size, queries.POOL))
+        qlist, typing = [asdict(q) for q in qs], queries.typing_sequences(qs)
+    spec = {"queries": qlist, "typing": typing, "per_file": PER_FILE}
+    path = work / f"queries-{_stem(corpus, size)}.json"
     path.write_text(json.dumps(spec, indent=1))
     return path, spec
 
@@ -108,13 +129,14 @@ def seeds_library(work: Path, timeout: float) -> Path:
     return lib
 
 
-def run_size(size: int, args: argparse.Namespace) -> dict[str, Any]:
-    """Every measurement for one corpus size."""
+def run_size(size: int, args: argparse.Namespace, kind: str = "synthetic") -> dict[str, Any]:
+    """Every measurement for one corpus size of one corpus kind."""
     work: Path = args.work
-    corpus = ensure_corpus(work, size, args.seed)
-    qpath, spec = write_queries(work, size, args.seed)
+    corpus = ensure_corpus(work, size, args.seed, kind)
+    qpath, spec = write_queries(work, size, args.seed, kind)
     result: dict[str, Any] = {
         "machine": machine(),
+        "corpus": kind,
         "size": size,
         "seed": args.seed,
         "queries": len(spec["queries"]),
@@ -122,25 +144,25 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, Any]:
         "reps": args.reps,
     }
     for engine in args.engines:
-        target = work / f"{engine}-{size}"
+        target = work / f"{engine}-{_stem(kind, size)}"
         shutil.rmtree(target, ignore_errors=True)
-        print(f"[{size}] {engine}: import", file=sys.stderr, flush=True)
+        print(f"[{kind} {size}] {engine}: import", file=sys.stderr, flush=True)
         common = ["--engine", engine, "--target", str(target)]
         imported = worker(["import", *common, "--corpus", str(corpus / "files")], args.timeout)
-        print(f"[{size}] {engine}: search", file=sys.stderr, flush=True)
+        print(f"[{kind} {size}] {engine}: search", file=sys.stderr, flush=True)
         searched = worker(
             ["search", *common, "--queries", str(qpath), "--reps", str(args.reps)], args.timeout
         )
         result[engine] = {"import": imported, "search": searched}
     if "desk" in args.engines:
-        library = work / f"desk-{size}"
+        library = work / f"desk-{_stem(kind, size)}"
         ms, proc = desk_cli(library, "check", timeout=args.timeout)
         result["cli"] = {"check_ms": ms, "check_exit": proc.returncode if proc else None}
         ms, proc = desk_cli(library, "search", spec["queries"][0]["text"], "--json", timeout=args.timeout)
         took = json.loads(proc.stdout).get("took_ms") if proc and proc.returncode == 0 else None
         result["cli"].update(search_process_ms=ms, search_took_ms=took)
         if args.window:
-            print(f"[{size}] window cold start", file=sys.stderr, flush=True)
+            print(f"[{kind} {size}] window cold start", file=sys.stderr, flush=True)
             result["window_seeds"] = coldstart.probe(seeds_library(work, args.timeout))
             result["window"] = coldstart.probe(library, timeout=min(120.0, args.timeout))
     return result
@@ -189,41 +211,62 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per process")
     p.add_argument("--engines", default=",".join(ENGINES))
+    p.add_argument("--corpora", help="synthetic,real (default both; --quick: synthetic)")
     p.add_argument("--no-window", dest="window", action="store_false", help="skip the window cold start")
     args = p.parse_args(argv)
     args.sizes = [int(s) for s in (args.sizes or ("1000" if args.quick else "1000,10000")).split(",")]
     args.reps = args.reps or (1 if args.quick else 3)
     args.engines = [e for e in args.engines.split(",") if e in ENGINES]
+    args.corpora = [
+        c for c in (args.corpora or ("synthetic" if args.quick else ",".join(CORPORA))).split(",")
+    ]
+    if unknown := [c for c in args.corpora if c not in CORPORA]:
+        p.error(f"unknown corpus {', '.join(unknown)} (choose from {', '.join(CORPORA)})")
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)
     failed = False
     for size in args.sizes:
-        started = time.perf_counter()
-        result = run_size(size, args)
-        rows = report.build_rows(size, result)
-        result["rows"] = [r.as_json() for r in rows]
-        result["run_seconds"] = round(time.perf_counter() - started, 1)
-        result["loadavg_after"] = os.getloadavg()
-        (args.out / f"results-{size}.json").write_text(json.dumps(_clean(result), indent=1))
-        print(report.table(size, rows), flush=True)
-        for k in ("window_seeds", "window"):
-            if "error" in result.get(k, {}):
-                print(f"  window n/a ({k}): {result[k]['error']}", flush=True)
-        for engine in ENGINES:
-            search = result.get(engine, {}).get("search", {})
-            if search.get("engine_errors"):
-                samples = "; ".join(search.get("engine_error_samples", []))
-                print(
-                    f"  WARNING: {engine} logged {search['engine_errors']} errors while searching: {samples}"
-                )
-        errors = _errors(result)
-        for e in errors:
-            print(f"  error: {e}", flush=True)
-        failed = failed or bool(errors)
-        load = "/".join(f"{x:.1f}" for x in result["machine"]["loadavg"])
-        print(f"  load average at start {load} on {result['machine']['cpus']} CPUs")
-        print(f"  ({result['run_seconds']} s; JSON: {args.out / f'results-{size}.json'})\n", flush=True)
+        tables: dict[str, list[report.Row]] = {}
+        for kind in args.corpora:
+            if kind == "real" and not realcorpus.available():
+                print(f"  real-text corpus skipped: {realcorpus.DEV_CORPUS} is not there", flush=True)
+                continue
+            started = time.perf_counter()
+            result = run_size(size, args, kind)
+            rows = report.build_rows(size, result)
+            tables[kind] = rows
+            result["rows"] = [r.as_json() for r in rows]
+            result["run_seconds"] = round(time.perf_counter() - started, 1)
+            result["loadavg_after"] = os.getloadavg()
+            out = args.out / f"results-{_stem(kind, size)}.json"
+            out.write_text(json.dumps(_clean(result), indent=1))
+            failed = _notes(result, kind, out) or failed
+        if tables:
+            print(report.table_by_corpus(size, tables), flush=True)
+            print(flush=True)
     return 1 if failed else 0
+
+
+def _notes(result: dict[str, Any], kind: str, out: Path) -> bool:
+    """Print a run's warnings, errors and load; True when an engine phase failed."""
+    for k in ("window_seeds", "window"):
+        if "error" in result.get(k, {}):
+            print(f"  [{kind}] window n/a ({k}): {result[k]['error']}", flush=True)
+    for engine in ENGINES:
+        search = result.get(engine, {}).get("search", {})
+        if search.get("engine_errors"):
+            samples = "; ".join(search.get("engine_error_samples", []))
+            print(
+                f"  [{kind}] WARNING: {engine} logged {search['engine_errors']} errors while searching:"
+                f" {samples}"
+            )
+    errors = _errors(result)
+    for e in errors:
+        print(f"  [{kind}] error: {e}", flush=True)
+    load = "/".join(f"{x:.1f}" for x in result["machine"]["loadavg"])
+    print(f"  [{kind}] load average at start {load} on {result['machine']['cpus']} CPUs", flush=True)
+    print(f"  [{kind}] ({result['run_seconds']} s; JSON: {out})", flush=True)
+    return bool(errors)
 
 
 def _errors(result: dict[str, Any]) -> list[str]:

@@ -43,7 +43,7 @@ def variants_text() -> str:
 
 def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -> Path:
     from desk.gui import theme
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
     theme.apply_scheme(app, scheme)
     window = MainWindow(library, seeds=None)

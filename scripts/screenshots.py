@@ -48,7 +48,7 @@ def settle(app: QApplication, seconds: float = 0.3) -> None:
 
 def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -> list[Path]:
     from desk.gui import theme
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
     theme.apply_scheme(app, scheme)
     window = MainWindow(library, seeds=None)
@@ -63,7 +63,7 @@ def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -
     window.controller.set_text(QUERY)
     window.controller.run_now()
     wait(app, lambda: not window.controller.pending() and window.model.rowCount() > 2)
-    window.move(1)
+    window.move_selection(1)
     wait(
         app,
         lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.model.id_at(1),

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
-import pickle
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -15,10 +13,14 @@ from sqlalchemy import select
 from desk.core.db import Database, Paper
 from desk.core.dedup import Candidate, NearDuplicateIndex
 from desk.core.dedup.detector import DEFAULT_NUM_PERM, Prepared, prepare
+from desk.core.derived import read_arrays, write_arrays
 from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
-CACHE_VERSION = 1
+CACHE_KIND = "desk-near-duplicates"
+CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not words and sentences
+CACHE_FILE_NAME = "near-duplicates.npz"
+LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
 HASH_BATCH = 10_000  # new papers hashed together
 HASH_CHUNK = 512  # abstracts a worker hashes in one job during an import (at most)
 # Fewer abstracts are hashed in this process, while the workers write the index: they would
@@ -36,8 +38,9 @@ class Hashing:
 class DuplicateFinder:
     """Near-duplicate candidates over every paper, reconciled with the database before each answer.
 
-    Building the index costs seconds at 50k papers, so it is pickled into the library's cache
-    folder on close and reloaded; papers added or removed since (by this or another process)
+    Building the index costs seconds at 50k papers, so it is saved into the library's cache
+    folder on close as plain arrays (``desk.core.derived``: no pickle, versioned, checksummed)
+    and reloaded; papers added or removed since (by this or another process)
     are found by comparing ids with the database, which costs milliseconds.
     """
 
@@ -48,15 +51,12 @@ class DuplicateFinder:
         self._dirty = False
 
     def _load(self) -> NearDuplicateIndex:
-        try:
-            with self.cache_file.open("rb") as fh:
-                version, index = pickle.load(fh)
-            if version == CACHE_VERSION and isinstance(index, NearDuplicateIndex):
-                return index
-        except FileNotFoundError:
-            pass
-        except Exception:  # a damaged cache is only a slower start
-            log.debug("near-duplicate cache unreadable; rebuilding", exc_info=True)
+        arrays = read_arrays(self.cache_file, CACHE_KIND, CACHE_VERSION)
+        if arrays is not None:
+            try:
+                return NearDuplicateIndex.from_state_arrays(arrays)
+            except (KeyError, ValueError, TypeError):
+                log.debug("near-duplicate cache does not fit together; rebuilding", exc_info=True)
         self._dirty = True
         return NearDuplicateIndex()
 
@@ -117,7 +117,7 @@ class DuplicateFinder:
                     log.debug("near-duplicate hashing failed on a worker; done here later", exc_info=True)
                     continue
                 picked = [
-                    (i, r - lo) for i, r in zip(ids, rows, strict=True) if lo <= r < lo + len(ready.sets)
+                    (i, r - lo) for i, r in zip(ids, rows, strict=True) if lo <= r < lo + len(ready.words)
                 ]
                 if picked:
                     self._index.add_prepared([i for i, _ in picked], ready.subset([r for _, r in picked]))
@@ -140,13 +140,9 @@ class DuplicateFinder:
         """Write the index to the cache file if it changed (atomically)."""
         if self._index is None or not self._dirty:
             return
-        self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.cache_file.with_name(f"{self.cache_file.name}.{os.getpid()}.part")
         try:
-            with tmp.open("wb") as fh:
-                pickle.dump((CACHE_VERSION, self._index), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.cache_file)
+            write_arrays(self.cache_file, CACHE_KIND, CACHE_VERSION, self._index.state_arrays())
             self._dirty = False
+            (self.cache_file.parent / LEGACY_CACHE_FILE_NAME).unlink(missing_ok=True)
         except OSError:
             log.debug("could not write the near-duplicate cache", exc_info=True)
-            tmp.unlink(missing_ok=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -15,6 +16,40 @@ def _sources_line(paper: PaperDetail) -> str:
     return f"*{collections}* — {files}" if files else f"*{collections}*"
 
 
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_FENCE_CHARS = re.compile(r"`{3}|~{3}")
+_HTML_START = re.compile(r"^[ \t>*+\-\d.)]*<", re.MULTILINE)  # "<" where an HTML block could open
+# A line that may open an HTML block, or a container (quote, list, indented block) that would
+# hold a fence where a line scan does not see it.
+_NESTED_OR_HTML = re.compile(r"^(?: {0,3}(?:<|>|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$))| {4}|\t)")
+
+
+def contained_note(note: str) -> str:
+    """The user's Markdown, made unable to swallow the papers after it in the document.
+
+    A note with no code fence goes out as written; so does one whose fences stand at the top
+    level (a fence left open is closed at its end). A note whose fences or HTML sit inside
+    lists, quotes or HTML blocks, where only a full Markdown parser would know what is open,
+    goes out as a block quote: the quote ends at the note's end and closes all it holds.
+    """
+    if not _FENCE_CHARS.search(note) and not _HTML_START.search(note):
+        return note
+    fence: str | None = None  # the open fence's marker run
+    for line in note.split("\n"):
+        if fence is not None:
+            stripped = line.strip()
+            closes = stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence)
+            if closes and len(line) - len(line.lstrip(" ")) <= 3:
+                fence = None
+            continue
+        m = _FENCE_OPEN.match(line)
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence = m.group(1)
+        elif _NESTED_OR_HTML.match(line):
+            return "\n".join(f"> {line}" if line.strip() else ">" for line in note.split("\n"))
+    return note if fence is None else f"{note}\n{fence}"
+
+
 def paper_markdown(paper: PaperDetail) -> str:
     """One paper: heading (title and short name), sources, abstract, and the note as written."""
     title = escape_markdown(paper.title)
@@ -24,7 +59,7 @@ def paper_markdown(paper: PaperDetail) -> str:
     note = paper.note.strip("\n")
     if note.strip():
         # The note is the user's own Markdown: it goes out as they wrote it.
-        parts += ["", "**Note**", "", note]
+        parts += ["", "**Note**", "", contained_note(note)]
     return "\n".join(parts)
 
 

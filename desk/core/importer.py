@@ -102,7 +102,7 @@ def _as_stored(session: Session, column: Any, value: object) -> object:
 
 
 def _insert_rows(
-    session: Session, table: Any, columns: Sequence[str], rows: list[tuple[object, ...]], prefix: str = ""
+    session: Session, table: Any, columns: Sequence[str], rows: Sequence[tuple[object, ...]], prefix: str = ""
 ) -> None:
     """One executemany of ``rows`` (values already as the driver takes them) into ``table``.
 

@@ -15,7 +15,7 @@ from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
-from desk.core.duplicates import DuplicateFinder, Hashing
+from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush, queue
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
@@ -118,7 +118,7 @@ class Library:
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index)
-        self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / "near-duplicates.pickle")
+        self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
 
     # -- lifecycle ---------------------------------------------------------------------------

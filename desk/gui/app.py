@@ -52,7 +52,7 @@ def run_app(library_dir: str | None) -> int:
         print(f"desk: {problem}", file=sys.stderr)
         return 1
     app = application()
-    from desk.gui.main_window import MainWindow  # after QApplication: widgets need it
+    from desk.gui.main.window import MainWindow  # after QApplication: widgets need it
     from desk.gui.single_instance import bring_to_front, claim
 
     library = resolve_library_dir(library_dir)

@@ -59,9 +59,11 @@ class WindowSettings:
     @property
     def note_tab(self) -> int:
         value = self._s.value("window/bottom_tab", 0)
+        if not isinstance(value, int | float | str):
+            return 0
         try:
-            return int(value)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
+            return int(value)
+        except ValueError:
             return 0
 
     @note_tab.setter

@@ -77,3 +77,36 @@ def test_runner_smoke(tmp_path: Path) -> None:
         assert result[engine]["import"]["abstracts"] == 300
         assert result[engine]["search"]["search_wall"]["n"] == result["queries"]
     assert result["desk"]["search"]["check_problems"] == 0
+
+
+def test_real_text_corpus_is_real_sentences_deterministic_and_prefix_stable(tmp_path: Path) -> None:
+    """realcorpus.py: every sentence of an abstract is (up to renamed acronyms and digits) a sentence
+    of the development corpus; same seed, same bytes; a small corpus starts a larger one."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import realcorpus
+    finally:
+        sys.path.remove(str(BENCH))
+    if not realcorpus.available():
+        import pytest
+
+        pytest.skip(f"the development corpus is not at {realcorpus.DEV_CORPUS}")
+    for name, size in (("a", "40"), ("b", "40"), ("c", "90")):
+        proc = _run(
+            "realcorpus.py", "--size", size, "--per-file", "50", "--out", str(tmp_path / name), timeout=60
+        )
+        assert proc.returncode == 0, proc.stderr
+    a = (tmp_path / "a" / "real-000.txt").read_text()
+    assert a == (tmp_path / "b" / "real-000.txt").read_text()
+    assert (tmp_path / "c" / "real-000.txt").read_text().startswith(a.rstrip("\n"))
+
+    from desk.core.reader import read_list_file
+
+    parsed = read_list_file(tmp_path / "c" / "real-001.txt")
+    assert len(parsed.abstracts) == 40 and parsed.collection == "Recombined CVPR 2001 Papers"
+    text = realcorpus.RealText.load()
+    shape = {realcorpus.sentence_shape(s) for sentences in text.abstracts for s in sentences}
+    made = realcorpus.RealGenerator().abstract(3)
+    assert all(realcorpus.sentence_shape(s) in shape for s in realcorpus.split_sentences(made))
+    queries = realcorpus.RealGenerator().queries()
+    assert len(queries) == 110 and sum(q["kind"] == "prefix" for q in queries) == 50

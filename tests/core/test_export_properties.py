@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -46,3 +47,45 @@ def test_file_text_never_becomes_structure_or_html(items: list[tuple[str, str]])
     inline = [c for t in tokens if t.children for c in t.children]
     links = [c.attrs.get("href", "") for c in inline if c.type == "link_open"]
     assert all(str(h).startswith(("http://", "https://")) for h in links)
+    assert not [c for c in inline if c.type == "image"]  # a viewer would fetch it
+
+
+NOTE_PIECES = st.sampled_from(
+    ["```", "```python", "~~~", "~~~~", "````", "<!--", "-->", "<pre>", "</pre>", "<script>", "<?", "?>",
+     "<!DOCTYPE", "<![CDATA[", "]]>", "    indented", "> quote", "- item", "# heading", "text", "", "   ```"]
+)  # fmt: skip
+NOTE = st.lists(st.one_of(NOTE_PIECES, st.text(max_size=12)), min_size=1, max_size=8).map("\n".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(NOTE, min_size=2, max_size=3))
+def test_a_note_never_swallows_the_papers_after_it(notes: list[str]) -> None:
+    papers = [
+        replace(_paper(i, f"Abstract number {i} about learning.", "C"), note=note, has_note=True)
+        for i, note in enumerate(notes)
+    ]
+    md = to_markdown(papers, what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
+    tokens = markdown_it.MarkdownIt("commonmark").parse(md)
+    h2 = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert h2 == [p.title for p in papers]
+
+
+def test_an_image_in_an_abstract_is_exported_as_text_and_a_link() -> None:
+    paper = _paper(1, "We beat it! ![x](https://evil.example/p.png) See ![y](http://e.example/q.png).", "C")
+    md = to_markdown([paper], what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
+    inline = [c for t in markdown_it.MarkdownIt("commonmark").parse(md) if t.children for c in t.children]
+    assert not [c for c in inline if c.type == "image"]
+    assert [c.attrs["href"] for c in inline if c.type == "link_open"] == [
+        "https://evil.example/p.png",
+        "http://e.example/q.png",
+    ]
+    assert "\\![x](https://evil.example/p.png)" in md
+
+
+def test_notes_go_out_as_written_unless_they_would_leak() -> None:
+    from desk.core.export import contained_note
+
+    for note in ["- a list\n- p < 0.05\n\n*emph*", "```python\nx = 1\n```\nafter", "1. one\n2. two"]:
+        assert contained_note(note) == note
+    assert contained_note("```python\nx = 1") == "```python\nx = 1\n```"
+    assert contained_note("- ```\n  ```\n```") == "> - ```\n>   ```\n> ```"

@@ -98,7 +98,7 @@ def test_near_duplicates_follow_other_processes_and_survive_reopen(seeded_dir: P
             assert other.import_paths([variant]).near_duplicates == 1
         groups = lib.near_duplicates()
         assert len(groups) == 1 and target in groups[0].ids
-    assert (seeded_dir / "cache" / "near-duplicates.pickle").is_file()
+    assert (seeded_dir / "cache" / "near-duplicates.npz").is_file()
     with Library(seeded_dir) as lib:
         (group,) = lib.near_duplicates()
         lib.merge(group.ids[0], [group.ids[1]])
@@ -116,7 +116,7 @@ def test_new_papers_are_hashed_a_batch_at_a_time_with_the_same_groups(
         words = lib.paper(lib.paper_ids()[5]).abstract.split()
     variant = tmp_path / "v2.txt"
     variant.write_text(f"Preprints\n\n{' '.join(words[: int(len(words) * 0.75)])}\n", encoding="utf-8")
-    cache = seeded_dir / "cache" / "near-duplicates.pickle"
+    cache = seeded_dir / "cache" / "near-duplicates.npz"
     with Library(seeded_dir) as lib:
         lib.import_paths([variant])
         whole = [g.ids for g in lib.near_duplicates()]

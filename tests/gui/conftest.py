@@ -49,7 +49,7 @@ def isolated_settings(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def open_window(qtbot, request: pytest.FixtureRequest) -> Iterator[Callable[..., object]]:
     """Open a MainWindow on a library folder and wait until its first search has landed."""
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
     windows: list[MainWindow] = []
 

@@ -44,7 +44,7 @@ def main() -> None:
     from PySide6.QtTest import QTest
 
     from desk.gui.app import application
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
     library, text = Path(sys.argv[1]), sys.argv[2]
     application()

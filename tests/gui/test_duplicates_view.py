@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desk.core.errors import PaperNotFound
 from desk.core.library import Library
-from desk.gui.duplicates_data import diff_html
-from desk.gui.duplicates_view import EMPTY, DuplicatesDialog
-from desk.gui.shortcuts import REVIEW_ACTIONS, ShortcutSheet
+from desk.gui.duplicates.data import diff_html
+from desk.gui.duplicates.dialog import EMPTY, DuplicatesDialog
+from desk.gui.keymap import REVIEW_ACTIONS, ShortcutSheet
 
 Key = Qt.Key
 Ctrl = Qt.KeyboardModifier.ControlModifier

@@ -118,7 +118,7 @@ def test_import_from_the_menu_reimport_adds_nothing(
 def test_export_starred_writes_the_cores_markdown(
     open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
 ) -> None:
-    from desk.gui.export_dialog import ExportDialog
+    from desk.gui.dialogs.export import ExportDialog
 
     out = tmp_path / "out" / "reading-group.md"
     out.parent.mkdir()
@@ -145,7 +145,7 @@ def test_export_starred_writes_the_cores_markdown(
 
 
 def test_export_current_results(open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch) -> None:
-    from desk.gui.export_dialog import ExportDialog
+    from desk.gui.dialogs.export import ExportDialog
 
     out = tmp_path / "results"  # no suffix: .md is added
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), "")))

@@ -26,8 +26,8 @@ from desk.core.db import database
 from desk.core.library import Library
 from desk.core.paths import DATABASE_NAME
 from desk.core.reader import MAX_ABSTRACT_CHARS
-from desk.gui import paper_view
-from desk.gui.paper_view import SafeTextBrowser
+from desk.gui.reading import paper_view
+from desk.gui.reading.paper_view import SafeTextBrowser
 from desk.gui.single_instance import bring_to_front, claim, server_name
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 from desk.core.records import PaperSummary, SourceInfo
 from desk.gui import theme
-from desk.gui.results_model import PLACEHOLDER, Hit, ResultsModel, Roles
-from desk.gui.shortcuts import ACTIONS, ShortcutSheet
+from desk.gui.keymap import ACTIONS, ShortcutSheet
+from desk.gui.search.model import PLACEHOLDER, Hit, ResultsModel, Roles
 
 
 def test_restart_restores_geometry_split_and_query(open_window, library_dir: Path, qtbot) -> None:
@@ -141,7 +141,7 @@ def test_dark_palette_and_highlight_colours(open_window, library_dir: Path, qtbo
 def test_long_lists_load_rows_and_pages_as_you_scroll(
     open_window, library_dir: Path, qtbot, monkeypatch
 ) -> None:
-    from desk.gui import search_controller
+    from desk.gui.search import controller as search_controller
 
     monkeypatch.setattr(search_controller, "FIRST_PAGE", 12)
     monkeypatch.setattr(search_controller, "NEXT_PAGE", 12)

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from desk.core.db.backup import online_copy
 from desk.core.db.migrations import migrate
 from desk.core.errors import LibraryBusy, LibraryDamaged
 
@@ -92,15 +93,7 @@ class Database:
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + ".part")
         tmp.unlink(missing_ok=True)
-        src = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            out = sqlite3.connect(tmp)
-            try:
-                src.backup(out)
-            finally:
-                out.close()
-        finally:
-            src.close()
+        online_copy(self.path, tmp, timeout_s=BUSY_TIMEOUT_MS / 1000)
         tmp.replace(dest)
 
     def close(self) -> None:

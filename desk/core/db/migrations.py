@@ -1,40 +1,29 @@
-"""Schema versions in PRAGMA user_version: create, upgrade step by step (backup first), refuse newer."""
+"""Schema versions in PRAGMA user_version: create, upgrade step by step (backup first), refuse newer.
+
+A new library runs every step from version 1, so it has exactly the tables an old library has
+after upgrading; each step's DDL is frozen in ``desk.core.db.schema_steps``.
+"""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, inspect
 
-from desk.core.db.models import Base
+from desk.core.db import schema_steps
+from desk.core.db.backup import online_copy
 from desk.core.errors import LibraryDamaged, LibraryTooNew
 
 SCHEMA_VERSION = 3
 
-
-def _v2_merges(conn: Connection) -> None:
-    """Version 2: merge records, key aliases and "not a duplicate" pairs (issue #5)."""
-    from desk.core.db.models import DistinctPair, KeyAlias, MergeRecord
-
-    for model in (MergeRecord, KeyAlias, DistinctPair):
-        model.__table__.create(conn)  # type: ignore[attr-defined]
-
-
-def _v3_hashed_keys(conn: Connection) -> None:
-    """Version 3: duplicate keys stored as their digest (desk.core.text.normalize.stored_key)."""
-    from desk.core.text.normalize import stored_key
-
-    raw = conn.connection.driver_connection
-    raw.create_function("desk_stored_key", 1, stored_key, deterministic=True)  # type: ignore[union-attr]
-    conn.exec_driver_sql("UPDATE paper SET key = desk_stored_key(key)")
-    conn.exec_driver_sql("UPDATE key_alias SET key = desk_stored_key(key)")
-
-
 # MIGRATIONS[n] upgrades a database at version n - 1 to version n, inside one transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_merges, 3: _v3_hashed_keys}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: schema_steps.upgrade_1_base_tables,
+    2: schema_steps.upgrade_2_merges,
+    3: schema_steps.upgrade_3_hashed_keys,
+}
 
 
 def user_version(conn: Connection) -> int:
@@ -47,16 +36,20 @@ def backup_before_migration(db_path: Path, backup_dir: Path, version: int) -> Pa
     backup_dir.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     dest = backup_dir / f"before-migration-v{version}-{stamp}.sqlite3"
-    src = sqlite3.connect(db_path)
-    try:
-        out = sqlite3.connect(dest)
-        try:
-            src.backup(out)
-        finally:
-            out.close()
-    finally:
-        src.close()
+    online_copy(db_path, dest)
     return dest
+
+
+def upgrade(conn: Connection, from_version: int, to_version: int | None = None) -> None:
+    """Run the steps from_version+1 .. to_version (default: the newest) on conn; record the version.
+
+    The caller owns the transaction.
+    """
+    if to_version is None:
+        to_version = SCHEMA_VERSION
+    for step in range(from_version + 1, to_version + 1):
+        MIGRATIONS[step](conn)
+    conn.exec_driver_sql(f"PRAGMA user_version = {to_version}")
 
 
 def migrate(engine: Engine, db_path: Path, backup_dir: Path) -> None:
@@ -71,16 +64,9 @@ def migrate(engine: Engine, db_path: Path, backup_dir: Path) -> None:
         )
     if version == SCHEMA_VERSION:
         return
-    if version == 0 and not has_tables:
-        with engine.begin() as conn:
-            Base.metadata.create_all(conn)
-            conn.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        return
-    if version == 0:
+    if version == 0 and has_tables:
         raise LibraryDamaged(f"{db_path} holds tables but is not a desk library; it was left untouched")
-    if db_path.exists() and db_path.stat().st_size > 0:
+    if version > 0 and db_path.exists() and db_path.stat().st_size > 0:
         backup_before_migration(db_path, backup_dir, version)
     with engine.begin() as conn:
-        for step in range(version + 1, SCHEMA_VERSION + 1):
-            MIGRATIONS[step](conn)
-        conn.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        upgrade(conn, version)

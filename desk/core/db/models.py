@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import ClassVar
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, Table, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -18,12 +17,17 @@ class Base(DeclarativeBase):
     """Declarative base of every desk table."""
 
 
+def table_of(model: type[Base]) -> Table:
+    """The Core ``Table`` of a model (its ``__table__`` is typed as any FromClause)."""
+    return Base.metadata.tables[model.__tablename__]
+
+
 class Paper(Base):
     """One paper, known by its abstract; several sources may point at it."""
 
     __tablename__ = "paper"
     # Never reuse an id: a merged-away paper comes back under its own id on unmerge.
-    __table_args__: ClassVar[dict[str, object]] = {"sqlite_autoincrement": True}
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(Text, unique=True, index=True)

@@ -12,13 +12,14 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 
 from desk.core.dedup.sentences import normalized_sentences, structure
 from desk.core.dedup.shingles import shingle
 from desk.core.dedup.signature import band_keys, signatures
-from desk.core.dedup.verify import DEFAULT_THRESHOLD, EXACT, REVISION, TRUNCATION, Match, compare
+from desk.core.dedup.verify import DEFAULT_THRESHOLD, EXACT, KINDS, REVISION, TRUNCATION, Match, compare
 from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
@@ -109,7 +110,8 @@ class NearDuplicateIndex:
 
     ``add`` only hashes; links are found lazily for the texts added since the last question:
     pairs sharing an LSH band bucket, the cleanup fingerprint or a sentence key, each verified
-    by ``verify.compare``. One by one when few, by sorting each band when many. Picklable as it is.
+    by ``verify.compare``. One by one when few, by sorting each band when many. Saved as plain arrays
+    (state_arrays / from_state_arrays), never as a pickle.
     """
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD, num_perm: int = DEFAULT_NUM_PERM) -> None:
@@ -137,7 +139,8 @@ class NearDuplicateIndex:
         return len(self._row_of)
 
     def __getstate__(self) -> dict[str, object]:
-        """Used rows only, and the per-text arrays in one buffer each (large arrays pickle fast)."""
+        """Used rows only, and the per-text arrays in one buffer each (for sending to another
+        process; the on-disk cache is state_arrays(), never a pickle)."""
         state = dict(vars(self))
         used = self._used
         for name in ("_keys", "_ids", "_live", "_fps"):
@@ -153,13 +156,100 @@ class NearDuplicateIndex:
         packed = {name: state.pop(name) for name in ("_words", "_starts", "_skeys")}
         vars(self).update(state)
         for name, pair in packed.items():
-            sizes, values = pair  # type: ignore[misc]
+            sizes, values = cast("tuple[np.ndarray, np.ndarray]", pair)  # as __getstate__ left it
             ends = np.cumsum(sizes).tolist()
             setattr(self, name, [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)])
         alive = set(self._row_of.values())
         for row in range(self._used):  # a removed paper's row has no words
             if row not in alive:
                 self._words[row] = None
+
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        """The whole index as plain numeric arrays (what the on-disk cache holds: data only)."""
+        rows = np.array(sorted(self._row_of.values()), dtype=np.int64)
+        packed: dict[str, np.ndarray] = {}
+        for name in ("words", "starts", "skeys"):
+            arrays = [getattr(self, "_" + name)[r] for r in rows.tolist()]
+            arrays = [np.zeros(0, np.uint32) if a is None else np.asarray(a, dtype=np.uint32) for a in arrays]
+            packed[f"{name}_sizes"] = np.array([len(a) for a in arrays], dtype=np.int64)
+            packed[f"{name}_values"] = np.concatenate(arrays or [np.zeros(0, np.uint32)])
+        link_ids: list[tuple[int, int]] = []
+        link_figures: list[tuple[float, float, float, float]] = []
+        link_flags: list[tuple[int, int, int]] = []
+        for a, peers in self._links.items():
+            for b, m in peers.items():
+                if a < b:
+                    link_ids.append((a, b))
+                    link_figures.append((m.score, m.similarity, m.containment, m.length_ratio))
+                    link_flags.append((KINDS.index(m.kind), int(m.a_is_shorter), int(m.reordered)))
+        return {
+            "params": np.array([self.threshold, float(self.num_perm), float(self.checks)], dtype=np.float64),
+            "keys": self._keys[rows],
+            "ids": self._ids[rows],
+            "live": self._live[rows],
+            "fps": self._fps[rows],
+            **packed,
+            "pending": np.array(sorted(self._pending), dtype=np.int64),
+            "link_ids": np.array(link_ids, dtype=np.int64).reshape(-1, 2),
+            "link_figures": np.array(link_figures, dtype=np.float64).reshape(-1, 4),
+            "link_flags": np.array(link_flags, dtype=np.int8).reshape(-1, 3),
+        }
+
+    @classmethod
+    def from_state_arrays(cls, arrays: dict[str, np.ndarray]) -> NearDuplicateIndex:
+        """The index state_arrays() describes; ValueError when the arrays do not fit together."""
+        threshold, num_perm, checks = (float(v) for v in arrays["params"].tolist())
+        if num_perm != int(num_perm) or num_perm < BAND_ROWS:
+            raise ValueError("bad num_perm")
+        index = cls(threshold, int(num_perm))
+        ids = arrays["ids"]
+        n = len(ids)
+        expected = {
+            "ids": (np.int64, (n,)),
+            "keys": (np.uint32, (n, index._keys.shape[1])),
+            "live": (np.bool_, (n,)),
+            "fps": (np.uint64, (n,)),
+            **{f"{name}_sizes": (np.int64, (n,)) for name in ("words", "starts", "skeys")},
+        }
+        for name, (dtype, shape) in expected.items():
+            if arrays[name].dtype != dtype or arrays[name].shape != shape:
+                raise ValueError(f"bad array {name}")
+        per_text: dict[str, list[np.ndarray]] = {}
+        for name in ("words", "starts", "skeys"):
+            sizes, values = arrays[f"{name}_sizes"], arrays[f"{name}_values"]
+            if values.dtype != np.uint32 or values.ndim != 1 or (sizes < 0).any():
+                raise ValueError(f"bad {name}")
+            if sizes.sum() != len(values):
+                raise ValueError(f"bad {name}")
+            ends = np.cumsum(sizes).tolist()
+            per_text[name] = [values[e - k : e] for k, e in zip(sizes.tolist(), ends, strict=True)]
+        for words, starts in zip(per_text["words"], per_text["starts"], strict=True):
+            if len(starts) and (int(starts[0]) != 0 or int(starts.max()) >= len(words)):
+                raise ValueError("bad sentence starts")
+        if len(set(ids.tolist())) != n:
+            raise ValueError("repeated ids")
+        index._keys, index._ids, index._live, index._fps = arrays["keys"], ids, arrays["live"], arrays["fps"]
+        index._words = list(per_text["words"])
+        index._starts, index._skeys = per_text["starts"], per_text["skeys"]
+        index._row_of = {int(pid): k for k, pid in enumerate(ids.tolist())}
+        index._used = n
+        pending = set(arrays["pending"].tolist())
+        link_ids, figures, flags = arrays["link_ids"], arrays["link_figures"], arrays["link_flags"]
+        if link_ids.ndim != 2 or link_ids.shape[1:] != (2,) or figures.shape != (len(link_ids), 4):
+            raise ValueError("bad links")
+        if flags.shape != (len(link_ids), 3) or ((flags < 0) | (flags > 2)).any():
+            raise ValueError("bad link flags")
+        if not pending <= index._row_of.keys() or not set(link_ids.ravel().tolist()) <= index._row_of.keys():
+            raise ValueError("bad pending or links")
+        index._pending = pending
+        for (a, b), (score, sim, contained, ratio), (kind, shorter, reordered) in zip(
+            link_ids.tolist(), figures.tolist(), flags.tolist(), strict=True
+        ):
+            match = Match(KINDS[kind], score, sim, contained, ratio, bool(shorter), bool(reordered))
+            index._links.setdefault(a, {})[b] = match
+            index._links.setdefault(b, {})[a] = match.flipped()
+        index.checks = int(checks)
+        return index
 
     def __contains__(self, paper_id: object) -> bool:
         return paper_id in self._row_of

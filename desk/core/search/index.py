@@ -8,7 +8,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,8 @@ from desk.core.search.schema import (
 from desk.core.search.snippets import Highlighter, lead, snippet
 from desk.core.search.spelling import Lexicon, apply, corrections
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
-from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny
+from desk.core.search.whoosh_internals import check, fast
+from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
     # ---- lifecycle -----------------------------------------------------------------
 
@@ -170,6 +172,8 @@ class SearchIndex:
     ) -> bool:
         """Write a complete index into ``build``; False when cancelled."""
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
+        if not fast():
+            return self._build_public(ix, build, docs, total, progress, cancelled)
         if pool is None or not pool.parallel or total < PARALLEL_FROM:
             pool = WorkerPool(1)  # runs each part here, in turn
         part = min(REBUILD_PART, max(1, -(-total // pool.workers)))
@@ -215,6 +219,39 @@ class SearchIndex:
             progress(written, total)
         return True
 
+    def _build_public(
+        self,
+        ix: windex.Index,
+        build: Path,
+        docs: Iterable[IndexDoc],
+        total: int,
+        progress: Callable[[int, int], None] | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> bool:
+        """_build() through Whoosh's own writer, in this process (no staged segments)."""
+        writer = segment_writer(ix)
+        written = 0
+        try:
+            for doc in docs:
+                if cancelled is not None and written % 32 == 0 and cancelled():
+                    writer.cancel()
+                    return False
+                writer.add_document(**writer_fields(doc))
+                written += 1
+                if progress is not None and written % REBUILD_PART == 0:
+                    progress(written, total)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        ix.close()
+        lexicon = Lexicon()
+        lexicon.add_counts(writer.word_counts)
+        lexicon.save(build / LEXICON_NAME)
+        if progress is not None:
+            progress(written, total)
+        return True
+
     def _swap_in(self, build: Path) -> None:
         # Without the marker the directory reads CORRUPT until the last step.
         remove_marker(self.directory)
@@ -232,14 +269,22 @@ class SearchIndex:
         index lock (searches go on meanwhile), and moved in with one commit.
         """
         latest = {d.id: d for d in docs}
-        if pool is not None and pool.parallel and len(latest) >= PARALLEL_FROM:
+        if pool is not None and self.can_stage(pool) and len(latest) >= PARALLEL_FROM:
             batch = self.stage(list(latest.values()), pool)
             self.commit_staged(batch.ids, batch.result())
         elif latest:
             self._commit(latest, [])
 
+    @staticmethod
+    def can_stage(pool: WorkerPool) -> bool:
+        """Whether stage() may be used: worker processes, and the Whoosh the staging was verified with."""
+        return pool.parallel and fast()
+
     def stage(self, docs: Sequence[IndexDoc], pool: WorkerPool) -> StagedBatch:
-        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged()."""
+        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged().
+
+        Only when can_stage(pool): segments are moved into the index through Whoosh's internals.
+        """
         self.directory.mkdir(parents=True, exist_ok=True)
         sweep_stages(self.directory)
         jobs = [
@@ -252,11 +297,11 @@ class SearchIndex:
         """Replace the documents ``ids`` by the staged segments, in one commit."""
         self._commit({i: None for i in ids}, staged)
 
-    def _commit(self, latest: dict[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
+    def _commit(self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         with self._lock:
             try:
-                writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+                writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             except BaseException:
                 discard(staged)
                 raise
@@ -290,7 +335,7 @@ class SearchIndex:
         if not wanted:
             return
         with self._lock:
-            writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             try:
                 delete_ids(writer, wanted)
             except BaseException:
@@ -378,8 +423,10 @@ class SearchIndex:
         label = f"related:{doc_id}"
         with self._lock:
             corpus = self._current()
-            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive) if corpus is not None else []
-            if corpus is None or not len(where):
+            if corpus is None:
+                return _empty(label, started, NOT_INDEXED)
+            where = np.flatnonzero((corpus.ids == doc_id) & corpus.alive)
+            if not len(where):
                 return _empty(label, started, NOT_INDEXED)
             docnum = int(where[0])
             stored = corpus.searcher.stored_fields(docnum)

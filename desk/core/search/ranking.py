@@ -171,7 +171,7 @@ def top(corpus: Corpus, scored: Scored, k: int, by_id: bool = False) -> tuple[in
     return total, docs[order], values[order]
 
 
-def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> Scored:
+def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> tuple[np.ndarray, np.ndarray]:
     """BM25F of the (field, term, weight) triples: one saturation per term over its weighted fields."""
     fields_of: dict[str, list[tuple[str, float]]] = {}
     for fieldname, term, weight in items:

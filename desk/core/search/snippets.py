@@ -8,7 +8,7 @@ C) and only those are stemmed to confirm the match.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from desk.core.search.schema import cached_stem
 
@@ -41,7 +41,7 @@ class Highlighter:
             # Without a leading \b the regex engine scans for the heads' first letters
             # in C, twice as fast; a match inside a word is dropped in the loop below.
             self._lower: re.Pattern[str] | None = re.compile(rf"(?:{alternatives})\w*")
-            self._regex = re.compile(rf"\b(?:{alternatives})\w*", re.IGNORECASE)
+            self._regex: re.Pattern[str] | None = re.compile(rf"\b(?:{alternatives})\w*", re.IGNORECASE)
         else:
             self._lower = self._regex = None
         self._known: dict[str, str | None] = {}  # lowercased word -> matched term
@@ -55,6 +55,7 @@ class Highlighter:
         if memo is not None:
             return memo
         lowered = text.lower()
+        found: Iterator[re.Match[str]]
         if len(lowered) == len(text):
             found = (m for m in self._lower.finditer(lowered) if not _inside_word(lowered, m.start()))
         else:  # a few characters lowercase to two ("İ"): offsets would shift

@@ -101,6 +101,9 @@ def spans_to_markdown(spans: Sequence[Span]) -> str:
             if text.strip() == url:
                 out.append(f"<{url}>")
             else:
+                if out and out[-1].endswith("!"):
+                    # "![label](url)" would be an image: a viewer would fetch it. "\!" is a literal "!".
+                    out[-1] = out[-1][:-1] + "\\!"
                 label = _escape(text.strip(), line_start=at_start)
                 dest = url.replace("(", "%28").replace(")", "%29")
                 out.append(f"[{label}]({dest})")

@@ -42,7 +42,8 @@ def strip_urls(text: str, replacement: str) -> str:
     spans = url_spans(text)
     if not spans:
         return text
-    pieces, last = [], 0
+    pieces: list[str] = []
+    last = 0
     for start, end in spans:
         pieces += (text[last:start], replacement)
         last = end

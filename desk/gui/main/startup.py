@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from desk.core.records import ImportReport
-from desk.gui.export_dialog import ExportDialog, ask_path
-from desk.gui.window_search import EMPTY_LIBRARY
+from desk.gui.dialogs.export import ExportDialog, ask_path
+from desk.gui.search.results import EMPTY_LIBRARY
 from desk.gui.workers import ProgressRelay, plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.main_window import MainWindow
+    from desk.core.library import Library
+    from desk.gui.main.window import MainWindow
 
 DUPLICATES_DELAY_MS = 300
 
@@ -28,11 +29,12 @@ class LibraryFiles:
     # -- opening the library -----------------------------------------------------------------
     def open(self) -> None:
         relay = ProgressRelay(self.window)
-        relay.progressed.connect(
-            lambda done, total, _n: (
-                total and self.window.hits_label.setText(f"Preparing the search index… {done} of {total}")
-            )
-        )
+
+        def preparing(done: int, total: int, _label: str) -> None:
+            if total:
+                self.window.hits_label.setText(f"Preparing the search index… {done} of {total}")
+
+        relay.progressed.connect(preparing)
         self.window.executor.open_library(
             self.window.library_dir,
             progress=lambda done, total: relay.report(done, total, ""),
@@ -40,7 +42,7 @@ class LibraryFiles:
             failure=self._library_failed,
         )
 
-    def _library_opened(self, lib: Any) -> None:
+    def _library_opened(self, lib: Library) -> None:
         repaired = getattr(lib, "repaired", None)
         self.window.executor.submit(lambda lib: lib.count(), lambda count: self._counted(count, repaired))
 

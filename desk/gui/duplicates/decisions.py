@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from desk.gui.duplicates_data import Snapshot, fetch, merge_exact, unmerge_all
+from desk.gui.duplicates.data import Snapshot, fetch, merge_exact, unmerge_all
 from desk.gui.workers import plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.duplicates_view import DuplicatesDialog
+    from desk.core.library import Library
+    from desk.gui.duplicates.dialog import DuplicatesDialog
 
 
 class ReviewDecisions:
@@ -43,7 +44,7 @@ class ReviewDecisions:
         position = self.dialog.view.index if self.dialog.view is not None else 0
         token = self.dialog._next_token()
 
-        def op(lib: Any) -> tuple[Any, Snapshot]:
+        def op(lib: Library) -> tuple[Any, Snapshot]:
             prefer, result = change(lib)
             return result, fetch(lib, prefer, position)
 
@@ -78,7 +79,7 @@ class ReviewDecisions:
         assert comparison is not None
         title = (comparison.right if keep_right else comparison.left).paper.title
 
-        def change(lib: Any) -> tuple[Collection[int], None]:
+        def change(lib: Library) -> tuple[Collection[int], None]:
             lib.merge(keep, [other])
             return (keep,), None
 
@@ -94,7 +95,7 @@ class ReviewDecisions:
         if pair is None:
             return
 
-        def change(lib: Any) -> tuple[Collection[int], None]:
+        def change(lib: Library) -> tuple[Collection[int], None]:
             lib.mark_distinct(*pair)
             return pair, None
 
@@ -113,7 +114,7 @@ class ReviewDecisions:
             return
         kept = self.dialog.undo_stack[-1]
 
-        def change(lib: Any) -> tuple[Collection[int], list[int]]:
+        def change(lib: Library) -> tuple[Collection[int], list[int]]:
             restored = unmerge_all(lib, kept)
             return (*kept, *restored), restored
 
@@ -151,7 +152,12 @@ class ReviewDecisions:
         box.setDefaultButton(yes)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wanted = {g.ids for g in exact}
-        box.finished.connect(lambda _r: box.clickedButton() is yes and self._merge_exact(wanted))
+
+        def finished(_result: int) -> None:
+            if box.clickedButton() is yes:
+                self._merge_exact(wanted)
+
+        box.finished.connect(finished)
         self._confirm = box
         box.open()
 
@@ -159,7 +165,7 @@ class ReviewDecisions:
         if self.dialog._busy:
             return
 
-        def change(lib: Any) -> tuple[Collection[int], tuple[list[int], str | None]]:
+        def change(lib: Library) -> tuple[Collection[int], tuple[list[int], str | None]]:
             return (), merge_exact(lib, wanted)
 
         def done(result: tuple[list[int], str | None]) -> str:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desk.core.records import PaperSummary
-from desk.gui.results_model import Hit, ResultsModel
+from desk.gui.search.model import Hit, ResultsModel
 from desk.gui.workers import LibraryExecutor, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 # Keystrokes are coalesced rather than delayed by a fixed debounce: a search starts as soon
 # as none is running (on the next turn of the event loop, so a paste is one search); keys
@@ -136,7 +139,7 @@ class SearchController(QObject):
         typed = self.text
         filt = self.filter
 
-        def op(lib: Any) -> tuple[Any, dict[int, PaperSummary]] | None:
+        def op(lib: Library) -> tuple[Any, dict[int, PaperSummary]] | None:
             if generation != self._generation:
                 return None  # a newer keystroke arrived while this one waited
             result = lib.search_ids(query, limit=FIRST_PAGE)
@@ -198,7 +201,7 @@ class SearchController(QObject):
         query = self._model_query
         offset = self.model.rowCount()
 
-        def op(lib: Any) -> Any:
+        def op(lib: Library) -> Any:
             if epoch != self._model_epoch:
                 return None
             return lib.search_ids(query, limit=NEXT_PAGE, offset=offset)

@@ -59,7 +59,7 @@ class SafeTextBrowser(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._clicked)
 
-    def loadResource(self, type: int, name: QUrl) -> object:
+    def loadResource(self, type: int, name: QUrl | str) -> object:
         return None
 
     def _clicked(self, url: QUrl) -> None:

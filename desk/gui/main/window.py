@@ -7,6 +7,7 @@ library's opening, import and export (window_library).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +18,17 @@ from PySide6.QtWidgets import QMessageBox
 from desk import __version__
 from desk.core.paths import bundled_seeds_dir
 from desk.gui import theme
-from desk.gui.duplicates_review import DuplicatesReview
-from desk.gui.export_dialog import Exporter
-from desk.gui.external_changes import ExternalChanges
-from desk.gui.import_dialog import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
-from desk.gui.search_controller import SearchController
+from desk.gui.dialogs.export import Exporter
+from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
+from desk.gui.duplicates.review import DuplicatesReview
+from desk.gui.keymap import ShortcutSheet, build_actions
+from desk.gui.main.external_changes import ExternalChanges
+from desk.gui.main.layout import WindowLayout
+from desk.gui.main.startup import LibraryFiles
+from desk.gui.reading.pane import PaperActions
+from desk.gui.search.controller import SearchController
+from desk.gui.search.results import SearchResults
 from desk.gui.settings import WindowSettings
-from desk.gui.shortcuts import ShortcutSheet, build_actions
-from desk.gui.window_layout import WindowLayout
-from desk.gui.window_library import LibraryFiles
-from desk.gui.window_papers import PaperActions
-from desk.gui.window_search import SearchResults
 from desk.gui.workers import LibraryExecutor
 
 MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}
@@ -73,7 +74,7 @@ class MainWindow(WindowLayout):
 
     # -- actions ------------------------------------------------------------------------------
     def _build_actions(self) -> None:
-        handlers = {
+        handlers: dict[str, Callable[[], object]] = {
             "import_files": lambda: self.import_paths(choose_files(self)),
             "import_folder": lambda: self.import_paths(choose_folder(self)),
             "export": self.export,
@@ -85,8 +86,8 @@ class MainWindow(WindowLayout):
             "filter_notes": lambda: self.set_filter("notes"),
             "use_suggestion": self.use_suggestion,
             "open": self.open_current,
-            "next": lambda: self.move(1),
-            "previous": lambda: self.move(-1),
+            "next": lambda: self.move_selection(1),
+            "previous": lambda: self.move_selection(-1),
             "star": lambda: self.toggle("starred"),
             "read": lambda: self.toggle("read"),
             "note": self.edit_note,
@@ -120,7 +121,7 @@ class MainWindow(WindowLayout):
             lambda b: self.set_filter(next(n for n, x in self.filter_buttons.items() if x is b))
         )
         self.importer.finished.connect(self.library.imported)
-        self.duplicates.changed.connect(lambda: (self.related.invalidate(), self.controller.run_now()))
+        self.duplicates.changed.connect(self.refresh)
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
         )
@@ -141,7 +142,8 @@ class MainWindow(WindowLayout):
     def use_suggestion(self) -> None:
         self.search.use_suggestion()
 
-    def move(self, step: int) -> None:
+    def move_selection(self, step: int) -> None:
+        """Move the current result ``step`` rows (QWidget.move places the window: another name)."""
         self.search.move(step)
 
     def open_current(self) -> None:
@@ -162,7 +164,7 @@ class MainWindow(WindowLayout):
                 Qt.KeyboardModifier.NoModifier,
                 Qt.KeyboardModifier.KeypadModifier,
             ):
-                self.move(step)
+                self.move_selection(step)
                 return True
         return super().eventFilter(watched, event)
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 
 from desk.core.records import PaperSummary
 from desk.gui import theme
-from desk.gui.results_model import MISSING, PLACEHOLDER, Roles
+from desk.gui.search.model import MISSING, PLACEHOLDER, Roles
 
 PAD = 8
 GUTTER = 16  # the unread dot's column

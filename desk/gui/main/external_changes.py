@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QWidget
 
 from desk.gui.workers import LibraryExecutor
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 
 class _Version:
@@ -27,9 +30,7 @@ class _Version:
     def __init__(self) -> None:
         self._conn: sqlite3.Connection | None = None
 
-    def __call__(self, lib: Any) -> int | None:
-        if lib is None:
-            return None
+    def __call__(self, lib: Library) -> int | None:
         if self._conn is None:
             self._conn = sqlite3.connect(lib.db.path, check_same_thread=False)
         row = self._conn.execute("PRAGMA data_version").fetchone()

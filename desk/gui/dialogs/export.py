@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
@@ -19,6 +19,9 @@ from PySide6.QtWidgets import (
 
 from desk.core.errors import DeskError
 from desk.gui.workers import LibraryExecutor, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 STARRED = "starred"
 RESULTS = "results"
@@ -80,7 +83,7 @@ class Exporter(QObject):
         self.executor = executor
 
     def export(self, choice: str, query: str, path: Path) -> None:
-        def op(lib: Any) -> int:
+        def op(lib: Library) -> int:
             if choice == STARRED:
                 ids = lib.paper_ids(starred=True)
                 what = "starred papers"

@@ -11,12 +11,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from desk.gui.shortcuts import REVIEW_ACTIONS
+from desk.gui.keymap import REVIEW_ACTIONS
 
 
 def wire_review_keys(
     dialog: QWidget,
-    handlers: Mapping[str, Callable[[], None]],
+    handlers: Mapping[str, Callable[[], object]],
     buttons: Mapping[str, QPushButton],
     button_keys: dict[str, str],
     label_button: Callable[[str, str], None],

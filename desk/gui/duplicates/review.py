@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 
 from desk.gui import theme
-from desk.gui.duplicates_view import DuplicatesDialog
+from desk.gui.duplicates.dialog import DuplicatesDialog
 from desk.gui.workers import LibraryExecutor
 
 
@@ -89,7 +89,7 @@ class DuplicatesReview(QObject):
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
             return
-        self.executor.submit(lambda lib: 0 if lib is None else len(lib.near_duplicates()), self._counted)
+        self.executor.submit(lambda lib: len(lib.near_duplicates()), self._counted)
 
     def open(self) -> None:
         """Ctrl+Shift+D: show the review (where it was left) and look for the groups again."""

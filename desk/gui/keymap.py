@@ -88,7 +88,7 @@ REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
 
 
 def build_actions(
-    window: QMainWindow, handlers: Mapping[str, Callable[[], None]], local_widgets: tuple[QWidget, ...]
+    window: QMainWindow, handlers: Mapping[str, Callable[[], object]], local_widgets: tuple[QWidget, ...]
 ) -> dict[str, QAction]:
     """Create the actions and the menus; `local` actions fire only in `local_widgets`."""
     menus = {title: window.menuBar().addMenu(title) for title in MENUS}
@@ -168,8 +168,9 @@ class ShortcutSheet(QDialog):
 
     def entries(self) -> list[tuple[str, str]]:
         """(action, keys) rows, for tests and accessibility."""
-        rows = []
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
-            rows.extend((group.child(i).text(0), group.child(i).text(1)) for i in range(group.childCount()))
+        rows: list[tuple[str, str]] = []
+        groups = (self.tree.topLevelItem(g) for g in range(self.tree.topLevelItemCount()))
+        for group in groups:
+            children = (group.child(i) for i in range(group.childCount())) if group is not None else ()
+            rows.extend((child.text(0), child.text(1)) for child in children if child is not None)
         return rows

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk.gui import theme
-from desk.gui.duplicates_side import SidePanel, diff_marks
+from desk.gui.duplicates.side import SidePanel, diff_marks
 
 EMPTY = "No near-duplicates to review"
 EMPTY_DETAIL = (

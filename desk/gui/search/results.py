@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 
-from desk.gui.search_controller import Outcome
+from desk.gui.search.controller import Outcome
 
 if TYPE_CHECKING:
-    from desk.gui.main_window import MainWindow
+    from desk.gui.main.window import MainWindow
 
 EMPTY_LIBRARY = "Your library is empty. Import a list with Ctrl+I, or drop .txt files on this window."
 EMPTY_FILTER = {

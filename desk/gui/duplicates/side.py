@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail
 from desk.gui import theme
-from desk.gui.duplicates_data import Side
-from desk.gui.paper_view import SafeTextBrowser, plain_label
+from desk.gui.duplicates.data import Side
+from desk.gui.reading.paper_view import SafeTextBrowser, plain_label
 
 
 def diff_marks(palette: QPalette) -> dict[str, str]:
@@ -84,9 +84,10 @@ class SidePanel(QWidget):
         self.meta.setText(paper_meta(side.paper))
         self.sources.setText(paper_sources(side.paper))
         self._html = side.html
-        self.render()
+        self.show_html()
 
-    def render(self) -> None:
+    def show_html(self) -> None:
+        """Lay out the abstract's HTML again in the current palette."""
         doc = self.abstract.document()
         doc.setDefaultStyleSheet(theme.html_style(self.palette()) + diff_style(self.palette()))
         self.abstract.setHtml(f"<p>{self._html}</p>")
@@ -97,4 +98,4 @@ class SidePanel(QWidget):
             pal = label.palette()
             pal.setColor(QPalette.ColorRole.WindowText, muted)
             label.setPalette(pal)
-        self.render()
+        self.show_html()

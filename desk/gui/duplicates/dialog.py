@@ -16,10 +16,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractSlider, QWidget
 
-from desk.gui.duplicates_data import Comparison, GroupView, Snapshot, fetch, load_view, similarity_text
-from desk.gui.duplicates_decisions import ReviewDecisions
-from desk.gui.duplicates_keys import wire_review_keys
-from desk.gui.duplicates_layout import EMPTY, DuplicatesLayout
+from desk.gui.duplicates.data import Comparison, GroupView, Snapshot, fetch, load_view, similarity_text
+from desk.gui.duplicates.decisions import ReviewDecisions
+from desk.gui.duplicates.keys import wire_review_keys
+from desk.gui.duplicates.layout import EMPTY, DuplicatesLayout
 from desk.gui.workers import LibraryExecutor, plain_message
 
 __all__ = ["EMPTY", "DuplicatesDialog"]
@@ -62,7 +62,7 @@ class DuplicatesDialog(DuplicatesLayout):
 
     # -- keys ---------------------------------------------------------------------------------
     def _build_actions(self) -> dict[str, QAction]:
-        handlers: dict[str, Callable[[], None]] = {
+        handlers: dict[str, Callable[[], object]] = {
             "merge_left": lambda: self.merge(keep_right=False),
             "merge_right": lambda: self.merge(keep_right=True),
             "distinct": self.mark_distinct,
@@ -122,11 +122,16 @@ class DuplicatesDialog(DuplicatesLayout):
             prefer = self.view.candidate.ids
         position = self.view.index if self.view is not None else 0
         token = self._next_token()
-        self.executor.submit(
-            lambda lib: fetch(lib, prefer, position),
-            lambda snap: self._current(token) and self._apply(snap),
-            lambda exc: self._current(token) and self._failed(exc),
-        )
+
+        def applied(snapshot: Snapshot) -> None:
+            if self._current(token):
+                self._apply(snapshot)
+
+        def failed(exc: Exception) -> None:
+            if self._current(token):
+                self._failed(exc)
+
+        self.executor.submit(lambda lib: fetch(lib, prefer, position), applied, failed)
 
     def _apply(self, snapshot: Snapshot, message: str | None = None) -> None:
         previous = self.view

@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desk.gui.note_editor import NoteEditor
-from desk.gui.paper_view import PaperView
-from desk.gui.related_panel import RelatedPanel
-from desk.gui.result_delegate import ResultDelegate
-from desk.gui.results_model import ResultsModel
+from desk.gui.reading.note_editor import NoteEditor
+from desk.gui.reading.paper_view import PaperView
+from desk.gui.reading.related import RelatedPanel
+from desk.gui.search.delegate import ResultDelegate
+from desk.gui.search.model import ResultsModel
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from desk.core.errors import PaperNotFound
 from desk.core.records import PaperDetail, PaperSummary
-from desk.gui.paper_view import abstract_html
+from desk.gui.reading.paper_view import abstract_html
 from desk.gui.workers import plain_message
 
 if TYPE_CHECKING:
-    from desk.gui.main_window import MainWindow
+    from desk.core.library import Library
+    from desk.gui.main.window import MainWindow
 
 PAPER_DELAY_MS = 40
 
@@ -45,7 +46,7 @@ class PaperActions:
                 self.window.results_view.clearSelection()
         terms = self.window.controller.terms
 
-        def op(lib: Any) -> tuple[PaperDetail, str]:
+        def op(lib: Library) -> tuple[PaperDetail, str]:
             paper = lib.paper(pid)
             return paper, abstract_html(paper, terms)
 
@@ -89,7 +90,7 @@ class PaperActions:
         if pid is None:
             return
 
-        def op(lib: Any) -> tuple[bool, dict[int, PaperSummary]]:
+        def op(lib: Library) -> tuple[bool, dict[int, PaperSummary]]:
             now = lib.summaries([pid])
             if pid not in now:
                 raise PaperNotFound(pid)
@@ -106,7 +107,7 @@ class PaperActions:
         self.window.executor.submit(op, done)
 
     def save_note(self, pid: int, text: str) -> None:
-        def op(lib: Any) -> dict[int, PaperSummary]:
+        def op(lib: Library) -> dict[int, PaperSummary]:
             lib.set_note(pid, text)
             return lib.summaries([pid])
 
@@ -153,7 +154,7 @@ class PaperActions:
         if not ok:
             return
 
-        def op(lib: Any) -> dict[int, PaperSummary]:
+        def op(lib: Library) -> dict[int, PaperSummary]:
             lib.set_title(pid, text.strip() or None)
             return lib.summaries([pid])
 

@@ -1,0 +1,126 @@
+"""Each schema version's change, frozen as it was written (calibre's ``upgrade_version_N``).
+
+A step never reads today's models: its DDL is the SQL that version created, so a library
+upgrading from any earlier version ends with the same tables as a new one, and a later
+``ALTER TABLE`` step meets the shape it expects. A new version appends a step here and to
+``desk.core.db.migrations.MIGRATIONS``; the models in ``models.py`` must then match the result
+(``tests/core/test_migrations.py`` compares them).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection
+
+# Version 1: papers, the files they came from, and the queue of papers the index is behind on.
+V1_DDL = (
+    """CREATE TABLE paper (
+	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+	"key" TEXT NOT NULL,
+	abstract_raw TEXT NOT NULL,
+	abstract TEXT NOT NULL,
+	derived_title VARCHAR(200) NOT NULL,
+	user_title TEXT,
+	short_name VARCHAR(80),
+	starred BOOLEAN NOT NULL,
+	read BOOLEAN NOT NULL,
+	note TEXT NOT NULL,
+	rev INTEGER NOT NULL,
+	created_at DATETIME NOT NULL,
+	updated_at DATETIME NOT NULL
+)""",
+    "CREATE INDEX ix_paper_starred ON paper (starred)",
+    "CREATE INDEX ix_paper_read ON paper (read)",
+    'CREATE UNIQUE INDEX ix_paper_key ON paper ("key")',
+    """CREATE TABLE import_record (
+	id INTEGER NOT NULL,
+	sha256 VARCHAR(64) NOT NULL,
+	file TEXT NOT NULL,
+	path TEXT NOT NULL,
+	collection TEXT NOT NULL,
+	encoding VARCHAR(40) NOT NULL,
+	paragraphs INTEGER NOT NULL,
+	added INTEGER NOT NULL,
+	merged INTEGER NOT NULL,
+	imported_at DATETIME NOT NULL,
+	PRIMARY KEY (id),
+	UNIQUE (sha256)
+)""",
+    """CREATE TABLE index_queue (
+	paper_id INTEGER NOT NULL,
+	PRIMARY KEY (paper_id)
+)""",
+    """CREATE TABLE source (
+	id INTEGER NOT NULL,
+	paper_id INTEGER NOT NULL,
+	file TEXT NOT NULL,
+	"index" INTEGER NOT NULL,
+	collection TEXT NOT NULL,
+	import_id INTEGER NOT NULL,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_source_paper_file_index UNIQUE (paper_id, file, "index"),
+	FOREIGN KEY(paper_id) REFERENCES paper (id) ON DELETE CASCADE,
+	FOREIGN KEY(import_id) REFERENCES import_record (id)
+)""",
+    "CREATE INDEX ix_source_paper_id ON source (paper_id)",
+    'CREATE INDEX ix_source_file_index ON source (file, "index")',
+    "CREATE INDEX ix_source_import_id ON source (import_id)",
+)
+
+# Version 2: merge records, key aliases and "not a duplicate" pairs (issue #5).
+V2_DDL = (
+    """CREATE TABLE merge_record (
+	id INTEGER NOT NULL,
+	keep_id INTEGER NOT NULL,
+	merged_ids TEXT NOT NULL,
+	snapshot TEXT NOT NULL,
+	created_at DATETIME NOT NULL,
+	PRIMARY KEY (id)
+)""",
+    "CREATE INDEX ix_merge_record_keep_id ON merge_record (keep_id)",
+    """CREATE TABLE key_alias (
+	"key" TEXT NOT NULL,
+	paper_id INTEGER NOT NULL,
+	merge_id INTEGER NOT NULL,
+	PRIMARY KEY ("key"),
+	FOREIGN KEY(paper_id) REFERENCES paper (id) ON DELETE CASCADE,
+	FOREIGN KEY(merge_id) REFERENCES merge_record (id) ON DELETE CASCADE
+)""",
+    "CREATE INDEX ix_key_alias_paper_id ON key_alias (paper_id)",
+    "CREATE INDEX ix_key_alias_merge_id ON key_alias (merge_id)",
+    """CREATE TABLE distinct_pair (
+	a INTEGER NOT NULL,
+	b INTEGER NOT NULL,
+	created_at DATETIME NOT NULL,
+	PRIMARY KEY (a, b),
+	FOREIGN KEY(a) REFERENCES paper (id) ON DELETE CASCADE,
+	FOREIGN KEY(b) REFERENCES paper (id) ON DELETE CASCADE
+)""",
+)
+
+
+def _run(conn: Connection, statements: tuple[str, ...]) -> None:
+    for statement in statements:
+        conn.exec_driver_sql(statement)
+
+
+def upgrade_1_base_tables(conn: Connection) -> None:
+    """Version 1: the first tables (from an empty file)."""
+    _run(conn, V1_DDL)
+
+
+def upgrade_2_merges(conn: Connection) -> None:
+    """Version 2: merge records, key aliases and "not a duplicate" pairs."""
+    _run(conn, V2_DDL)
+
+
+def upgrade_3_hashed_keys(conn: Connection) -> None:
+    """Version 3: duplicate keys stored as their digest (desk.core.text.normalize.stored_key).
+
+    No DDL: the key columns keep their type and hold the digest's text from now on.
+    """
+    from desk.core.text.normalize import stored_key
+
+    raw = conn.connection.driver_connection
+    raw.create_function("desk_stored_key", 1, stored_key, deterministic=True)  # type: ignore[union-attr]
+    conn.exec_driver_sql("UPDATE paper SET key = desk_stored_key(key)")
+    conn.exec_driver_sql("UPDATE key_alias SET key = desk_stored_key(key)")

@@ -1,0 +1,78 @@
+"""Data-only files for derived stores (caches): numeric arrays, a format version and a checksum.
+
+A library folder may come from anywhere (a synced folder, a colleague's copy), so nothing in it
+may run code when read: these files are numpy ``.npz`` archives read with
+``allow_pickle=False`` (an object array is refused, never unpickled), carrying a small JSON
+header with the store's kind, its version and a SHA-256 of every array. A file that does not
+verify reads as absent, and the caller rebuilds what it held.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+_META = "__meta__"
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}\0{a.dtype.str}\0{a.shape}\0".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def write_arrays(path: Path, kind: str, version: int, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` to ``path`` atomically (a temporary file renamed over it); OSError on failure."""
+    if _META in arrays or any(a.dtype.hasobject for a in arrays.values()):
+        raise ValueError("derived arrays must be plain numeric arrays")
+    meta = json.dumps({"kind": kind, "version": version, "sha256": _digest(arrays)}).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        with tmp.open("wb") as fh:
+            payload = {**arrays, _META: np.frombuffer(meta, dtype=np.uint8)}
+            savez: Any = np.savez  # its stubs type **kwds as its own options, not as arrays
+            savez(fh, **payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def read_arrays(path: Path, kind: str, version: int) -> dict[str, np.ndarray] | None:
+    """The arrays in ``path`` if it is this kind and version of store and its checksum holds,
+    else None (missing, damaged, planted or from another version: the caller rebuilds)."""
+    try:
+        with path.open("rb") as fh, np.load(fh, allow_pickle=False) as archive:
+            if not hasattr(archive, "files"):
+                return None  # a bare .npy, not an archive of ours
+            arrays = {name: archive[name] for name in archive.files}
+    except FileNotFoundError:
+        return None
+    except Exception:  # zip damage, an object array, truncation: all only mean "rebuild"
+        log.debug("derived store %s unreadable; rebuilding", path, exc_info=True)
+        return None
+    raw = arrays.pop(_META, None)
+    try:
+        meta = json.loads(bytes(raw).decode()) if raw is not None and raw.dtype == np.uint8 else None
+    except (UnicodeDecodeError, ValueError):
+        meta = None
+    if not isinstance(meta, dict) or meta.get("kind") != kind or meta.get("version") != version:
+        log.debug("derived store %s is another kind or version; rebuilding", path)
+        return None
+    if meta.get("sha256") != _digest(arrays):
+        log.debug("derived store %s fails its checksum; rebuilding", path)
+        return None
+    return arrays

@@ -1,0 +1,1 @@
+"""The main window: builds the panes, wires their signals, opens the library, keeps its state."""
