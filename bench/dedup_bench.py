@@ -378,6 +378,85 @@ def print_real(r: dict[str, Any]) -> None:
         )
 
 
+# -- speed on real sentences (realcorpus.py), copies of the new kinds planted ---------------------
+
+
+def real_corpus(size: int, seed: int = 7, planted: float = 0.03) -> tuple[list[str], set[tuple[int, int]]]:
+    """``size`` abstracts recombined from the dev corpus's sentences, ``planted`` of them a
+    truncated (30-50 %, head, tail or middle), revised, reordered or boilerplate copy of another."""
+    import dedup_real as dr
+    import realcorpus
+
+    rng = random.Random(seed)
+    gen = realcorpus.RealGenerator(seed)
+    copies = int(size * planted)
+    texts = [gen.abstract(i) for i in range(size - copies)]
+    pool = [s for t in texts[:3000] for s in dr.sentences(t) if len(s.split()) >= 8]
+    pairs = set()
+    for k in range(copies):
+        source = rng.randrange(size - copies)
+        text = texts[source]
+        which = k % 6
+        if which < 3:
+            copy = dr.truncate(text, rng.choice(dr.TRUNCATION_SHARES), ("head", "tail", "middle")[which], rng)
+        elif which == 3:
+            copy = dr.revise(text, rng.choice(dr.REWRITTEN), rng, pool)
+        elif which == 4:
+            copy = dr.reorder(text, rng)
+        else:
+            copy = dr.add_boilerplate(text, rng)
+        pairs.add((source, len(texts)))
+        texts.append(copy)
+    return texts, pairs
+
+
+def real_speed(size: int) -> dict[str, Any]:
+    """Indexing and all candidates at ``size`` (real sentences), then 100 new papers alone."""
+    texts, planted = real_corpus(size)
+    readable = [ds.readable(t) for t in texts]
+    gc.collect()
+    before = rss_mb()
+    index = NearDuplicateIndex()
+    cpu = time.process_time()
+    started = time.perf_counter()
+    index.add_many(enumerate(readable))
+    indexed = time.perf_counter()
+    groups = index.groups()
+    done = time.perf_counter()
+    cpu = time.process_time() - cpu
+    memory = rss_mb() - before
+    group_of = {i: g for g in groups for i in g.ids}
+    found = sum(a in group_of and b in group_of[a].ids for a, b in planted)
+    offered = pairs_of(groups)
+    truth = {(min(a, b), max(a, b)) for a, b in planted}
+    by_source: dict[int, list[int]] = defaultdict(list)
+    for a, b in planted:
+        by_source[a].append(b)
+    for copies in by_source.values():  # copies of one source are one paper too
+        truth |= {(min(x, y), max(x, y)) for i, x in enumerate(copies) for y in copies[i + 1 :]}
+    rng = random.Random(5)
+    new = [(size + k, ds.readable(ds.typo(texts[rng.randrange(size)], rng))) for k in range(100)]
+    started_new = time.perf_counter()
+    index.add_many(new)
+    for paper_id, _ in new:
+        index.candidates_for(paper_id)
+    took_new = time.perf_counter() - started_new
+    return {
+        "abstracts": size,
+        "index_s": round(indexed - started, 2),
+        "candidates_s": round(done - indexed, 2),
+        "total_s": round(done - started, 2),
+        "total_cpu_s": round(cpu, 2),
+        "candidate_pairs_verified": index.checks,
+        "groups": len(groups),
+        "planted_pairs": len(planted),
+        "planted_found": round(found / len(planted), 4),
+        "unplanted_pairs_offered": len(offered - truth),
+        "add_100_new_and_candidates_s": round(took_new, 2),
+        "rss_growth_mb": round(memory, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000])
@@ -386,6 +465,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-datasketch", action="store_true", help="skip the MinHashLSH comparison")
     parser.add_argument("--bases", type=int, default=60, help="real abstracts given a variant of each kind")
     parser.add_argument("--real-only", action="store_true", help="only the set made from real abstracts")
+    parser.add_argument(
+        "--real-sizes",
+        type=int,
+        nargs="*",
+        default=[],
+        help="speed on recombined real sentences at these sizes",
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="where the JSON report goes")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {"threshold": DEFAULT_THRESHOLD, "cores": os.cpu_count()}
@@ -396,6 +482,16 @@ def main(argv: list[str] | None = None) -> int:
         print_real(report["real"])
     else:
         print(f"real set skipped: {dr.CORPUS} not found")
+    rows = report["speed_real"] = [real_speed(n) for n in args.real_sizes]
+    for r in rows:
+        print(
+            f"speed, real sentences recombined, {r['abstracts']}: index {r['index_s']:.2f} s + candidates "
+            f"{r['candidates_s']:.2f} s = {r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); "
+            f"{r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; planted found "
+            f"{r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; 100 new papers "
+            f"added and their candidates {r['add_100_new_and_candidates_s']:.2f} s; "
+            f"RSS +{r['rss_growth_mb']} MB"
+        )
     if args.real_only:
         _write(args.out, report)
         return 0

@@ -19,7 +19,16 @@ import numpy as np
 from desk.core.dedup.sentences import normalized_sentences, structure
 from desk.core.dedup.shingles import shingle
 from desk.core.dedup.signature import band_keys, signatures
-from desk.core.dedup.verify import DEFAULT_THRESHOLD, EXACT, KINDS, REVISION, TRUNCATION, Match, compare
+from desk.core.dedup.verify import (
+    DEFAULT_THRESHOLD,
+    EXACT,
+    KINDS,
+    REVISION,
+    TRUNCATION,
+    Match,
+    compare,
+    function_words,
+)
 from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
@@ -32,6 +41,11 @@ missed one half-length copy in 900 on the benchmark; 192 cost 2 % more indexing 
 MAX_BUCKET = 64
 """A band bucket holding more texts is boilerplate, not a paper; its pairs are not tried
 (texts equal after cleanup are linked by their fingerprint anyway)."""
+SKETCH_BITS = 1024
+"""Bits of the content-word sketch a candidate pair is screened with."""
+MIN_WORDS_SHARED = 0.5
+"""A candidate pair is verified when the sketches say the text with fewer content words shares
+half of them with the other: a cut copy shares all, a revision most, papers on one topic a third."""
 MAX_SENTENCE_BUCKET = 16
 """A sentence key (a sentence, or its first or last words) held by more texts is a formula
 ("In this paper, we propose a"), a definition or boilerplate: its pairs are not tried."""
@@ -128,6 +142,8 @@ class NearDuplicateIndex:
         self._starts: list[np.ndarray] = []
         self._skeys: list[np.ndarray] = []
         self._flat: tuple[np.ndarray, np.ndarray] | None = None  # (sentence keys, rows), built lazily
+        self._sketch: np.ndarray | None = None  # content-word bit sets, filled lazily per row
+        self._sketch_done = np.zeros(0, dtype=bool)
         self._row_of: dict[int, int] = {}
         self._used = 0
         self._pending: set[int] = set()
@@ -145,7 +161,7 @@ class NearDuplicateIndex:
         used = self._used
         for name in ("_keys", "_ids", "_live", "_fps"):
             state[name] = state[name][:used]
-        state["_flat"] = None
+        state["_flat"], state["_sketch"], state["_sketch_done"] = None, None, np.zeros(0, dtype=bool)
         for name, dtype in (("_words", np.uint32), ("_starts", np.uint32), ("_skeys", np.uint32)):
             arrays = [np.zeros(0, dtype) if a is None else a for a in getattr(self, name)]
             sizes = np.array([len(a) for a in arrays], dtype=np.int64)
@@ -348,7 +364,7 @@ class NearDuplicateIndex:
         self._words = [self._words[r] for r in rows]
         self._starts = [self._starts[r] for r in rows]
         self._skeys = [self._skeys[r] for r in rows]
-        self._flat = None
+        self._flat, self._sketch = None, None
         self._row_of = {int(pid): k for k, pid in enumerate(self._ids)}
         self._used = len(rows)
 
@@ -443,10 +459,55 @@ class NearDuplicateIndex:
             pairs = np.concatenate([self._pairs_of(int(r)) for r in pending])
         else:
             pairs = self._all_pairs(pending)
-        pairs = np.unique(np.concatenate([pairs, self._sentence_pairs(pending)]), axis=0)
-        for lo, hi in pairs.tolist():
+        for lo, hi in self._worth_verifying(pairs, self._sentence_pairs(pending)).tolist():
             self._verify(lo, hi)
         self._pending.clear()
+
+    def _worth_verifying(self, band_pairs: np.ndarray, sentence_pairs: np.ndarray) -> np.ndarray:
+        """The candidate pairs with enough evidence to verify: equal after cleanup, two LSH bands
+        (a Jaccard near 0.3 or more), or sentence keys beyond one shared sentence's three."""
+        keyed, shared = np.unique(sentence_pairs, axis=0, return_counts=True)
+        pairs = np.unique(np.concatenate([band_pairs, keyed]), axis=0)
+        if not len(pairs):
+            return pairs
+        keys = np.zeros(len(pairs), dtype=np.int64)
+        if len(keyed):
+            keys[
+                np.searchsorted(
+                    pairs[:, 0] * self._used + pairs[:, 1], keyed[:, 0] * self._used + keyed[:, 1]
+                )
+            ] = shared
+        lo, hi = pairs[:, 0], pairs[:, 1]
+        bands = (self._keys[lo] == self._keys[hi]).sum(axis=1)
+        exact = self._fps[lo] == self._fps[hi]
+        keep = exact | (bands >= 2) | (keys >= 3) | ((bands >= 1) & (keys >= 2))
+        pairs, exact = pairs[keep], exact[keep]
+        sketch = self._sketches(np.unique(pairs))
+        a, b = sketch[pairs[:, 0]], sketch[pairs[:, 1]]
+        both = np.bitwise_count(a & b).sum(axis=1)
+        fewer = np.minimum(np.bitwise_count(a).sum(axis=1), np.bitwise_count(b).sum(axis=1))
+        return pairs[exact | (both >= MIN_WORDS_SHARED * np.maximum(fewer, 1))]
+
+    def _sketches(self, rows: np.ndarray) -> np.ndarray:
+        """``(used, SKETCH_BITS // 64)`` bit sets of each text's content words, filled for ``rows``
+        (a cheap estimate of how many words two texts share, before verifying them)."""
+        if self._sketch is None or len(self._sketch) < self._used:
+            grown = np.zeros((len(self._ids), SKETCH_BITS // 64), dtype=np.uint64)
+            done = np.zeros(len(self._ids), dtype=bool)
+            if self._sketch is not None:
+                grown[: len(self._sketch)] = self._sketch
+                done[: len(self._sketch_done)] = self._sketch_done
+            self._sketch, self._sketch_done = grown, done
+        skip = np.array(sorted(function_words()), dtype=np.uint32)
+        for row in rows[~self._sketch_done[rows]].tolist():
+            words = self._words[row]
+            if words is not None:
+                bits = np.unique(words[~np.isin(words, skip)] % np.uint32(SKETCH_BITS)).astype(np.uint64)
+                np.bitwise_or.at(
+                    self._sketch[row], bits >> np.uint64(6), np.uint64(1) << (bits & np.uint64(63))
+                )
+            self._sketch_done[row] = True
+        return self._sketch
 
     def _pairs_of(self, row: int) -> np.ndarray:
         """Rows sharing a band bucket or the cleanup fingerprint with ``row``, as row pairs."""

@@ -134,7 +134,7 @@ def function_words() -> frozenset[int]:
     return frozenset((hashes >> np.uint64(32)).astype(np.uint32).tolist())
 
 
-def _truncation(short: np.ndarray, long: np.ndarray) -> tuple[float, float]:
+def _truncation(short: np.ndarray, ss: np.ndarray, ls: np.ndarray) -> tuple[float, float]:
     """(containment, score) of ``short`` as one stretch of ``long``.
 
     Each shingle of the shorter text found in the longer one votes for an offset (its place
@@ -142,7 +142,6 @@ def _truncation(short: np.ndarray, long: np.ndarray) -> tuple[float, float]:
     or two that an edit moved. Shingles that agree count as found: a phrase the longer text
     repeats elsewhere, or another paper's opening followed by other text, does not.
     """
-    ss, ls = ordered_shingles(short), ordered_shingles(long)
     if not len(ss) or not len(ls):
         return 0.0, 0.0
     order = np.argsort(ls, kind="stable")
@@ -227,7 +226,7 @@ def _sentences(
 
 
 def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
-    sa, sb = np.unique(ordered_shingles(a)), np.unique(ordered_shingles(b))
+    sa, sb = np.unique(a), np.unique(b)
     if not len(sa) or not len(sb):
         return 0.0
     shared = int(np.isin(sa, sb, assume_unique=True).sum())
@@ -248,12 +247,13 @@ def compare(
     ratio = min(la, lb) / max(la, lb, 1)
     if exact or (la and np.array_equal(words_a, words_b)):
         return Match(EXACT, 1.0, 1.0, 1.0, 1.0, a_short)
-    short, long = (words_a, words_b) if a_short else (words_b, words_a)
-    contained, trunc_score = _truncation(short, long)
+    shingles_a, shingles_b = ordered_shingles(words_a), ordered_shingles(words_b)
+    short, ss, ls = (words_a, shingles_a, shingles_b) if a_short else (words_b, shingles_b, shingles_a)
+    contained, trunc_score = _truncation(short, ss, ls)
     if trunc_score >= DEFAULT_THRESHOLD and ratio < MAX_TRUNCATION_RATIO:
         return Match(TRUNCATION, trunc_score, ratio * contained, contained, ratio, a_short)
     share, in_shorter, sent_score, reordered = _sentences(words_a, starts_a, words_b, starts_b)
-    jaccard = _jaccard(words_a, words_b)
+    jaccard = _jaccard(shingles_a, shingles_b)
     if trunc_score >= DEFAULT_THRESHOLD:  # all of one in the other, nearly as long: an edit
         sent_score = max(sent_score, trunc_score)
     score = max(sent_score, jaccard)
