@@ -10,13 +10,14 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from desk.core import export, importer, merging
+from desk.core import export, importer, merge_plan, merging
 from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
 from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush, queue
+from desk.core.merge_plan import PlannedMerge
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
@@ -302,6 +303,31 @@ class Library:
         """Remember that two papers are not duplicates; they are never offered again."""
         with self.db.writing() as session:
             merging.mark_distinct(session, a, b)
+
+    def unmark_distinct(self, a: int, b: int) -> None:
+        """Undo "not a duplicate": the two papers can be offered together again."""
+        with self.db.writing() as session:
+            merging.unmark_distinct(session, a, b)
+
+    def merge_plan(self, kind: str) -> list[PlannedMerge]:
+        """What merging every group of ``kind`` ("exact" or "truncation") would do: a preview."""
+        groups = self.near_duplicates()
+        ids = [i for g in groups if g.kind == kind for i in g.ids]
+        with self.db.reading() as session:
+            lengths = {
+                int(i): int(n or 0)
+                for i, n in session.execute(
+                    select(Paper.id, func.length(Paper.abstract)).where(Paper.id.in_(ids))
+                )
+            }
+        return merge_plan.plan(groups, kind, lengths)
+
+    def merge_all(self, kind: str) -> list[PlannedMerge]:
+        """Merge every group of ``kind`` as merge_plan() shows it; each merge undoes on its own."""
+        planned = self.merge_plan(kind)
+        for step in planned:
+            self.merge(step.keep, list(step.others))
+        return planned
 
     def distinct_pairs(self) -> set[tuple[int, int]]:
         """Every (a, b) pair, a < b, a user said is not a duplicate."""

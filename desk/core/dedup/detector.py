@@ -9,26 +9,18 @@ pass sorts each band instead of inserting 3M keys one by one.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from itertools import combinations
 from typing import cast
 
 import numpy as np
 
+from desk.core.dedup.candidates import band_pairs, fingerprint_pairs, sentence_pairs
+from desk.core.dedup.groups import Candidate, join
 from desk.core.dedup.sentences import normalized_sentences, structure
 from desk.core.dedup.shingles import shingle
 from desk.core.dedup.signature import band_keys, signatures
-from desk.core.dedup.verify import (
-    DEFAULT_THRESHOLD,
-    EXACT,
-    KINDS,
-    REVISION,
-    TRUNCATION,
-    Match,
-    compare,
-    function_words,
-)
+from desk.core.dedup.verify import DEFAULT_THRESHOLD, KINDS, Match, compare, function_words
 from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
@@ -38,49 +30,15 @@ candidate with p = 0.985, 0.43 (a containment of 0.6 between equal lengths) with
 0.5 (a copy cut at half) with p = 0.9998, one of 0.05 with p = 0.008. 128 permutations (42 bands)
 missed one half-length copy in 900 on the benchmark; 192 cost 2 % more indexing time."""
 
-MAX_BUCKET = 64
-"""A band bucket holding more texts is boilerplate, not a paper; its pairs are not tried
-(texts equal after cleanup are linked by their fingerprint anyway)."""
 SKETCH_BITS = 1024
 """Bits of the content-word sketch a candidate pair is screened with."""
 MIN_WORDS_SHARED = 0.5
 """A candidate pair is verified when the sketches say the text with fewer content words shares
 half of them with the other: a cut copy shares all, a revision most, papers on one topic a third."""
-MAX_SENTENCE_BUCKET = 16
-"""A sentence key (a sentence, or its first or last words) held by more texts is a formula
-("In this paper, we propose a"), a definition or boilerplate: its pairs are not tried."""
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
 PARALLEL_FROM = 2 * _CHUNK  # fewer texts are hashed here: a worker's start-up costs more
-
-
-@dataclass(frozen=True)
-class Link:
-    """Two papers found alike, and how (``match.a_is_shorter`` speaks of ``a``)."""
-
-    a: int
-    b: int
-    match: Match
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """Papers that look like one paper."""
-
-    ids: tuple[int, ...]
-    """Sorted, two or more."""
-    similarity: float
-    """The lowest similarity among the group's links (``Match.similarity``: what they share)."""
-    exact_after_cleanup: bool
-    """All texts are equal after cleanup (case, punctuation, markup, math rendering): safe to merge."""
-    kind: str = EXACT
-    """"exact" when every text is equal after cleanup, "truncation" when every link is one text
-    cut from another (or exact), else "revision"."""
-    containment: float = 1.0
-    """The lowest share of a shorter text found in the longer one, over the group's links."""
-    links: tuple[Link, ...] = field(default=(), compare=False)
-    """The verified links that hold the group together, strongest first."""
 
 
 @dataclass(frozen=True)
@@ -382,71 +340,10 @@ class NearDuplicateIndex:
         return self._links.get(a, {}).get(b)
 
     def groups(self, exclude_pairs: Collection[tuple[int, int]] = ()) -> list[Candidate]:
-        """All groups of linked papers, best first; no group holds a pair of ``exclude_pairs``.
-
-        Groups are the connected components of the verified links; where an excluded pair
-        would end up in one component, links are joined strongest first and a link that would
-        bring an excluded pair together is left out. A text cut from two papers that are not
-        alike themselves (a copy of a shared opening) joins only the one it matches best.
-        """
+        """All groups of linked papers, best first; no group holds a pair of ``exclude_pairs``
+        (see ``groups.join``)."""
         self._settle()
-        banned: dict[int, set[int]] = {}
-        for a, b in [*exclude_pairs, *self._ambiguous()]:
-            banned.setdefault(a, set()).add(b)
-            banned.setdefault(b, set()).add(a)
-        links = sorted(
-            (-m.score, a, b)
-            for a, peers in self._links.items()
-            for b, m in peers.items()
-            if a < b and b not in banned.get(a, ())
-        )
-        members: dict[int, set[int]] = {}
-        joined: list[tuple[int, int]] = []
-        for _, a, b in links:
-            group_a = members.get(a) or {a}
-            group_b = members.get(b) or {b}
-            if group_a is group_b or (banned and any(banned.get(m, set()) & group_b for m in group_a)):
-                continue
-            joined.append((a, b))
-            if len(group_a) < len(group_b):
-                group_a, group_b = group_b, group_a
-            group_a |= group_b
-            for m in group_a:
-                members[m] = group_a
-        found = {id(g): g for g in members.values()}
-        links_of: dict[int, list[tuple[int, int]]] = {key: [] for key in found}
-        for a, b in joined:
-            links_of[id(members[a])].append((a, b))
-        return sorted(
-            (self._candidate(g, links_of[key]) for key, g in found.items()),
-            key=lambda c: (-c.similarity, c.ids),
-        )
-
-    def _ambiguous(self) -> list[tuple[int, int]]:
-        """Pairs of papers not linked to each other that one shorter text is a truncation of."""
-        out = []
-        for peers in self._links.values():
-            longer = [b for b, m in peers.items() if m.kind == TRUNCATION and m.a_is_shorter]
-            for i, a in enumerate(longer):
-                out += [(a, b) for b in longer[i + 1 :] if b not in self._links.get(a, {})]
-        return out
-
-    def _candidate(self, group: set[int], joined: list[tuple[int, int]]) -> Candidate:
-        ids = tuple(sorted(group))
-        links = sorted(
-            (Link(a, b, self._links[a][b]) for a, b in joined), key=lambda x: (-x.match.score, x.a, x.b)
-        )
-        kinds = {link.match.kind for link in links}
-        fps = {int(self._fps[self._row_of[i]]) for i in ids}
-        kind = EXACT if len(fps) == 1 else TRUNCATION if kinds <= {EXACT, TRUNCATION} else REVISION
-        return Candidate(
-            ids,
-            min(link.match.similarity for link in links),
-            len(fps) == 1,
-            kind,
-            min(link.match.containment for link in links),
-            tuple(links),
-        )
+        return join(self._links, lambda i: int(self._fps[self._row_of[i]]), exclude_pairs)
 
     # -- finding links ------------------------------------------------------------------
 
@@ -519,70 +416,30 @@ class NearDuplicateIndex:
         return np.stack([np.minimum(others, row), np.maximum(others, row)], axis=1)
 
     def _sentence_pairs(self, pending: np.ndarray) -> np.ndarray:
-        """Row pairs sharing a sentence key held by at most ``MAX_SENTENCE_BUCKET`` texts, one
-        end pending: only the keys the pending texts hold are looked at."""
+        """Row pairs sharing a sentence key, one end pending (only the pending texts' keys are looked up)."""
         if self._flat is None:
             rows = [r for r in range(self._used) if self._live[r] and len(self._skeys[r])]
             keys = np.concatenate([self._skeys[r] for r in rows] or [np.zeros(0, np.uint32)])
             owners = np.repeat(np.array(rows, dtype=np.int64), [len(self._skeys[r]) for r in rows])
             order = np.argsort(keys, kind="stable")
             self._flat = (keys[order], owners[order])
-        keys, owners = self._flat
-        empty = np.zeros((0, 2), dtype=np.int64)
         held = [self._skeys[r] for r in pending.tolist()]
         wanted = np.unique(np.concatenate(held or [np.zeros(0, np.uint32)]))
-        if not len(wanted) or not len(keys):
-            return empty
-        lo, hi = np.searchsorted(keys, wanted, side="left"), np.searchsorted(keys, wanted, side="right")
-        keep = (hi - lo >= 2) & (hi - lo <= MAX_SENTENCE_BUCKET)
+        keys, owners = self._flat
+        return sentence_pairs(keys, owners, wanted, self._pending_mask(pending))
+
+    def _pending_mask(self, pending: np.ndarray) -> np.ndarray:
         is_pending = np.zeros(self._used, dtype=bool)
         is_pending[pending] = True
-        found = [empty]
-        for a, b in zip(lo[keep].tolist(), hi[keep].tolist(), strict=True):
-            bucket = np.unique(owners[a:b])
-            if len(bucket) > 1:
-                found.append(np.array(list(combinations(bucket.tolist(), 2)), dtype=np.int64))
-        pairs = np.concatenate(found)
-        return pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]
+        return is_pending
 
     def _all_pairs(self, pending: np.ndarray) -> np.ndarray:
-        """Row pairs sharing a bucket in some band, one end pending; buckets sorted, not probed."""
+        """Row pairs sharing a band bucket or the cleanup fingerprint, one end pending."""
         rows = np.flatnonzero(self._live[: self._used])
-        is_pending = np.zeros(self._used, dtype=bool)
-        is_pending[pending] = True
-        found = [self._fingerprint_pairs(rows)]
-        for band in range(self._keys.shape[1]):
-            col = self._keys[rows, band]
-            order = np.argsort(col, kind="stable")
-            ordered = col[order]
-            same = ordered[1:] == ordered[:-1]
-            if not same.any():
-                continue
-            edges = np.flatnonzero(np.diff(np.concatenate(([False], same, [False])).astype(np.int8)))
-            starts, stops = edges[0::2], edges[1::2] + 1
-            sizes = stops - starts
-            twos = starts[sizes == 2]
-            found.append(np.stack([rows[order[twos]], rows[order[twos + 1]]], axis=1))
-            for s, e in zip(
-                starts[(sizes > 2) & (sizes <= MAX_BUCKET)],
-                stops[(sizes > 2) & (sizes <= MAX_BUCKET)],
-                strict=True,
-            ):
-                found.append(np.array(list(combinations(rows[order[s:e]].tolist(), 2)), dtype=np.int64))
-        pairs = np.concatenate(found)
-        pairs = np.sort(pairs, axis=1)
-        pairs = pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]
-        return np.unique(pairs, axis=0)
-
-    def _fingerprint_pairs(self, rows: np.ndarray) -> np.ndarray:
-        """Texts equal after cleanup, each linked to the first of its kind (a star, not a clique)."""
-        fps = self._fps[rows]
-        order = np.argsort(fps, kind="stable")
-        ordered = fps[order]
-        first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
-        head = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
-        dup = ~first
-        return np.stack([rows[order[head[dup]]], rows[order[dup]]], axis=1)
+        is_pending = self._pending_mask(pending)
+        same = fingerprint_pairs(self._fps, rows)
+        same = np.sort(same, axis=1)[is_pending[same[:, 0]] | is_pending[same[:, 1]]]
+        return np.unique(np.concatenate([same, band_pairs(self._keys, rows, is_pending)]), axis=0)
 
     def _verify(self, lo: int, hi: int) -> None:
         a, b = int(self._ids[lo]), int(self._ids[hi])

@@ -37,8 +37,8 @@ MAX_UNMATCHED_END = 3
 """Shingles at either end of the shorter text allowed to be missing (a cut word, an ellipsis)."""
 OFFSET_SLACK = 3
 """Words a shingle of a cut copy may stand away from where the copy's others place it."""
-MAX_TRUNCATION_RATIO = 0.95
-"""A text found whole in one nearly as long is an edit of it (a phrase rewritten), not a cut copy."""
+MAX_TRUNCATION_RATIO = 0.98
+"""A text found whole in one nearly as long (a word or two more) is an edit of it, not a cut copy."""
 SENTENCE_MATCH = 0.5
 """Two sentences match when they share this share of the larger one's content words."""
 MIN_SHARED_SENTENCES = 3
@@ -102,6 +102,14 @@ def describe(match: Match, a: str = "A", b: str = "B") -> str:
         return f"{short} is {share} of {long}, {found} in {long}"
     words = f"{_percent(match.similarity)} of sentences shared"
     return words + (", in another order" if match.reordered else "")
+
+
+def describe_link(a: int, b: int, match: Match) -> str:
+    """One link in words, papers named by id: "#40 is 45 % of #12, all of it in #12"."""
+    text = describe(match, f"#{a}", f"#{b}")
+    if match.kind == EXACT:
+        return f"#{a} and #{b} are {text}"
+    return text if match.kind == TRUNCATION else f"#{a} and #{b}: {text}"
 
 
 def _percent(value: float) -> str:
