@@ -81,6 +81,11 @@ def test_distinct_can_be_undone(capsys, library: list[str]) -> None:
     assert [a, b] in [g["ids"] for g in run_json(capsys, *library, "dupes", "--json")["groups"]]
     code, _, err = run(capsys, *library, "distinct", "--undo", str(a), str(b))
     assert code == 1 and "not marked" in err
+    assert run(capsys, *library, "undo")[0] == 0  # the general undo takes the --undo back
+    assert [a, b] not in [g["ids"] for g in run_json(capsys, *library, "dupes", "--json")["groups"]]
+    assert run(capsys, *library, "undo")[0] == 0  # ... and then the "not a duplicate" itself
+    assert run(capsys, *library, "redo")[0] == 0
+    assert [a, b] not in [g["ids"] for g in run_json(capsys, *library, "dupes", "--json")["groups"]]
 
 
 def test_merge_all_truncations_is_previewed_then_done(capsys, library: list[str]) -> None:
@@ -106,5 +111,10 @@ def test_merge_all_truncations_is_previewed_then_done(capsys, library: list[str]
     assert [g["kind"] for g in run_json(capsys, *library, "dupes", "--json")["groups"]] == ["revision"]
     sources = run_json(capsys, *library, "show", str(full_paper), "--json")["sources"]
     assert sorted(s["file"] for s in sources) == ["venue.txt", "workshop.txt"]
-    assert run(capsys, *library, "unmerge", str(full_paper))[0] == 0
+    assert run(capsys, *library, "undo")[0] == 0  # one step takes back every merge
+    assert run_json(capsys, *library, "stats", "--json")["papers"] == 7
+    assert run(capsys, *library, "redo")[0] == 0
+    assert run_json(capsys, *library, "stats", "--json")["papers"] == 5
+    assert run(capsys, *library, "unmerge", str(full_paper))[0] == 0  # or one merge alone
     assert run_json(capsys, *library, "stats", "--json")["papers"] == 6
+    assert run(capsys, *library, "check")[0] == 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from gui_helpers import press, type_text, wait_search
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from desk.core.library import Library
 
@@ -35,14 +36,15 @@ def test_keyboard_flow_reaches_the_library(open_window, library_dir: Path, qtbot
     assert window.model.rowCount() > 3
     assert "paper" in window.hits_label.text() and "ms" in window.hits_label.text()
 
-    # Arrows from the search box move the selection; the box keeps the focus.
+    # ↓ from the search box moves the highlight and the keys into the list.
     assert window.results_view.currentIndex().row() == 0
     press(qtbot, Key.Key_Down)
+    assert window.results_view.hasFocus()
     press(qtbot, Key.Key_Down)
     assert window.results_view.currentIndex().row() == 2
     press(qtbot, Key.Key_Up)
     assert window.results_view.currentIndex().row() == 1
-    assert window.search_box.hasFocus()
+    assert window.search_box.text() == "policy"
 
     # Enter opens the paper; j/k move outside text fields.
     press(qtbot, Key.Key_Return)
@@ -68,14 +70,18 @@ def test_keyboard_flow_reaches_the_library(open_window, library_dir: Path, qtbot
     qtbot.waitUntil(lambda: window.note.state_text() == "Saved", timeout=5000)
     qtbot.waitUntil(lambda: window.model.summary(starred_id).has_note)
 
-    # Esc goes back to the search box; a new query, then back to the first one.
+    # Esc steps back: note → list → search box; a new query, then back to the first one.
+    press(qtbot, Key.Key_Escape)
+    assert window.results_view.hasFocus()
     press(qtbot, Key.Key_Escape)
     assert window.search_box.hasFocus()
-    type_text(qtbot, "diffusion")  # Esc selected the old query: typing replaces it
+    assert window.search_box.text() == "policy" and not window.search_box.hasSelectedText()
+    press(qtbot, "k", Ctrl)  # Ctrl+K selects the query: typing replaces it
+    type_text(qtbot, "diffusion")
     wait_search(qtbot, window, "diffusion")
     assert window.search_box.text() == "diffusion"
     assert window.controller.shown_text == "diffusion"  # answers to "d", "di", … were dropped or replaced
-    press(qtbot, Key.Key_Escape)
+    press(qtbot, "k", Ctrl)
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
     assert window.model.row_of(starred_id) is not None
@@ -120,7 +126,7 @@ def test_note_saved_on_paper_change_and_on_close(open_window, library_dir: Path,
     press(qtbot, Key.Key_Return, Ctrl)  # from the search box straight to the note
     qtbot.waitUntil(window.note_editor.hasFocus)
     type_text(qtbot, "first note")
-    press(qtbot, Key.Key_Escape)  # leaves the note; moving on saves it right away
+    press(qtbot, Key.Key_Escape)  # leaves the note for the list; moving on saves it right away
     press(qtbot, Key.Key_Down)
     qtbot.waitUntil(lambda: window.current_id != first)
     second = window.current_id
@@ -178,14 +184,36 @@ def test_a_query_that_does_not_parse_keeps_the_results(open_window, library_dir:
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
     before = window.model.ids()
-    type_text(qtbot, ' "unclosed')
-    wait_search(qtbot, window, 'policy "unclosed')
-    assert window.query_message.isVisible()
-    assert "quote" in window.query_message.text()
-    assert window.model.ids() == before  # the last good results stay
-    type_text(qtbot, '"')
-    wait_search(qtbot, window, 'policy "unclosed"')
-    assert not window.query_message.isVisible()
+    type_text(qtbot, " (")
+    wait_search(qtbot, window, "policy (")
+    type_text(qtbot, "NOT")
+    wait_search(qtbot, window, "policy (NOT")
+    assert window.query_message.isVisible() and "NOT" in window.query_message.text()
+    assert window.model.ids() == before  # "policy" is what is complete
+
+
+def test_an_open_quote_searches_the_phrase_started(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    type_text(qtbot, "policy")
+    wait_search(qtbot, window, "policy")
+    window.search_box.selectAll()
+    type_text(qtbot, '"large lang')
+    wait_search(qtbot, window, '"large lang')
+    assert window.query_message.isVisible() and "“large lang…”" in window.query_message.text()
+    assert window.suggestion_label.text() == ""
+    ids = window.model.ids()
+    assert ids
+    with Library(library_dir) as lib:
+        for paper_id in ids:
+            assert "large lang" in " ".join(lib.paper(paper_id).abstract.lower().split())
+    shown = list(ids)
+    QApplication.clipboard().setText("title:")  # pasted over the query: no search for "titl" between
+    window.search_box.selectAll()
+    press(qtbot, "v", Ctrl)
+    wait_search(qtbot, window, "title:")
+    assert window.model.ids() == shown  # nothing new to search: the list stays
+    assert "“title:” needs a word after it." in window.query_message.text()
+    assert window.suggestion_label.text() == ""
 
 
 def test_enter_right_after_typing_opens_the_best_hit(open_window, library_dir: Path, qtbot) -> None:

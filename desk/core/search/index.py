@@ -19,13 +19,14 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
-from desk.core.search.compiler import Compiled, compile_query
+from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
+from desk.core.search.compiler import Compiled, TagLookup, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.query import ParsedQuery, parse
-from desk.core.search.ranking import K1, B, bm25f, combine, top
+from desk.core.search.query import ParsedQuery, clean_query, parse
+from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import (
     INDEX_NAME,
@@ -46,7 +47,10 @@ from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, s
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
+Found = tuple[int, int, float]  # (docnum, query parts matched, relevance) of a ranked document
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
+#: A sort other than relevance: given the ids of the matches best first, their positions in order.
+Order = Callable[[np.ndarray], Sequence[int]]
 
 
 # A batch this big is cut into one segment per worker process; a smaller one is written
@@ -78,6 +82,7 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
         check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
     # ---- lifecycle -----------------------------------------------------------------
@@ -211,10 +216,12 @@ class SearchIndex:
         ix.close()
         if count != written:  # a failed worker must not leave a silently partial index
             raise RuntimeError(f"the search index build wrote {count} of {written} papers")
-        lexicon = Lexicon()
+        lexicon, acronyms = Lexicon(), Acronyms()
         for item in staged:
             lexicon.add_counts(item.word_counts)
+            acronyms.set_docs(item.acronyms)
         lexicon.save(build / LEXICON_NAME)
+        acronyms.save(build / ACRONYMS_NAME)
         if progress is not None:
             progress(written, total)
         return True
@@ -245,9 +252,11 @@ class SearchIndex:
             raise
         writer.commit()
         ix.close()
-        lexicon = Lexicon()
+        lexicon, acronyms = Lexicon(), Acronyms()
         lexicon.add_counts(writer.word_counts)
         lexicon.save(build / LEXICON_NAME)
+        acronyms.set_docs(writer.acronyms)
+        acronyms.save(build / ACRONYMS_NAME)
         if progress is not None:
             progress(written, total)
         return True
@@ -308,15 +317,20 @@ class SearchIndex:
             try:
                 delete_ids(writer, latest)
                 self._lexicon.refresh()
-                new_words = False
+                self._acronyms.refresh()
+                new_words = new_acronyms = False
                 for item in staged:
                     new_words = self._lexicon.add_counts(item.word_counts) or new_words
+                    new_acronyms = self._acronyms.set_docs(item.acronyms) or new_acronyms
                 for doc in latest.values():
                     if doc is not None:
                         writer.add_document(**writer_fields(doc))
                 new_words = self._lexicon.add_counts(writer.word_counts) or new_words
+                new_acronyms = self._acronyms.set_docs(writer.acronyms) or new_acronyms
                 if new_words:  # saved under the writer's lock, like the segments
                     self._lexicon.save()
+                if new_acronyms:
+                    self._acronyms.save()
             except BaseException:
                 abort(writer)
                 discard(staged)
@@ -338,6 +352,9 @@ class SearchIndex:
             writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             try:
                 delete_ids(writer, wanted)
+                self._acronyms.refresh()
+                if self._acronyms.drop(wanted):
+                    self._acronyms.save()
             except BaseException:
                 writer.cancel()
                 raise
@@ -364,20 +381,45 @@ class SearchIndex:
 
     # ---- searching ---------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 50, *, offset: int = 0) -> SearchResult:
-        """Ranked hits for ``query``; never raises on any query string."""
+    def search(
+        self,
+        query: str,
+        limit: int = 50,
+        *,
+        offset: int = 0,
+        typing: bool = False,
+        tags: TagLookup | None = None,
+        order: Order | None = None,
+    ) -> SearchResult:
+        """Ranked hits for ``query``; never raises on any query string.
+
+        ``typing``: the query is being typed, so its last word is unfinished and is not
+        spell-corrected. An unfinished end (an open quote, a trailing ``title:`` or ``AND``) is
+        described by ``SearchResult.hint``; when nothing complete is left to search, the
+        result has no hits and ``no_new_query`` set. ``tags`` answers ``tag:`` filters from the
+        database; ``order``, given the ids of every match best first, returns their positions
+        in the order wanted (a sort other than relevance).
+        """
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
-        parsed = parse(query)
-        compiled = compile_query(parsed)
+        query = clean_query(query)
+        parsed = parse(query, typing=typing)
+        compiled = compile_query(parsed, tags=tags)
+        if compiled.empty and parsed.hint is not None:
+            return SearchResult(
+                query, 0, (), _ms(started), None, False, (), parsed.message, parsed.hint, no_new_query=True
+            )
         with self._lock:
             corpus = self._current()
             if corpus is None:
                 return _empty(query, started, NOT_READY)
             try:
-                return self._search(corpus, query, parsed, compiled, limit, offset, started)
+                return self._search(corpus, query, parsed, compiled, limit, offset, started, tags, order)
             except Exception:  # a damaged index must not take the search box down
-                log.error("search failed for %r", query, exc_info=log.isEnabledFor(logging.DEBUG))
+                # Not the query itself: what a user searches for stays out of the log.
+                log.error(
+                    "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
+                )
                 return _empty(query, started, UNREADABLE)
 
     def _search(
@@ -389,15 +431,26 @@ class SearchIndex:
         limit: int,
         offset: int,
         started: float,
+        tags: TagLookup | None = None,
+        order: Order | None = None,
     ) -> SearchResult:
-        depth = max(offset + limit, RESCORE_DEPTH)
+        depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
+        expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+        if compiled.spell_words and compiled.ranked:
+            self._lexicon.refresh()
+            self._acronyms.refresh()
+            counts = self._lexicon.counts
+            expansions = query_alternatives(
+                self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
+            )
+            if expansions:  # acronyms searched as their long forms too, and the reverse
+                compiled = compile_query(parsed, None, tags, expansions)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
-            self._lexicon.refresh()
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
-            merged = compile_query(parsed, fixes) if fixes else compiled
+            merged = compile_query(parsed, fixes, tags, expansions) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.
@@ -405,17 +458,22 @@ class SearchIndex:
                 total, found = self._run(corpus, merged, depth)
                 compiled, corrected = merged, typed_total < FEW_HITS and total > typed_total
             if suggestion is not None and total < FEW_HITS:  # e.g. a typo inside a "phrase"
-                alt = compile_query(parse(suggestion))
+                alt = compile_query(parse(suggestion), tags=tags)
                 alt_total, alt_found = self._run(corpus, alt, depth)
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
         hl = Highlighter(terms, compiled.prefixes)
         stored: dict[int, dict[str, Any]] = {}
-        if compiled.ranked and compiled.words:
+        if order is not None:
+            positions = order(corpus.ids[[f[0] for f in found]]) if found else []
+            found = [found[int(i)] for i in positions]
+        elif compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
-        return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
+        return SearchResult(
+            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+        )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
         """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
@@ -442,25 +500,25 @@ class SearchIndex:
                 scores += s * np.float32(weight / heaviest)
                 mask |= m
             mask[docnum] = False
-            total, docs, values = top(corpus, (scores, mask), limit)
+            total, docs, parts, values = top(corpus, Ranked(scores, mask), limit)
             terms = tuple(t for t, _ in keys)
-            found = list(zip(docs.tolist(), values.tolist(), strict=True))
+            found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
 
-    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
-        """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
-        total, docs, values = top(corpus, combine(corpus, compiled.plan), k, by_id=not compiled.ranked)
-        return total, list(zip(docs.tolist(), values.tolist(), strict=True))
+    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
+        """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
+        total, docs, parts, values = top(corpus, rank(corpus, compiled.plan), k, by_id=not compiled.ranked)
+        return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
 
     def _rescore(
         self,
         corpus: Corpus,
         compiled: Compiled,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
-    ) -> list[tuple[int, float]]:
+    ) -> list[Found]:
         """``found`` with its first RESCORE_DEPTH reordered by the bonus of rescore.py.
 
         The rest keep their order after them: a bonus is never negative, so every rescored
@@ -478,14 +536,14 @@ class SearchIndex:
         )
         if not rescorer.active:
             return found
-        rescored: list[tuple[float, int, int]] = []
-        for docnum, score in head:
+        rescored: list[tuple[int, float, int, int]] = []
+        for docnum, parts, relevance in head:
             fields = _stored(corpus, docnum, stored)
             texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
             bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
-            rescored.append((-(score + bonus), int(corpus.ids[docnum]), docnum))
+            rescored.append((-parts, -(relevance + bonus), int(corpus.ids[docnum]), docnum))
         rescored.sort()
-        return [(docnum, -neg) for neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
+        return [(docnum, -parts, -neg) for parts, neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()
@@ -502,16 +560,16 @@ class SearchIndex:
     def _hits(
         self,
         corpus: Corpus,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
     ) -> tuple[Hit, ...]:
         hits: list[Hit] = []
-        for docnum, score in found:
+        for docnum, parts, relevance in found:
             fields = _stored(corpus, docnum, stored)
             abstract, note = fields.get("abstract", ""), fields.get("note", "")
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
-            hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
+            hits.append(Hit(int(corpus.ids[docnum]), int(parts), float(relevance), cut[0], cut[1]))
         return tuple(hits)
 
 

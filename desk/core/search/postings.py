@@ -119,6 +119,15 @@ def _positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
     return out
 
 
+def _merged(maps: list[dict[int, Collection[int]]]) -> dict[int, Collection[int]]:
+    """The positions of several terms together, per document."""
+    out: dict[int, set[int]] = {}
+    for positions in maps:
+        for d, pos in positions.items():
+            out.setdefault(d, set()).update(pos)
+    return dict(out)
+
+
 def _plain_positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
     """_positions() through the matcher's public methods: a skip and a decode per document."""
     out: dict[int, Collection[int]] = {}
@@ -229,8 +238,13 @@ class Corpus:
             avg = self._avg[fieldname] = self.searcher.avg_field_length(fieldname) or 1.0
         return ids, tf / ((1 - b) + b * self.lengths(fieldname)[ids] / np.float32(avg))
 
-    def phrase_docs(self, fieldname: str, terms: Sequence[str], candidates: np.ndarray) -> np.ndarray:
-        """The candidates (sorted global docnums) where ``terms`` occur consecutively."""
+    def phrase_docs(
+        self, fieldname: str, terms: Sequence[str | Sequence[str]], candidates: np.ndarray
+    ) -> np.ndarray:
+        """The candidates (sorted global docnums) where ``terms`` occur consecutively.
+
+        A place of ``terms`` may be a sequence of alternatives (the expansions of a prefix).
+        """
         keep = np.zeros(len(candidates), bool)
         field_obj = self.searcher.schema[fieldname]
         for leaf, offset, _ in self.leaves:
@@ -238,12 +252,14 @@ class Corpus:
             local = candidates[lo:hi] - offset
             if not len(local):
                 continue
-            maps = []
+            maps: list[dict[int, Collection[int]]] = []
             for t in terms:
-                btext = field_obj.to_bytes(t)
-                maps.append(
-                    _positions(leaf.postings(fieldname, btext), local) if (fieldname, btext) in leaf else {}
-                )
+                found: list[dict[int, Collection[int]]] = []
+                for alt in (t,) if isinstance(t, str) else t:
+                    btext = field_obj.to_bytes(alt)
+                    if (fieldname, btext) in leaf:
+                        found.append(_positions(leaf.postings(fieldname, btext), local))
+                maps.append(found[0] if len(found) == 1 else _merged(found))
             for k, d in enumerate(local.tolist()):
                 starts = maps[0].get(d, ())
                 if any(all(p + n in maps[n].get(d, ()) for n in range(1, len(terms))) for p in starts):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
@@ -70,6 +71,22 @@ def ask_path(parent: QWidget, choice: str) -> Path | None:
         return None
     path = Path(name)
     return path if path.suffix else path.with_suffix(".md")
+
+
+def ask_export(parent: QWidget, query: str, result_count: int, chosen: Callable[[str, Path], None]) -> None:
+    """Ask what to export, then where; `chosen(choice, path)` once both are answered."""
+    dialog = ExportDialog(query, result_count, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def answered(result: int) -> None:
+        if result != ExportDialog.DialogCode.Accepted:
+            return
+        path = ask_path(parent, dialog.choice())
+        if path is not None:
+            chosen(dialog.choice(), path)
+
+    dialog.finished.connect(answered)
+    dialog.open()
 
 
 class Exporter(QObject):

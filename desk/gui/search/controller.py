@@ -47,9 +47,13 @@ class Outcome:
 
 
 def effective_query(text: str, filter_name: str) -> str:
-    """The query sent to the library: what was typed plus the filter's term."""
+    """The query sent to the library: the filter's term, then what was typed.
+
+    The typed text comes last and keeps its end as typed: an open quote must not swallow the
+    filter, and the library tells the word being typed by nothing following it.
+    """
     extra = FILTERS.get(filter_name, "")
-    return f"{text.strip()} {extra}".strip()
+    return f"{extra} {text.lstrip()}" if extra else text.lstrip()
 
 
 def strip_filter(query: str, filter_name: str) -> str:
@@ -116,6 +120,11 @@ class SearchController(QObject):
         """A search typed but not yet answered."""
         return self._timer.isActive() or self._dirty or self._shown_generation != self._generation
 
+    def hurry(self) -> None:
+        """Search now for what was typed if that search has not started yet (a key waits for it)."""
+        if self._timer.isActive():
+            self.run_now()
+
     @property
     def query(self) -> str:
         return effective_query(self.text, self.filter)
@@ -142,7 +151,7 @@ class SearchController(QObject):
         def op(lib: Library) -> tuple[Any, dict[int, PaperSummary]] | None:
             if generation != self._generation:
                 return None  # a newer keystroke arrived while this one waited
-            result = lib.search_ids(query, limit=FIRST_PAGE)
+            result = lib.search_ids(query, limit=FIRST_PAGE, typing=True)
             ids = [h.id for h in result.hits[:FIRST_ROWS]]
             return result, lib.summaries(ids)
 
@@ -168,7 +177,9 @@ class SearchController(QObject):
     ) -> None:
         result, summaries = value
         self._shown_generation = generation
-        keep = bool(result.message) and self._has_good
+        # Nothing complete to search yet ("title:" alone), or a query that does not parse:
+        # the last good results stay.
+        keep = (result.no_new_query or bool(result.message)) and self._has_good
         if not keep:
             self.terms = tuple(result.terms)  # before the reset: the paper shown next highlights them
             self.refined = typed == self.shown_text  # same words, other filter or fresh data
@@ -186,7 +197,7 @@ class SearchController(QObject):
                 suggestion=suggestion or None,
                 corrected=result.corrected,
                 terms=tuple(result.terms),
-                message=result.message,
+                message=result.message or result.hint,
                 kept_previous=keep,
             )
         )
@@ -204,7 +215,7 @@ class SearchController(QObject):
         def op(lib: Library) -> Any:
             if epoch != self._model_epoch:
                 return None
-            return lib.search_ids(query, limit=NEXT_PAGE, offset=offset)
+            return lib.search_ids(query, limit=NEXT_PAGE, offset=offset, typing=True)
 
         def done(result: Any) -> None:
             if epoch != self._model_epoch:
@@ -232,13 +243,3 @@ class SearchController(QObject):
             self.failed.emit(plain_message(exc))
 
         self.executor.submit(lambda lib: lib.summaries(asked), done, failed)
-
-    def refresh_rows(self, ids: Sequence[int]) -> None:
-        """Reload rows whose paper changed (star, read, note, title)."""
-        asked = [i for i in ids if self.model.row_of(i) is not None]
-        if asked:
-            self.executor.submit(
-                lambda lib: lib.summaries(asked),
-                lambda summaries: self.model.set_summaries(summaries, ()),
-                lambda exc: self.failed.emit(plain_message(exc)),
-            )
