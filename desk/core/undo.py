@@ -205,3 +205,33 @@ def merge_payload(session: Session, paper_id: int) -> dict[str, Any] | None:
     assert record is not None
     others = [int(x) for x in record.merged_ids.split(",") if x]
     return {"keep": record.keep_id, "others": others, "record": rec_id, "tags": {}, "gave": []}
+
+
+def _trash_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """A deletion or a list's removal: undo puts back, redo removes again (new trash entries)."""
+    from desk.core import trash
+    from desk.core.db import ImportRecord
+
+    if backwards:  # by paper: a paper restored and trashed again since has a newer entry
+        restored = [i for lid in payload.get("lists", []) for i in trash.restore_list(session, lid)]
+        restored += trash.restore_entries(session, trash.entries_of(session, payload["ids"], strict=False))
+        skipped = len(set(payload["ids"]) - set(restored))
+        return Applied(restored, skipped)
+    if payload.get("lists"):
+        records = [r for i in payload["imports"] if (r := session.get(ImportRecord, i)) is not None]
+        records = [r for r in records if not r.sha256.startswith(trash.REMOVED_PREFIX)]
+        if not records:
+            return Applied([], 1)
+        lists, entries, kept = trash.remove_lists(session, records)
+        return Applied([*payload["ids"], *kept], payload={**payload, "lists": lists, "entries": entries})
+    present = list(load_papers(session, payload["ids"]))
+    entries = trash.trash_papers(session, present)
+    return Applied(present, len(payload["ids"]) - len(present), {**payload, "entries": entries})
+
+
+def _restore_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """A restore from the trash: undoing it trashes the papers again; redoing restores them."""
+    return _trash_step(session, payload, not backwards)
+
+
+APPLIERS.update({"trash": _trash_step, "restore": _restore_step})

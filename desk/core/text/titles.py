@@ -358,9 +358,25 @@ def gerund(verb: str) -> str:
     return (v + "ing").capitalize()
 
 
+_ASIDE_RE = re.compile(r" \(([^()]*)\)")
+_LATIN_RE = re.compile(r"[A-Za-z]")  # "(e.g., 20)", "(i)": words; "(0,1)", "(ε, δ)": math
+_RELATION_END = tuple("=<>≤≥≠≈∈∉⊂⊆⊃⊇∼≃≅≡∝→↦")
+
+
+def _aside(m: re.Match[str]) -> str:
+    """'' for an aside in parentheses; the text itself when it is math ("α ∈ (0,1)", "(ε, δ)-DP")."""
+    inner = m.group(1)
+    before = m.string[: m.start()]
+    if before.endswith(_RELATION_END) or (
+        not _LATIN_RE.search(inner) and any(c in inner for c in ",;+−-/×·:|")
+    ):
+        return m.group(0)
+    return ""
+
+
 def _tidy(phrase: str, *, article: bool = True) -> str:
     """Title-shaped phrase: no asides in parentheses, no trailing clause when long."""
-    phrase = re.sub(r" \([^()]*\)", "", phrase)  # acronyms, citations, asides
+    phrase = _ASIDE_RE.sub(_aside, phrase)  # acronyms, citations, asides; not math
     phrase = one_space(phrase).strip(" ,;:.–—-")
     if article:
         phrase = re.sub(r"^(?:the|some)\s+", "", phrase, flags=re.IGNORECASE)
