@@ -28,6 +28,8 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.search.model import Marks
+from desk.core.search.snippets import Highlighter
 from desk.core.search.staging import write_segment
 from desk.core.workers import WorkerPool
 
@@ -286,6 +288,14 @@ class Library:
     ) -> SearchResult:
         """The raw ranked hits (ids, snippets) without loading the papers: for lazy lists."""
         return self.index.search(query, limit=limit, offset=offset, typing=typing)
+
+    def marks_in(self, marks: Marks, texts: Sequence[str]) -> list[tuple[tuple[int, int], ...]]:
+        """Where a search's words (and phrases) stand in each text, as (start, end) code points.
+
+        For the titles, short names and abstracts the window shows beside a result's snippet.
+        """
+        highlighter = Highlighter.of(marks)
+        return [highlighter.spans(text) if text else () for text in texts]
 
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
         """Papers most like the given one."""
