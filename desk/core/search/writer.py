@@ -40,6 +40,7 @@ from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
+from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
@@ -132,8 +133,11 @@ class PublicSegmentWriter(SegmentWriter):
         super().__init__(ix, **kwargs)
         #: Documents holding each unstemmed word of the text fields: the "did you mean" lexicon's counts.
         self.word_counts: Counter[str] = Counter()
+        #: id -> the (short form, long form) acronyms its abstract defines, for every document added.
+        self.acronyms: dict[int, frozenset[Definition]] = {}
 
     def add_document(self, **fields: Any) -> None:
+        self.acronyms[fields["id"]] = frozenset(definitions(fields.get("abstract") or ""))
         words: set[str] = set()
         for name in TEXT_FIELDS:
             if fields.get(name):
@@ -154,6 +158,8 @@ class FastSegmentWriter(SegmentWriter):
         self.word_counts: Counter[str] = Counter()
         self._doc_words: set[str] = set()
         self._analysed: dict[tuple[str, Any], list[Posting]] = {}
+        #: id -> the (short form, long form) acronyms its abstract defines, for every document added.
+        self.acronyms: dict[int, frozenset[Definition]] = {}
 
     def add_reader(self, reader: Any) -> None:
         self._pooled = True
@@ -197,6 +203,7 @@ class FastSegmentWriter(SegmentWriter):
             raise
         perdoc.finish_doc()
         self.word_counts.update(self._doc_words)
+        self.acronyms[fields["id"]] = frozenset(definitions(fields.get("abstract") or ""))
         self._added = True
         self.docnum += 1
 

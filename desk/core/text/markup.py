@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import enum
 import html
 import logging
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 from urllib.parse import urlsplit
@@ -14,11 +15,12 @@ from urllib.parse import urlsplit
 from desk.core.text.latex import (
     STYLE_MACROS,
     brace_groups,
-    convert_math,
     convert_text,
     crude_strip,
     find_math_close,
+    math_parts,
 )
+from desk.core.text.scripts import MARKS, MathPart, Script
 from desk.core.text.translate import Translator
 
 log = logging.getLogger(__name__)
@@ -28,17 +30,39 @@ SpanKind = Literal["text", "bold", "italic", "code", "link"]
 
 @dataclass(frozen=True)
 class Span:
-    """A run of readable text with one presentation; `url` is set only for links (http/https)."""
+    """A run of readable text with one presentation; `url` is set only for links (http/https).
+
+    A sub/superscript of math is a span of its own: ``script`` says which, ``text`` is its
+    plain form (ᵈ, or _α where Unicode has no such letter) and ``raised`` its own text (d, α).
+    """
 
     text: str
     kind: SpanKind
     url: str | None = None
+    script: Script | None = None
+    raised: str = ""
 
 
 _PRIORITY: dict[SpanKind, int] = {"text": 0, "italic": 1, "bold": 2, "code": 3, "link": 4}
-_TEXT, _MATH, _LIT = 0, 1, 2  # how a piece's raw text becomes readable
-_Piece = tuple[str, SpanKind, str | None, int]  # raw text, kind, url, mode
-_Flush = tuple[int, int]  # where pending plain text starts, and its mode
+
+
+class _Mode(enum.Enum):
+    """How a piece's raw text becomes readable."""
+
+    TEXT = "text"  # LaTeX text mode: macros, dashes and quotes converted
+    MATH = "math"  # LaTeX math: symbols, scripts
+    LITERAL = "literal"  # as it is (code, link targets, marks kept literal)
+
+
+@dataclass(frozen=True, slots=True)
+class _Skip:
+    """What a markup handler returns when the characters are not markup: scanning resumes ``at``."""
+
+    at: int
+
+
+_Piece = tuple[str, SpanKind, str | None, _Mode]  # raw text, kind, url, mode
+_Flush = tuple[int, _Mode]  # where pending plain text starts, and its mode
 _MAX_DEPTH = 40
 
 # Zero-width, soft hyphen and bidi controls: invisible, and they would split or spoof words.
@@ -46,7 +70,8 @@ _INVISIBLE = dict.fromkeys(
     map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e")
 )
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
-_CLEAN_TABLE = {**_INVISIBLE, **{ord(k): v for k, v in _LIGATURES.items()}}
+# The private-use marks scripts.py puts around sub/superscripts mean nothing in a file.
+_CLEAN_TABLE = {**_INVISIBLE, **dict.fromkeys(map(ord, MARKS)), **{ord(k): v for k, v in _LIGATURES.items()}}
 _clean = Translator(_CLEAN_TABLE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WS_RE = re.compile(r"\s+")
@@ -115,15 +140,15 @@ class _Scanner:
         self.s = text
         self.pieces: list[_Piece] = []
 
-    def add(self, raw: str, kind: SpanKind, url: str | None, mode: int) -> None:
+    def add(self, raw: str, kind: SpanKind, url: str | None, mode: _Mode) -> None:
         if raw:
             self.pieces.append((raw, kind, url, mode))
 
     def parse(self, start: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int) -> None:
         s = self.s
-        mode = _MATH if math else _TEXT
+        mode = _Mode.MATH if math else _Mode.TEXT
         if depth > _MAX_DEPTH:
-            self.add(crude_strip(s[start:end]), kind, url, _LIT)
+            self.add(crude_strip(s[start:end]), kind, url, _Mode.LITERAL)
             return
         token_re = _MATH_TOKEN_RE if math else _TEXT_TOKEN_RE
         i = buf = start
@@ -133,8 +158,8 @@ class _Scanner:
                 break
             j = m.start()
             nxt = self.token(j, end, kind, url, math, depth, flush=(buf, mode))
-            if nxt < 0:  # not markup: keep the characters as text
-                i = -nxt
+            if isinstance(nxt, _Skip):  # not markup: keep the characters as text
+                i = nxt.at
                 continue
             i = buf = nxt
         self.add(s[buf:end], kind, url, mode)
@@ -144,8 +169,8 @@ class _Scanner:
 
     def token(
         self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
-    ) -> int:
-        """Handle markup at `j`; return the index after it, or -(index to resume scanning) if none."""
+    ) -> int | _Skip:
+        """Handle markup at `j`; return the index after it, or where to resume scanning if it is none."""
         s = self.s
         c = s[j]
         if c == "\\":
@@ -168,19 +193,19 @@ class _Scanner:
             m = _AUTOLINK_RE.match(s, j, end)
             target = safe_url(m.group(1)) if m else None
             if m is None or target is None:
-                return -(j + 1)
+                return _Skip(j + 1)
             self._flush(flush, j, kind, url)
-            self.add(target, "link", url or target, _LIT)
+            self.add(target, "link", url or target, _Mode.LITERAL)
             return m.end()
         return self.bare_url(j, end, kind, url, flush)
 
     def macro(
         self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
-    ) -> int:
+    ) -> int | _Skip:
         s = self.s
         m = _NAME_RE.match(s, j, end)
         if m is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         name, symbol = m.group(1), m.group(2)
         if symbol is not None:
             if symbol in "([" and not math:
@@ -190,21 +215,25 @@ class _Scanner:
                     self._flush(flush, j, kind, url)
                     self.parse(m.end(), close, kind, url, True, depth + 1)
                     return close + 2
-            return -m.end()  # an escaped character stays for the LaTeX converter
+            return _Skip(m.end())  # an escaped character stays for the LaTeX converter
         if name in ("url", "href"):
             groups, after = brace_groups(s[:end], m.end(), 2 if name == "href" else 1)
             if not groups:
-                return -m.end()
+                return _Skip(m.end())
             self._flush(flush, j, kind, url)
             target = safe_url(groups[0].strip())
             if target is None:  # not a web address: just text
-                self.add(groups[-1], kind, url, _TEXT)
+                self.add(groups[-1], kind, url, _Mode.TEXT)
                 return after
             shown = groups[0].strip() if len(groups) == 1 else convert_text(groups[1])
-            self.add(shown, "link", url or target, _LIT)
+            self.add(shown, "link", url or target, _Mode.LITERAL)
             return after
         if name in STYLE_MACROS:
             style, is_math = STYLE_MACROS[name]
+            if math and style is None:
+                # \mathrm{CVaR}, \text{…}: no presentation of their own, so the math stays whole
+                # (a script around them, x^{\mathrm{max}}, is read with its base).
+                return _Skip(m.end())
             groups, after = brace_groups(s[:end], m.end(), 1)
             self._flush(flush, j, kind, url)
             if not groups:
@@ -214,17 +243,19 @@ class _Scanner:
             inner_math = math if is_math is None else is_math
             self.parse(inner_start, inner_start + len(groups[0]), inner_kind, url, inner_math, depth + 1)
             return after
-        return -m.end()
+        return _Skip(m.end())
 
-    def emphasis(self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush) -> int:
+    def emphasis(
+        self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush
+    ) -> int | _Skip:
         s = self.s
         c = s[j]
         run = _run_length(s, j, end, c)
         after = j + run
         if after >= end or s[after].isspace():
-            return -after
+            return _Skip(after)
         if c == "_" and j > 0 and s[j - 1].isalnum():
-            return -after
+            return _Skip(after)
         close = -1
         width = 0
         if run >= 2:
@@ -234,10 +265,10 @@ class _Scanner:
             close = self._find_closer(c, after, end, double=False)
             width = 1
         if close < 0:
-            return -after
+            return _Skip(after)
         self._flush(flush, j, kind, url)
         if width == 1 and run > 1:  # **x* : the spare mark is literal
-            self.add(s[j : after - 1], kind, url, _LIT)
+            self.add(s[j : after - 1], kind, url, _Mode.LITERAL)
             j = after - 1
         style: SpanKind = "bold" if width == 2 else "italic"
         inner_kind = kind if _PRIORITY[style] < _PRIORITY[kind] else style
@@ -263,7 +294,7 @@ class _Scanner:
                 return q - 1 if run > 2 else p
             k = q
 
-    def code(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int:
+    def code(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int | _Skip:
         s = self.s
         run = _run_length(s, j, end, "`")
         after = j + run
@@ -276,50 +307,52 @@ class _Scanner:
         if run <= 2:
             quote = _latex_quote_end(s, after, end, run)
             if quote >= 0 and (close < 0 or quote < close):
-                return -after  # ``LaTeX quotes'' are converted with the text
+                return _Skip(after)  # ``LaTeX quotes'' are converted with the text
         if close < 0:  # an unmatched run stays literal (and so reads the same a second time)
             self._flush(flush, j, kind, url)
-            self.add(s[j:after], kind, url, _LIT)
+            self.add(s[j:after], kind, url, _Mode.LITERAL)
             return after
         body = s[after:close]
         if len(body) > 2 and body[0] == " " and body[-1] == " " and body.strip():
             body = body[1:-1]
         self._flush(flush, j, kind, url)
-        self.add(body, "link" if kind == "link" else "code", url, _LIT)
+        self.add(body, "link" if kind == "link" else "code", url, _Mode.LITERAL)
         return close + run
 
-    def md_link(self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush) -> int:
+    def md_link(
+        self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush
+    ) -> int | _Skip:
         s = self.s
         close = _matching(s, j, end, "[", "]")
         if close < 0 or close + 1 >= end or s[close + 1] != "(":
-            return -(j + 1)
+            return _Skip(j + 1)
         paren = _matching(s, close + 1, end, "(", ")")
         if paren < 0:
-            return -(j + 1)
+            return _Skip(j + 1)
         dest = s[close + 2 : paren].strip().split(" ")[0].strip("<>")
         target = safe_url(dest)
         if target is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         self._flush(flush, j, kind, url)
         if close == j + 1:
-            self.add(target, "link", url or target, _LIT)
+            self.add(target, "link", url or target, _Mode.LITERAL)
         else:
             self.parse(j + 1, close, "link", url or target, False, depth + 1)
         return paren + 1
 
-    def bare_url(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int:
+    def bare_url(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int | _Skip:
         s = self.s
         if j > 0 and s[j - 1].isalnum():
-            return -(j + 1)
+            return _Skip(j + 1)
         m = _URL_RE.match(s, j, end)
         if m is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         found = trim_url(m.group(0))
         target = safe_url(found)
         if target is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         self._flush(flush, j, kind, url)
-        self.add(found, "link", url or target, _LIT)
+        self.add(found, "link", url or target, _Mode.LITERAL)
         return j + len(found)
 
 
@@ -357,29 +390,31 @@ def _latex_quote_end(s: str, start: int, end: int, run: int) -> int:
         k = q + 1
 
 
-def _convert(raw: str, mode: int) -> str:
-    if mode == _MATH:
-        return convert_math(raw)
-    if mode == _TEXT:
-        return convert_text(raw)
-    return raw
+def _convert(raw: str, mode: _Mode) -> tuple[MathPart, ...]:
+    if mode is _Mode.MATH:
+        return math_parts(raw)
+    return (MathPart(convert_text(raw) if mode is _Mode.TEXT else raw),)
 
 
 def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
     """Convert pieces, merge neighbours of one kind, and tidy spaces and markup debris."""
-    merged: list[tuple[str, SpanKind, str | None]] = []
+    merged: list[Span] = []
     for raw, kind, url, mode in pieces:
-        text = one_space(_convert(raw, mode).replace("\\", ""))
-        if not text:
-            continue
-        if merged and merged[-1][1:] == (kind, url):
-            merged[-1] = (merged[-1][0] + text, kind, url)
-        else:
-            merged.append((text, kind, url))
+        for part in _convert(raw, mode):
+            text = one_space(part.text.replace("\\", ""))
+            if not text:
+                continue
+            if part.script is not None:  # a script stays a span of its own
+                merged.append(Span(text, kind, url, part.script, part.raised.replace("\\", "")))
+            elif merged and (merged[-1].kind, merged[-1].url, merged[-1].script) == (kind, url, None):
+                merged[-1] = Span(merged[-1].text + text, kind, url)
+            else:
+                merged.append(Span(text, kind, url))
     spans: list[Span] = []
     prev_star = False
     prev_space = True  # drops leading space
-    for text, kind, url in merged:
+    for span in merged:
+        text = span.text
         # A "**" that closes nothing is markup debris, never meant as text (even in code).
         if "**" in text:
             text = _STRAY_STARS_RE.sub("", text)
@@ -394,11 +429,11 @@ def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
         if not text:
             continue
         prev_space = text.endswith(" ")
-        spans.append(Span(text, kind, url))
+        spans.append(replace(span, text=text) if text != span.text else span)
     if spans and spans[-1].text.endswith(" "):
         last = spans.pop()
         if last.text.rstrip(" "):
-            spans.append(Span(last.text.rstrip(" "), last.kind, last.url))
+            spans.append(replace(last, text=last.text.rstrip(" ")))
     return tuple(spans)
 
 

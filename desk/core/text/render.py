@@ -54,23 +54,26 @@ def spans_to_html(
     spans: Sequence[Span], highlight: Collection[str] = (), marker: Marker | None = None
 ) -> str:
     """An HTML fragment: all text escaped, emphasis as <b>/<i>/<code>, http(s) links as <a>,
-    words whose stem is in `highlight` wrapped in <span class="hl">.
+    math sub/superscripts as <sub>/<sup>, words whose stem is in `highlight` wrapped in
+    <span class="hl">.
 
     `marker`, when given, is asked once for the marks of the whole text (what a search's
     highlighter finds, phrases included) and replaces `highlight`.
     """
     stems = frozenset(highlight)
-    texts = [_WS_RE.sub(" ", span.text) for span in spans]
+    texts = [span.raised if span.script is not None else _WS_RE.sub(" ", span.text) for span in spans]
     marks = sorted(marker("".join(texts))) if marker is not None else []
     out: list[str] = []
     offset = 0
     for span, text in zip(spans, texts, strict=True):
         if marker is not None:
             local = [(s - offset, e - offset) for s, e in marks if s < offset + len(text) and e > offset]
-            body = marked_html(text, local)
+            inner = marked_html(text, local)
         else:
-            body = _highlighted(text, stems)
+            inner = _highlighted(text, stems)
         offset += len(text)
+        # A real sub/superscript: <sub>/<sup> around its own text.
+        body = f"<{span.script}>{inner}</{span.script}>" if span.script is not None else inner
         if span.kind == "link":
             url = safe_url(span.url or "")
             if url is not None:

@@ -290,7 +290,8 @@ _DANGLING = frozenset(
     ("that", "which", "through", "as", "or", "comprising", "including", "such", "using", "while")
 )
 _LONG_FORM_NOUNS = r"(?:framework|method|approach|algorithm|model|module|layer|strategy|system|pipeline)"
-_P1_RE = re.compile(
+# "we propose / this paper introduces …": the sentence that says what the paper does.
+_WE_PROPOSE_RE = re.compile(
     rf"(?:{_SUBJECT}|\band)\s+{_ADVERBS}"
     r"(?:propose|introduce|present|develop|design|describe|unveil)(?:s|d|ed)?\s+",
     re.IGNORECASE,
@@ -357,9 +358,25 @@ def gerund(verb: str) -> str:
     return (v + "ing").capitalize()
 
 
+_ASIDE_RE = re.compile(r" \(([^()]*)\)")
+_LATIN_RE = re.compile(r"[A-Za-z]")  # "(e.g., 20)", "(i)": words; "(0,1)", "(ε, δ)": math
+_RELATION_END = tuple("=<>≤≥≠≈∈∉⊂⊆⊃⊇∼≃≅≡∝→↦")
+
+
+def _aside(m: re.Match[str]) -> str:
+    """'' for an aside in parentheses; the text itself when it is math ("α ∈ (0,1)", "(ε, δ)-DP")."""
+    inner = m.group(1)
+    before = m.string[: m.start()]
+    if before.endswith(_RELATION_END) or (
+        not _LATIN_RE.search(inner) and any(c in inner for c in ",;+−-/×·:|")
+    ):
+        return m.group(0)
+    return ""
+
+
 def _tidy(phrase: str, *, article: bool = True) -> str:
     """Title-shaped phrase: no asides in parentheses, no trailing clause when long."""
-    phrase = re.sub(r" \([^()]*\)", "", phrase)  # acronyms, citations, asides
+    phrase = _ASIDE_RE.sub(_aside, phrase)  # acronyms, citations, asides; not math
     phrase = one_space(phrase).strip(" ,;:.–—-")
     if article:
         phrase = re.sub(r"^(?:the|some)\s+", "", phrase, flags=re.IGNORECASE)
@@ -476,7 +493,7 @@ def _sentence_title(text: str) -> str:
     secondary: list[str] = []  # "we then/further propose": usually not the main contribution
     parts: list[str] = []  # "we introduce two routes: …": components, not the paper
     for s in sentences:
-        m = _P1_RE.search(s)
+        m = _WE_PROPOSE_RE.search(s)
         if m and not (m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", s[: m.start()], re.I)):
             rest = s[m.end() :]
             if _PARTS_RE.match(rest):
