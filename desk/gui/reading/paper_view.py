@@ -119,7 +119,11 @@ class PaperView(QWidget):
 
         self._title = title
         self._title_html = heading_html if heading_html is not None else html.escape(title)
-        self.title.setTextFormat(Qt.TextFormat.RichText)  # escaped by the core or here
+        if '<span class="hl">' not in self._title_html:  # nothing marked: the title as plain text
+            self.title.setTextFormat(Qt.TextFormat.PlainText)
+            self.title.setText(title)
+            return
+        self.title.setTextFormat(Qt.TextFormat.RichText)  # escaped by the core (marked_html)
         self.title.setText(self._title_html.replace('<span class="hl">', theme.mark_span(self.palette())))
 
     def _render(self) -> None:
