@@ -31,6 +31,8 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.search.model import Marks
+from desk.core.search.snippets import Highlighter
 from desk.core.search.staging import write_segment
 from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
@@ -336,6 +338,14 @@ class Library(Workflow):
                 return sorting.positions(session, sort, ranked_ids)
 
         return order
+
+    def marks_in(self, marks: Marks, texts: Sequence[str]) -> list[tuple[tuple[int, int], ...]]:
+        """Where a search's words (and phrases) stand in each text, as (start, end) code points.
+
+        For the titles, short names and abstracts the window shows beside a result's snippet.
+        """
+        highlighter = Highlighter.of(marks)
+        return [highlighter.spans(text) if text else () for text in texts]
 
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
         """Papers most like the given one."""

@@ -23,7 +23,7 @@ from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternative
 from desk.core.search.compiler import Compiled, TagLookup, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
 from desk.core.search.fields import writer_fields
-from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
+from desk.core.search.model import Hit, IndexDoc, IndexState, Marks, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import ParsedQuery, clean_query, parse
 from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
@@ -466,7 +466,8 @@ class SearchIndex:
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
-        hl = Highlighter(terms, compiled.prefixes)
+        marks = Marks(terms, tuple(compiled.prefixes), tuple(compiled.phrases), tuple(compiled.loose))
+        hl = Highlighter.of(marks)
         stored: dict[int, dict[str, Any]] = {}
         if order is not None:
             positions = order(corpus.ids[[f[0] for f in found]]) if found else []
@@ -475,7 +476,16 @@ class SearchIndex:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(
-            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+            query,
+            total,
+            hits,
+            _ms(started),
+            suggestion,
+            corrected,
+            terms,
+            parsed.message,
+            parsed.hint,
+            marks=marks,
         )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
@@ -507,7 +517,9 @@ class SearchIndex:
             terms = tuple(t for t, _ in keys)
             found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
-            return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
+            return SearchResult(
+                label, total, hits, _ms(started), None, False, terms, None, marks=Marks(terms)
+            )
 
     def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
         """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
