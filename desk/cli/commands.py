@@ -58,6 +58,8 @@ def opened(args: argparse.Namespace) -> Iterator[Library]:
         if lib.repaired and lib.count():
             warn(f"desk: {lib.repaired}; rebuilt it from the database")
         yield lib
+        if lib.index_behind:
+            warn(f"desk: {lib.index_behind}; it catches up when it can be written")
     finally:
         lib.close()
 

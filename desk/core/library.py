@@ -121,6 +121,15 @@ class Library:
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
 
+    @property
+    def index_behind(self) -> str | None:
+        """Why the search index is behind the database (it could not be written), or None.
+
+        The database has every committed change; searches see them once the index catches up
+        (at the next change or open that can write it).
+        """
+        return self._sync.behind
+
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
         """Close the index and the database (saving the near-duplicate cache)."""
