@@ -57,7 +57,8 @@ def to_match(query: str, mode: str = "or", last_prefix: bool = False) -> str | N
             continue
         if word in _DROP or word.startswith("-") or word.lower().startswith(("is:", "has:")):
             continue
-        word = word.split(":", 1)[1] if re.match(r"^[A-Za-z]+:", word) else word
+        if re.match(r"^[A-Za-z]+:.", word):  # a field query: its word (a title's "Rethinking:" stays)
+            word = word.split(":", 1)[1]
         prefix = word.endswith("*") or (last_prefix and k == len(matches) - 1)
         tokens = re.findall(r"\w+", word)
         if not tokens:

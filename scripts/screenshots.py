@@ -69,7 +69,7 @@ def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -
         lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.model.id_at(1),
     )
     pid = window.current_id
-    window.toggle("starred")
+    window.reading.toggle("starred")
     wait(app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).starred)
     window.results_view.setFocus()
     settle(app)
@@ -77,11 +77,11 @@ def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -
     window.grab().save(str(path))
     written.append(path)
 
-    window.edit_note()
+    window.reading.edit_note()
     window.note_editor.setPlainText(NOTE)
     window.note.flush()
     wait(app, lambda: window.note.state_text() == "Saved")
-    window.toggle_preview()
+    window.reading.toggle_preview()
     wait(app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).has_note)
     settle(app)
     path = OUT / f"{name}-note.png"

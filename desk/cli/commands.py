@@ -151,6 +151,8 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
         return
     if page.message:
         warn(f"desk: {page.message}")
+    if page.hint:
+        warn(f"desk: {page.hint}")
     if page.suggestion:
         say(f"Did you mean: {page.suggestion}" + (" (showing results for it)" if page.corrected else ""))
     say(f"{page.total} hit(s) in {page.took_ms:.1f} ms")

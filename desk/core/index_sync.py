@@ -136,7 +136,7 @@ class IndexSync:
         """
         with self.db.reading() as session:
             ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
-            big = pool.parallel and len(ids) >= search_index.PARALLEL_FROM
+            big = self.index.can_stage(pool) and len(ids) >= search_index.PARALLEL_FROM
             docs = _docs(session, ids) if big else []
         if not big:
             self.flush(pool)

@@ -145,6 +145,10 @@ class Library:
 
     # -- reading -----------------------------------------------------------------------------
 
+    def data_version(self) -> int:
+        """Changes whenever another connection or process committed to the database (cheap to ask)."""
+        return self.db.data_version()
+
     def count(self) -> int:
         """How many papers the library holds."""
         with self.db.reading() as session:
@@ -271,18 +275,26 @@ class Library:
             corrected=result.corrected,
             terms=result.terms,
             message=result.message,
+            hint=result.hint,
+            no_new_query=result.no_new_query,
             rows=tuple(
                 ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
             ),
         )
 
-    def search(self, query: str, limit: int = 50, offset: int = 0) -> ResultPage:
-        """Ranked hits for a query in desk's query language; never raises on a bad query."""
-        return self._page(self.index.search(query, limit=limit, offset=offset))
+    def search(self, query: str, limit: int = 50, offset: int = 0, *, typing: bool = False) -> ResultPage:
+        """Ranked hits for a query in desk's query language; never raises on a bad query.
 
-    def search_ids(self, query: str, limit: int = 50, offset: int = 0) -> SearchResult:
+        ``typing=True`` for search as you type: the last word is unfinished and never corrected.
+        A query whose complete part is empty ("title:", an open quote) gives ``no_new_query``.
+        """
+        return self._page(self.index.search(query, limit=limit, offset=offset, typing=typing))
+
+    def search_ids(
+        self, query: str, limit: int = 50, offset: int = 0, *, typing: bool = False
+    ) -> SearchResult:
         """The raw ranked hits (ids, snippets) without loading the papers: for lazy lists."""
-        return self.index.search(query, limit=limit, offset=offset)
+        return self.index.search(query, limit=limit, offset=offset, typing=typing)
 
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
         """Papers most like the given one."""

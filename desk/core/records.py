@@ -97,7 +97,7 @@ class ResultRow:
     """One search hit joined with the paper's summary."""
 
     paper: PaperSummary
-    score: float
+    score: float  # Hit.score: orders as (query parts matched, relevance) do
     snippet: str
     highlights: tuple[tuple[int, int], ...]
 
@@ -114,3 +114,5 @@ class ResultPage:
     terms: tuple[str, ...]
     message: str | None
     rows: tuple[ResultRow, ...]
+    hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
+    no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results

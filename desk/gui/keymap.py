@@ -1,4 +1,4 @@
-"""Every action of the window with its keys, the menus built from them, and the shortcut sheet."""
+"""Every action of the window with its keys, the review's keys, and the menus built from them."""
 
 from __future__ import annotations
 
@@ -8,13 +8,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QHeaderView,
     QMainWindow,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -88,7 +82,7 @@ REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
 
 
 def build_actions(
-    window: QMainWindow, handlers: Mapping[str, Callable[[], object]], local_widgets: tuple[QWidget, ...]
+    window: QMainWindow, handlers: Mapping[str, Callable[[], None]], local_widgets: tuple[QWidget, ...]
 ) -> dict[str, QAction]:
     """Create the actions and the menus; `local` actions fire only in `local_widgets`."""
     menus = {title: window.menuBar().addMenu(title) for title in MENUS}
@@ -120,57 +114,3 @@ def key_text(action: QAction) -> str:
 def native_keys(keys: tuple[str, ...]) -> str:
     """Portable key names as the platform writes them, e.g. "Shift+M" or "PgDown"."""
     return ", ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in keys)
-
-
-class ShortcutSheet(QDialog):
-    """Every action with its shortcut, grouped by menu."""
-
-    def __init__(self, actions: Mapping[str, QAction], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("shortcutSheet")
-        self.setWindowTitle("Keyboard shortcuts")
-        tree = QTreeWidget()
-        tree.setObjectName("shortcutTable")
-        tree.setColumnCount(2)
-        tree.setHeaderLabels(["Action", "Keys"])
-        tree.setRootIsDecorated(False)
-        tree.setAlternatingRowColors(True)
-        groups: dict[str, QTreeWidgetItem] = {}
-        for spec in ACTIONS:
-            group = groups.get(spec.menu)
-            if group is None:
-                group = groups[spec.menu] = QTreeWidgetItem(tree, [spec.menu.replace("&", ""), ""])
-                font = group.font(0)
-                font.setBold(True)
-                group.setFont(0, font)
-                group.setFirstColumnSpanned(True)
-            QTreeWidgetItem(group, [spec.text.replace("&", "").rstrip("…"), key_text(actions[spec.name])])
-        other = QTreeWidgetItem(tree, ["Other keys", ""])
-        font = other.font(0)
-        font.setBold(True)
-        other.setFont(0, font)
-        for what, keys in OTHER_KEYS:
-            QTreeWidgetItem(other, [what, keys])
-        review = QTreeWidgetItem(tree, [REVIEW, ""])
-        review.setFont(0, font)
-        for spec in REVIEW_ACTIONS:
-            QTreeWidgetItem(review, [spec.text.rstrip("…"), native_keys(spec.keys)])
-        tree.expandAll()
-        tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        tree.header().setStretchLastSection(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(tree)
-        layout.addWidget(buttons)
-        self.tree = tree
-        self.resize(520, 620)
-
-    def entries(self) -> list[tuple[str, str]]:
-        """(action, keys) rows, for tests and accessibility."""
-        rows: list[tuple[str, str]] = []
-        groups = (self.tree.topLevelItem(g) for g in range(self.tree.topLevelItemCount()))
-        for group in groups:
-            children = (group.child(i) for i in range(group.childCount())) if group is not None else ()
-            rows.extend((child.text(0), child.text(1)) for child in children if child is not None)
-        return rows

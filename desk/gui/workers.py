@@ -21,16 +21,26 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from desk.core.errors import DeskError
 
+if TYPE_CHECKING:  # imported by the worker when it opens the library: Whoosh loads off the UI thread
+    from desk.core.library import Library
+
 log = logging.getLogger(__name__)
 
-Success = Callable[[Any], None]
-Failure = Callable[[Exception], None]
+T = TypeVar("T")
+Failure = Callable[[Exception], object]
+
+
+class LibraryNotOpen(DeskError):
+    """A job came while no library is open (opening it failed)."""
+
+    def __init__(self) -> None:
+        super().__init__("the library is still opening; try again in a moment")
 
 
 def plain_message(exc: BaseException) -> str:
@@ -45,10 +55,11 @@ def plain_message(exc: BaseException) -> str:
 
 @dataclass
 class _Job:
-    fn: Callable[[Any], Any]
-    success: Success | None
+    fn: Callable[[Any], Any]  # of the Library, or of Library | None when not needs_library
+    success: Callable[[Any], object] | None
     failure: Failure | None
     seq: int = 0  # submission order across both threads
+    needs_library: bool = True
 
 
 class _Delivery(QObject):
@@ -61,7 +72,7 @@ class _Delivery(QObject):
         self.deliver.connect(self._run, Qt.ConnectionType.QueuedConnection)
 
     @Slot(object, object)
-    def _run(self, callback: Callable[[Any], None], value: object) -> None:
+    def _run(self, callback: Callable[[Any], object], value: object) -> None:
         try:
             callback(value)
         except Exception:  # a bug in a callback must not take the window down
@@ -71,8 +82,8 @@ class _Delivery(QObject):
 class LibraryExecutor(QObject):
     """Runs `fn(library)` on one worker thread, one job at a time, in order.
 
-    The first job should open the library (`open_library`); until then jobs get
-    `None` as their argument.  `failure` receives the exception; when it is not
+    The first job should open the library (`open_library`); a job that finds no library
+    open (opening failed) fails with `LibraryNotOpen`.  `failure` receives the exception; when it is not
     given, the executor's `failed` signal carries the message in plain words.
     Small writes that must not wait (notes) go through `submit_urgent`.
     """
@@ -81,7 +92,7 @@ class LibraryExecutor(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.library: Any = None
+        self.library: Library | None = None
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._urgent: queue.Queue[_Job | None] = queue.Queue()
         self._delivery = _Delivery()
@@ -100,20 +111,24 @@ class LibraryExecutor(QObject):
     # -- submitting ------------------------------------------------------------------------
     def submit(
         self,
-        fn: Callable[[Any], Any],
-        success: Success | None = None,
+        fn: Callable[[Library], T],
+        success: Callable[[T], object] | None = None,
         failure: Failure | None = None,
     ) -> None:
         """Queue `fn(library)`; callbacks run on the UI thread once it is done."""
+        self._submit(_Job(fn, success, failure))
+
+    def _submit(self, job: _Job) -> None:
         if self._stopped:
             return
         self._seq += 1
-        self._jobs.put(_Job(fn, success, failure, self._seq))
+        job.seq = self._seq
+        self._jobs.put(job)
 
     def submit_urgent(
         self,
-        fn: Callable[[Any], Any],
-        success: Success | None = None,
+        fn: Callable[[Library], T],
+        success: Callable[[T], object] | None = None,
         failure: Failure | None = None,
     ) -> None:
         """Run a short write as soon as the library is open, without waiting for earlier jobs.
@@ -131,12 +146,12 @@ class LibraryExecutor(QObject):
         self,
         directory: Path,
         progress: Callable[[int, int], None] | None = None,
-        success: Success | None = None,
+        success: Callable[[Library], object] | None = None,
         failure: Failure | None = None,
     ) -> None:
         """Open the library in the worker (its index may be repaired, with progress)."""
 
-        def op(_: object) -> object:
+        def op(_: Library | None) -> Library:
             from desk.core.library import Library  # imported here: Whoosh loads off the UI thread
 
             try:
@@ -147,7 +162,7 @@ class LibraryExecutor(QObject):
 
         self._opened.clear()
         self._open_seq = self._seq + 1
-        self.submit(op, success, failure)
+        self._submit(_Job(op, success, failure, needs_library=False))
 
     def pending(self) -> int:
         """How many jobs wait (roughly; for tests and the busy indicator)."""
@@ -158,12 +173,13 @@ class LibraryExecutor(QObject):
         if self._stopped:
             return not self._thread.is_alive()
 
-        def close(lib: Any) -> None:
+        def close(lib: Library | None) -> None:
             if lib is not None:
                 lib.close()
             self.library = None
 
-        self.submit(close)  # after every note save submitted before it
+        # after every note save submitted before it
+        self._submit(_Job(close, None, None, needs_library=False))
         self._stopped = True
         self._jobs.put(None)
         self._urgent.put(None)
@@ -200,6 +216,8 @@ class LibraryExecutor(QObject):
 
     def _run(self, job: _Job) -> None:
         try:
+            if self.library is None and job.needs_library:
+                raise LibraryNotOpen
             value = job.fn(self.library)
         except Exception as exc:
             if not isinstance(exc, DeskError | OSError):

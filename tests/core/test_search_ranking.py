@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from desk.core.search import IndexDoc, SearchIndex, SearchResult, rescore
 from desk.core.search.compiler import QueryWord, compile_query
+from desk.core.search.model import COORD_BONUS
+from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import parse
-from desk.core.search.ranking import Any_, Terms
+from desk.core.search.ranking import Any_, Ranked, Terms, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer, forms, plural_base
 from desk.core.search.schema import BOOSTS, TEXT_FIELDS
 from desk.core.search.snippets import Highlighter
@@ -176,3 +181,37 @@ def test_pages_are_slices_of_one_ranking_across_the_rescored_depth(tmp_path: Pat
     for offset in (0, 10, RESCORE_DEPTH - 5, RESCORE_DEPTH, RESCORE_DEPTH + 7):
         assert ids(ix.search("graph routing", limit=10, offset=offset)) == full[offset : offset + 10]
     assert ids(ix.search("graph routing", limit=3)) == full[:3]
+
+
+def test_a_hit_keeps_the_parts_it_matched_and_its_relevance_apart(index: SearchIndex) -> None:
+    first, second = index.search("vehicle routing").hits[:2]
+    assert (first.parts, second.parts) == (2, 1)
+    assert 0 < first.relevance < COORD_BONUS and 0 < second.relevance < COORD_BONUS
+    assert first.score == 2 * COORD_BONUS + first.relevance
+
+
+RELEVANCES = [0.0, 0.5, 1.25, 7.0]  # few values: many ties
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.sampled_from(RELEVANCES), st.booleans()), max_size=40),
+    st.integers(0, 45),
+)
+def test_the_best_k_are_the_first_k_by_parts_then_relevance_then_id(
+    rows: list[tuple[int, float, bool]], k: int
+) -> None:
+    n = len(rows)
+    corpus = Corpus(searcher=None, cache=PostingCache(), n=n)  # no searcher: top() reads no postings
+    corpus.alive = np.array([alive for _, _, alive in rows], bool)
+    corpus.ids = np.arange(n, 0, -1, dtype=np.int64)  # ids run against docnums: ties go to the lower id
+    ranked = Ranked(
+        np.array([r for _, r, _ in rows], np.float32), np.ones(n, bool), np.array([p for p, _, _ in rows])
+    )
+    total, docs, parts, relevance = top(corpus, ranked, k)
+    live = [d for d in range(n) if rows[d][2]]
+    expected = sorted(live, key=lambda d: (-rows[d][0], -rows[d][1], corpus.ids[d]))[:k]
+    assert total == len(live)
+    assert docs.tolist() == expected
+    assert parts.tolist() == [rows[d][0] for d in expected]
+    assert relevance.tolist() == [rows[d][1] for d in expected]

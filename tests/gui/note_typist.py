@@ -53,7 +53,7 @@ def main() -> None:
     window.activateWindow()
     if not wait_for(lambda: window.ready and not window.controller.pending(), 30_000):
         sys.exit(f"the window did not open: {window.open_error}")
-    window.edit_note()
+    window.reading.edit_note()
     if not wait_for(lambda: window.note.paper_id is not None and window.note_editor.hasFocus(), 10_000):
         sys.exit("the note editor did not take the focus")
     print("ready", window.note.paper_id, flush=True)

@@ -15,9 +15,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desk.core.errors import PaperNotFound
 from desk.core.library import Library
+from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.data import diff_html
 from desk.gui.duplicates.dialog import EMPTY, DuplicatesDialog
-from desk.gui.keymap import REVIEW_ACTIONS, ShortcutSheet
+from desk.gui.keymap import REVIEW_ACTIONS
 
 Key = Qt.Key
 Ctrl = Qt.KeyboardModifier.ControlModifier

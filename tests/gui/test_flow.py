@@ -6,6 +6,7 @@ from pathlib import Path
 
 from gui_helpers import press, type_text, wait_search
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from desk.core.library import Library
 
@@ -178,14 +179,36 @@ def test_a_query_that_does_not_parse_keeps_the_results(open_window, library_dir:
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
     before = window.model.ids()
-    type_text(qtbot, ' "unclosed')
-    wait_search(qtbot, window, 'policy "unclosed')
-    assert window.query_message.isVisible()
-    assert "quote" in window.query_message.text()
-    assert window.model.ids() == before  # the last good results stay
-    type_text(qtbot, '"')
-    wait_search(qtbot, window, 'policy "unclosed"')
-    assert not window.query_message.isVisible()
+    type_text(qtbot, " (")
+    wait_search(qtbot, window, "policy (")
+    type_text(qtbot, "NOT")
+    wait_search(qtbot, window, "policy (NOT")
+    assert window.query_message.isVisible() and "NOT" in window.query_message.text()
+    assert window.model.ids() == before  # "policy" is what is complete
+
+
+def test_an_open_quote_searches_the_phrase_started(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    type_text(qtbot, "policy")
+    wait_search(qtbot, window, "policy")
+    window.search_box.selectAll()
+    type_text(qtbot, '"large lang')
+    wait_search(qtbot, window, '"large lang')
+    assert window.query_message.isVisible() and "“large lang…”" in window.query_message.text()
+    assert window.suggestion_label.text() == ""
+    ids = window.model.ids()
+    assert ids
+    with Library(library_dir) as lib:
+        for paper_id in ids:
+            assert "large lang" in " ".join(lib.paper(paper_id).abstract.lower().split())
+    shown = list(ids)
+    QApplication.clipboard().setText("title:")  # pasted over the query: no search for "titl" between
+    window.search_box.selectAll()
+    press(qtbot, "v", Ctrl)
+    wait_search(qtbot, window, "title:")
+    assert window.model.ids() == shown  # nothing new to search: the list stays
+    assert "“title:” needs a word after it." in window.query_message.text()
+    assert window.suggestion_label.text() == ""
 
 
 def test_enter_right_after_typing_opens_the_best_hit(open_window, library_dir: Path, qtbot) -> None:

@@ -26,8 +26,8 @@ from desk.core.db import database
 from desk.core.library import Library
 from desk.core.paths import DATABASE_NAME
 from desk.core.reader import MAX_ABSTRACT_CHARS
-from desk.gui.reading import paper_view
-from desk.gui.reading.paper_view import SafeTextBrowser
+from desk.gui import safe_text
+from desk.gui.safe_text import SafeTextBrowser
 from desk.gui.single_instance import bring_to_front, claim, server_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,7 +231,7 @@ def test_a_note_is_saved_while_a_long_job_holds_the_worker(open_window, library_
     window.executor.submit(lambda _lib: release.wait(60))  # a big import, a rebuild, a duplicate scan
     after: list[str] = []
     try:
-        window.edit_note()
+        window.reading.edit_note()
         qtbot.waitUntil(window.note_editor.hasFocus)
         type_text(qtbot, "typed while the library was busy importing")
         qtbot.waitUntil(lambda: stored_note(library_dir, pid) == "typed while the library was busy importing")
@@ -352,21 +352,21 @@ def test_a_busy_library_is_said_in_plain_words_and_notes_wait_for_it(
 
     holder = hold_write_lock(library_dir)
     try:
-        window.toggle("starred")
+        window.reading.toggle("starred")
         qtbot.waitUntil(lambda: "busy" in window.statusBar().currentMessage(), timeout=10_000)
         said = window.statusBar().currentMessage()
         assert "Traceback" not in said and "went wrong" not in said and "OperationalError" not in said
 
         # A note typed meanwhile is kept, says it is not saved yet, and is saved once the lock goes,
         # even after moving on to another paper.
-        window.edit_note()
+        window.reading.edit_note()
         qtbot.waitUntil(window.note_editor.hasFocus)
         type_text(qtbot, "written while another desk held the library")
         qtbot.waitUntil(lambda: window.note.state_text().startswith("Not saved yet"), timeout=10_000)
         assert "busy" in window.note.state_text()
         window.show_paper(second, select=True)
         wait_paper(qtbot, window, second)
-        window.edit_note()
+        window.reading.edit_note()
         type_text(qtbot, "and this one too")
         qtbot.waitUntil(lambda: window.note.state_text().startswith("Not saved yet"), timeout=10_000)
     finally:
@@ -374,7 +374,7 @@ def test_a_busy_library_is_said_in_plain_words_and_notes_wait_for_it(
         holder.close()
 
     qtbot.waitUntil(lambda: window.note.state_text() == "Saved", timeout=15_000)
-    window.toggle("starred")
+    window.reading.toggle("starred")
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == "Starred", timeout=10_000)
 
     def saved() -> bool:
@@ -464,7 +464,7 @@ def test_hostile_text_is_shown_as_text_and_nothing_is_fetched(
     monkeypatch.setattr(SafeTextBrowser, "loadResource", spy)
     opened: list[str] = []
     monkeypatch.setattr(
-        paper_view.QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or True
+        safe_text.QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or True
     )
 
     # The spy sees what a browser is asked for: raw HTML would ask (the control).
@@ -543,12 +543,12 @@ def test_a_hostile_note_preview_fetches_nothing(open_window, library_dir: Path, 
     window = open_window(library_dir)
     pid = window.current_id
     wait_paper(qtbot, window, pid)
-    window.edit_note()
+    window.reading.edit_note()
     qtbot.waitUntil(window.note_editor.hasFocus)
     window.note_editor.setPlainText(
         '<img src="http://example.com/n.png"> <script>x()</script> [a](javascript:x())'
     )
-    window.toggle_preview()
+    window.reading.toggle_preview()
     preview = window.note.preview
     qtbot.waitUntil(preview.isVisible)
     assert "<script>x()</script>" in preview.toPlainText()  # raw HTML in a note is text

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 from desk.core.records import PaperSummary, SourceInfo
 from desk.gui import theme
-from desk.gui.keymap import ACTIONS, ShortcutSheet
+from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
+from desk.gui.keymap import ACTIONS
 from desk.gui.search.model import PLACEHOLDER, Hit, ResultsModel, Roles
 
 

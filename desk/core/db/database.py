@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,8 @@ class Database:
         self._write_engine = self.engine.execution_options(desk_write=True)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
+        self._version_conn: sqlite3.Connection | None = None  # see data_version
+        self._version_lock = threading.Lock()
         try:
             migrate(self.engine, path, backup_dir or path.parent / "backups")
         except OperationalError as exc:
@@ -96,6 +99,22 @@ class Database:
         online_copy(self.path, tmp, timeout_s=BUSY_TIMEOUT_MS / 1000)
         tmp.replace(dest)
 
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another process too) committed.
+
+        SQLite's `PRAGMA data_version`, asked on a connection kept for this alone (the pool's
+        connections change from call to call, and the counter is per connection); it holds no lock.
+        """
+        with self._version_lock:
+            if self._version_conn is None:
+                self._version_conn = sqlite3.connect(self.path, check_same_thread=False)
+            row = self._version_conn.execute("PRAGMA data_version").fetchone()
+        return int(row[0])
+
     def close(self) -> None:
         """Release every connection."""
+        with self._version_lock:
+            if self._version_conn is not None:
+                self._version_conn.close()
+                self._version_conn = None
         self.engine.dispose()

@@ -31,6 +31,7 @@ from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer
 
 PHRASE_FIELDS = ("title", "abstract", "note")
 MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost seconds)
+MAX_HIGHLIGHT = 100  # longer terms are not highlighted: a 15,000-letter "word" is no word
 
 _PLAIN = plain_analyzer()
 
@@ -55,6 +56,12 @@ class Compiled:
     ranked: bool  # False: no positive part, hits are listed by id
     words: list[QueryWord] = field(default_factory=list)  # positive unfielded words, in query order
 
+    @property
+    def empty(self) -> bool:
+        """Nothing to search: no word, phrase, prefix or filter survived parsing."""
+        p = self.plan
+        return not (p.shoulds or p.musts or p.filters or p.negatives)
+
 
 def _boosted(fields: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
     return tuple((f, BOOSTS.get(f, 1.0)) for f in fields if f != "short_kw")
@@ -69,6 +76,13 @@ def _terms(toks: list[str], fields: tuple[str, ...]) -> Plan | None:
         # earns a proximity bonus in rescore.py, on the best candidates only.
         return All(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
     return None
+
+
+def _prefix_variants(text: str) -> tuple[str, ...]:
+    """The lowercased prefix and its stem ("policy" is stemmed "polici"); () when too short."""
+    if len(text) < MIN_PREFIX or len(analyze(text)) > 1:
+        return ()
+    return tuple(dict.fromkeys([text, *analyze(text)]))
 
 
 def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
@@ -110,7 +124,8 @@ class _Compiler:
         toks = [t.text for t in _PLAIN(word.text)] if plain else analyze(word.text)
         if positive and not plain and toks:
             self.terms.extend(toks)
-            self.spell_words.append(word)
+            if word.spell:
+                self.spell_words.append(word)
             if word.field is None:
                 self.add_words(word.text)
             else:
@@ -130,10 +145,9 @@ class _Compiler:
         return _join(Any_, subs)
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
-        if len(text) < MIN_PREFIX or len(analyze(text)) > 1:
+        variants = _prefix_variants(text)
+        if not variants:
             return None
-        # Stems are mostly prefixes of their words, but stem("policy") is "polici".
-        variants = tuple(dict.fromkeys([text, *analyze(text)]))
         if positive:
             self.prefixes.extend(variants)
             self.slot += 1  # breaks word adjacency
@@ -141,14 +155,16 @@ class _Compiler:
 
     def phrase(self, node: PhraseNode, positive: bool) -> Plan | None:
         words = split_words(node.text, node.start, node.field)
-        if len(words) <= 1:
-            return self.node(words[0], positive) if words else None
         fields = FIELDS.get(node.field or "", PHRASE_FIELDS)
         plain = fields == ("collections",)
+        if node.prefix and words and not plain:
+            return self.phrase_start(node, words, fields, positive)
+        if len(words) <= 1:
+            return self.node(words[0], positive) if words else None
         toks = [t.text for t in _PLAIN(node.text)] if plain else analyze(node.text)
         if positive and not plain:
             self.terms.extend(toks)
-            self.spell_words.extend(w for w in words if isinstance(w, Word))
+            self.spell_words.extend(w for w in words if w.spell)
             if node.field is None:
                 self.add_words(node.text)
             else:
@@ -158,6 +174,29 @@ class _Compiler:
         if len(toks) == 1:
             return Terms(tuple((f, toks[0], b) for f, b in _boosted(fields)))
         return PhraseTerms(_boosted(fields), tuple(toks))
+
+    def phrase_start(
+        self, node: PhraseNode, words: list[Word], fields: tuple[str, ...], positive: bool
+    ) -> Plan | None:
+        """A phrase being typed: its complete words in a row, then a word starting with the last one."""
+        last = words[-1]
+        head = node.text[: last.start - node.start]
+        variants = _prefix_variants(last.text.lower())
+        if not variants:  # one letter typed: the phrase of the words before it
+            if not head.strip():
+                return None
+            return self.phrase(PhraseNode(head, node.field, node.start, last.start), positive)
+        toks = analyze(head)
+        if positive:
+            self.terms.extend(toks)
+            self.spell_words.extend(w for w in words[:-1] if w.spell)
+            if node.field is None:
+                self.add_words(head)
+            self.slot += 1  # the prefix breaks word adjacency
+            self.prefixes.extend(variants)
+        if not toks:
+            return Prefixes(_boosted(fields), variants)
+        return PhraseTerms(_boosted(fields), tuple(toks), variants)
 
     def add_words(self, text: str, slot: int | None = None) -> None:
         """Record the words of ``text`` in query order; ``slot`` is given for a correction."""
@@ -197,5 +236,5 @@ def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], st
     """
     c = _Compiler(alternatives)
     plan = c.combine(parsed.parts, top=True)
-    terms = list(dict.fromkeys(c.terms))
+    terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

@@ -24,8 +24,8 @@ from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, probe, sw
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.query import ParsedQuery, parse
-from desk.core.search.ranking import K1, B, bm25f, combine, top
+from desk.core.search.query import ParsedQuery, clean_query, parse
+from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import (
     INDEX_NAME,
@@ -41,10 +41,12 @@ from desk.core.search.schema import (
 from desk.core.search.snippets import Highlighter, lead, snippet
 from desk.core.search.spelling import Lexicon, apply, corrections
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
-from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny
+from desk.core.search.whoosh_internals import check, fast
+from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
+Found = tuple[int, int, float]  # (docnum, query parts matched, relevance) of a ranked document
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 
 
@@ -77,6 +79,7 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
     # ---- lifecycle -----------------------------------------------------------------
 
@@ -170,6 +173,8 @@ class SearchIndex:
     ) -> bool:
         """Write a complete index into ``build``; False when cancelled."""
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
+        if not fast():
+            return self._build_public(ix, build, docs, total, progress, cancelled)
         if pool is None or not pool.parallel or total < PARALLEL_FROM:
             pool = WorkerPool(1)  # runs each part here, in turn
         part = min(REBUILD_PART, max(1, -(-total // pool.workers)))
@@ -215,6 +220,39 @@ class SearchIndex:
             progress(written, total)
         return True
 
+    def _build_public(
+        self,
+        ix: windex.Index,
+        build: Path,
+        docs: Iterable[IndexDoc],
+        total: int,
+        progress: Callable[[int, int], None] | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> bool:
+        """_build() through Whoosh's own writer, in this process (no staged segments)."""
+        writer = segment_writer(ix)
+        written = 0
+        try:
+            for doc in docs:
+                if cancelled is not None and written % 32 == 0 and cancelled():
+                    writer.cancel()
+                    return False
+                writer.add_document(**writer_fields(doc))
+                written += 1
+                if progress is not None and written % REBUILD_PART == 0:
+                    progress(written, total)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        ix.close()
+        lexicon = Lexicon()
+        lexicon.add_counts(writer.word_counts)
+        lexicon.save(build / LEXICON_NAME)
+        if progress is not None:
+            progress(written, total)
+        return True
+
     def _swap_in(self, build: Path) -> None:
         # Without the marker the directory reads CORRUPT until the last step.
         remove_marker(self.directory)
@@ -232,14 +270,22 @@ class SearchIndex:
         index lock (searches go on meanwhile), and moved in with one commit.
         """
         latest = {d.id: d for d in docs}
-        if pool is not None and pool.parallel and len(latest) >= PARALLEL_FROM:
+        if pool is not None and self.can_stage(pool) and len(latest) >= PARALLEL_FROM:
             batch = self.stage(list(latest.values()), pool)
             self.commit_staged(batch.ids, batch.result())
         elif latest:
             self._commit(latest, [])
 
+    @staticmethod
+    def can_stage(pool: WorkerPool) -> bool:
+        """Whether stage() may be used: worker processes, and the Whoosh the staging was verified with."""
+        return pool.parallel and fast()
+
     def stage(self, docs: Sequence[IndexDoc], pool: WorkerPool) -> StagedBatch:
-        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged()."""
+        """Start writing ``docs`` (distinct ids), a segment per worker; none shows before commit_staged().
+
+        Only when can_stage(pool): segments are moved into the index through Whoosh's internals.
+        """
         self.directory.mkdir(parents=True, exist_ok=True)
         sweep_stages(self.directory)
         jobs = [
@@ -256,7 +302,7 @@ class SearchIndex:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         with self._lock:
             try:
-                writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+                writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             except BaseException:
                 discard(staged)
                 raise
@@ -290,7 +336,7 @@ class SearchIndex:
         if not wanted:
             return
         with self._lock:
-            writer = FastSegmentWriter(self._index(), timeout=WRITE_TIMEOUT, delay=0.05, codec=codec())
+            writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             try:
                 delete_ids(writer, wanted)
             except BaseException:
@@ -324,12 +370,23 @@ class SearchIndex:
 
     # ---- searching ---------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 50, *, offset: int = 0) -> SearchResult:
-        """Ranked hits for ``query``; never raises on any query string."""
+    def search(self, query: str, limit: int = 50, *, offset: int = 0, typing: bool = False) -> SearchResult:
+        """Ranked hits for ``query``; never raises on any query string.
+
+        ``typing``: the query is being typed, so its last word is unfinished and is not
+        spell-corrected. An unfinished end (an open quote, a trailing ``title:`` or ``AND``) is
+        described by ``SearchResult.hint``; when nothing complete is left to search, the
+        result has no hits and ``no_new_query`` set.
+        """
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
-        parsed = parse(query)
+        query = clean_query(query)
+        parsed = parse(query, typing=typing)
         compiled = compile_query(parsed)
+        if compiled.empty and parsed.hint is not None:
+            return SearchResult(
+                query, 0, (), _ms(started), None, False, (), parsed.message, parsed.hint, no_new_query=True
+            )
         with self._lock:
             corpus = self._current()
             if corpus is None:
@@ -337,7 +394,10 @@ class SearchIndex:
             try:
                 return self._search(corpus, query, parsed, compiled, limit, offset, started)
             except Exception:  # a damaged index must not take the search box down
-                log.error("search failed for %r", query, exc_info=log.isEnabledFor(logging.DEBUG))
+                # Not the query itself: what a user searches for stays out of the log.
+                log.error(
+                    "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
+                )
                 return _empty(query, started, UNREADABLE)
 
     def _search(
@@ -375,7 +435,9 @@ class SearchIndex:
         if compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
-        return SearchResult(query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message)
+        return SearchResult(
+            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+        )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
         """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
@@ -402,25 +464,25 @@ class SearchIndex:
                 scores += s * np.float32(weight / heaviest)
                 mask |= m
             mask[docnum] = False
-            total, docs, values = top(corpus, (scores, mask), limit)
+            total, docs, parts, values = top(corpus, Ranked(scores, mask), limit)
             terms = tuple(t for t, _ in keys)
-            found = list(zip(docs.tolist(), values.tolist(), strict=True))
+            found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
             return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
 
-    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[tuple[int, float]]]:
-        """(total, [(docnum, score)] of the best ``k``) for a compiled query."""
-        total, docs, values = top(corpus, combine(corpus, compiled.plan), k, by_id=not compiled.ranked)
-        return total, list(zip(docs.tolist(), values.tolist(), strict=True))
+    def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
+        """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
+        total, docs, parts, values = top(corpus, rank(corpus, compiled.plan), k, by_id=not compiled.ranked)
+        return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
 
     def _rescore(
         self,
         corpus: Corpus,
         compiled: Compiled,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
-    ) -> list[tuple[int, float]]:
+    ) -> list[Found]:
         """``found`` with its first RESCORE_DEPTH reordered by the bonus of rescore.py.
 
         The rest keep their order after them: a bonus is never negative, so every rescored
@@ -438,14 +500,14 @@ class SearchIndex:
         )
         if not rescorer.active:
             return found
-        rescored: list[tuple[float, int, int]] = []
-        for docnum, score in head:
+        rescored: list[tuple[int, float, int, int]] = []
+        for docnum, parts, relevance in head:
             fields = _stored(corpus, docnum, stored)
             texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
             bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
-            rescored.append((-(score + bonus), int(corpus.ids[docnum]), docnum))
+            rescored.append((-parts, -(relevance + bonus), int(corpus.ids[docnum]), docnum))
         rescored.sort()
-        return [(docnum, -neg) for neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
+        return [(docnum, -parts, -neg) for parts, neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()
@@ -462,16 +524,16 @@ class SearchIndex:
     def _hits(
         self,
         corpus: Corpus,
-        found: list[tuple[int, float]],
+        found: list[Found],
         hl: Highlighter,
         stored: dict[int, dict[str, Any]],
     ) -> tuple[Hit, ...]:
         hits: list[Hit] = []
-        for docnum, score in found:
+        for docnum, parts, relevance in found:
             fields = _stored(corpus, docnum, stored)
             abstract, note = fields.get("abstract", ""), fields.get("note", "")
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
-            hits.append(Hit(int(corpus.ids[docnum]), float(score), cut[0], cut[1]))
+            hits.append(Hit(int(corpus.ids[docnum]), int(parts), float(relevance), cut[0], cut[1]))
         return tuple(hits)
 
 

@@ -21,14 +21,24 @@ class IndexDoc:
     collections: tuple[str, ...]
 
 
+#: Larger than any relevance one query part reaches (BM25F with boosts, plus rescore.py's bonus).
+COORD_BONUS = 1000.0
+
+
 @dataclass(frozen=True)
 class Hit:
     """One ranked result."""
 
     id: int
-    score: float  # orders hits: thousands = query parts matched, remainder = BM25F + rescore.py bonus
+    parts: int  # query parts matched: hits are ordered by it first (0 for related papers)
+    relevance: float  # then by this: BM25F + rescore.py's bonus
     snippet: str  # plain-text excerpt of the abstract (or the note when only it matched), "…" at cuts
     highlights: tuple[tuple[int, int], ...]  # (start, end) of matched words inside snippet
+
+    @property
+    def score(self) -> float:
+        """One number ordering hits as (parts, relevance) do: ``parts * COORD_BONUS + relevance``."""
+        return self.parts * COORD_BONUS + self.relevance
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,10 @@ class SearchResult:
     corrected: bool  # True when the typed words alone found little: the hits come from the suggestion's
     terms: tuple[str, ...]  # stemmed positive terms, for highlighting
     message: str | None  # plain-words note when part of the query did not parse
+    hint: str | None = None  # one short note on the unfinished end of a query being typed
+    # True when nothing complete is left to search ("title:", "NOT", an open quote alone): no
+    # hits are given, and a search-as-you-type list keeps showing the previous query's results.
+    no_new_query: bool = False
 
 
 class IndexState(enum.Enum):

@@ -17,10 +17,13 @@ from pickle import loads
 from typing import Any
 
 import numpy as np
+from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.columns import NumericColumn
 from whoosh.formats import _INT_SIZE, Positions
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
+
+from desk.core.search.whoosh_internals import fast
 
 POSTINGS_CACHE = 2_000_000  # postings kept decoded across queries (8 bytes each)
 
@@ -30,7 +33,7 @@ EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
 
 def column_array(reader: Any, doccount: int) -> np.ndarray:
     """A whole numeric column as an array (bulk read when the layout is known)."""
-    if isinstance(reader, NumericColumn.Reader) and reader._typecode in "BHILQbhilq":
+    if fast() and isinstance(reader, NumericColumn.Reader) and reader._typecode in "BHILQbhilq":
         n = min(reader._count, doccount)
         raw = reader._dbfile.get(reader._basepos, n * reader._fixedlen)
         arr = np.frombuffer(raw, dtype=np.dtype(reader._typecode).newbyteorder(">")).astype(np.int64)
@@ -44,7 +47,7 @@ def _decode(matcher: Any) -> tuple[np.ndarray, np.ndarray]:
     """(ids, weights) of a whole posting list."""
     ids: list[np.ndarray] = []
     weights: list[np.ndarray] = []
-    if type(matcher).__name__ == "W3LeafMatcher" and not matcher._byteids:
+    if fast() and isinstance(matcher, W3LeafMatcher) and not matcher._byteids:
         while matcher.is_active():
             if matcher._data is None:
                 matcher._read_data()
@@ -85,20 +88,16 @@ def _positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
     out: dict[int, Collection[int]] = {}
     if not len(wanted):
         return out
+    if not fast():
+        return _plain_positions(matcher, wanted)
     # A segment with deleted documents wraps its postings in a FilterMatcher; the wanted
     # docnums are live documents already, so the raw postings underneath are what we read.
     while not hasattr(matcher, "format") and not hasattr(matcher, "_format") and hasattr(matcher, "child"):
         matcher = matcher.child
     # A block list's matcher has .format; a short list kept in its term entry (a ListMatcher), ._format.
     decode = _position_decoder(getattr(matcher, "format", None) or matcher._format)
-    if type(matcher).__name__ != "W3LeafMatcher" or matcher._byteids:
-        for d in wanted.tolist():
-            if not matcher.is_active():
-                break
-            matcher.skip_to(d)
-            if matcher.is_active() and matcher.id() == d:
-                out[d] = set(matcher.value_as("positions"))
-        return out
+    if not isinstance(matcher, W3LeafMatcher) or matcher._byteids:
+        return _plain_positions(matcher, wanted)
     i = 0
     while matcher.is_active() and i < len(wanted):
         if wanted[i] > matcher.block_max_id():
@@ -117,6 +116,27 @@ def _positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
             out[d] = decode(values[k])
         i = j
         matcher._next_block()
+    return out
+
+
+def _merged(maps: list[dict[int, Collection[int]]]) -> dict[int, Collection[int]]:
+    """The positions of several terms together, per document."""
+    out: dict[int, set[int]] = {}
+    for positions in maps:
+        for d, pos in positions.items():
+            out.setdefault(d, set()).update(pos)
+    return dict(out)
+
+
+def _plain_positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
+    """_positions() through the matcher's public methods: a skip and a decode per document."""
+    out: dict[int, Collection[int]] = {}
+    for d in wanted.tolist():
+        if not matcher.is_active():
+            break
+        matcher.skip_to(d)
+        if matcher.is_active() and matcher.id() == d:
+            out[d] = set(matcher.value_as("positions"))
     return out
 
 
@@ -173,7 +193,7 @@ class Corpus:
             count = leaf.doc_count_all()
             ids[offset : offset + count] = column_array(leaf.column_reader("id", translate=False), count)
             if leaf.has_deletions():
-                perdoc = getattr(leaf, "_perdoc", None)
+                perdoc = getattr(leaf, "_perdoc", None) if fast() else None
                 if perdoc is not None and hasattr(perdoc, "deleted_docs"):
                     dead = np.fromiter(perdoc.deleted_docs(), dtype=np.int64)
                 else:
@@ -188,7 +208,7 @@ class Corpus:
             arr = np.zeros(self.n, np.float32)
             for leaf, offset, _ in self.leaves:
                 count = leaf.doc_count_all()
-                perdoc = getattr(leaf, "_perdoc", None)
+                perdoc = getattr(leaf, "_perdoc", None) if fast() else None
                 if perdoc is None or not hasattr(perdoc, "_cached_reader"):
                     lengths = [leaf.doc_field_length(d, fieldname, 0) or 0 for d in range(count)]
                     arr[offset : offset + count] = lengths
@@ -218,8 +238,13 @@ class Corpus:
             avg = self._avg[fieldname] = self.searcher.avg_field_length(fieldname) or 1.0
         return ids, tf / ((1 - b) + b * self.lengths(fieldname)[ids] / np.float32(avg))
 
-    def phrase_docs(self, fieldname: str, terms: Sequence[str], candidates: np.ndarray) -> np.ndarray:
-        """The candidates (sorted global docnums) where ``terms`` occur consecutively."""
+    def phrase_docs(
+        self, fieldname: str, terms: Sequence[str | Sequence[str]], candidates: np.ndarray
+    ) -> np.ndarray:
+        """The candidates (sorted global docnums) where ``terms`` occur consecutively.
+
+        A place of ``terms`` may be a sequence of alternatives (the expansions of a prefix).
+        """
         keep = np.zeros(len(candidates), bool)
         field_obj = self.searcher.schema[fieldname]
         for leaf, offset, _ in self.leaves:
@@ -227,12 +252,14 @@ class Corpus:
             local = candidates[lo:hi] - offset
             if not len(local):
                 continue
-            maps = []
+            maps: list[dict[int, Collection[int]]] = []
             for t in terms:
-                btext = field_obj.to_bytes(t)
-                maps.append(
-                    _positions(leaf.postings(fieldname, btext), local) if (fieldname, btext) in leaf else {}
-                )
+                found: list[dict[int, Collection[int]]] = []
+                for alt in (t,) if isinstance(t, str) else t:
+                    btext = field_obj.to_bytes(alt)
+                    if (fieldname, btext) in leaf:
+                        found.append(_positions(leaf.postings(fieldname, btext), local))
+                maps.append(found[0] if len(found) == 1 else _merged(found))
             for k, d in enumerate(local.tolist()):
                 starts = maps[0].get(d, ())
                 if any(all(p + n in maps[n].get(d, ()) for n in range(1, len(terms))) for p in starts):

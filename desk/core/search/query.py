@@ -10,18 +10,26 @@ Grammar (loosest first)::
 
 Nothing here raises on user input: what does not parse is searched as words,
 dropped, or both, and a plain-words note is left in ``ParsedQuery.messages``.
+
+A query being typed is not a broken one. Its unfinished end -- an open quote, a
+trailing ``field:``, ``is:sta``, ``AND``/``OR``/``NOT`` or ``-``, an open
+parenthesis -- is described by one short ``ParsedQuery.hint`` instead: what is
+complete is searched, an open quote's words as the start of a phrase (its last
+word a prefix), and the rest waits for more typing.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 MAX_PARTS = 64  # query parts kept; a pasted essay must not cost seconds
 MAX_DEPTH = 16  # parenthesis nesting kept
 MIN_PREFIX = 2  # "a*" would expand to half the lexicon
 
-# field name typed -> index fields searched
+# Field name typed -> index fields searched. A new field is one line here (and, for a
+# field searched otherwise than as text, a branch in compiler.py).
 FIELDS: dict[str, tuple[str, ...]] = {
     "title": ("title",),
     "abstract": ("abstract",),
@@ -32,6 +40,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "collection": ("collections",),
     "collections": ("collections",),
 }
+# Filter typed -> (flag field of the index, value required).
 FILTERS: dict[str, tuple[str, bool]] = {
     "is:starred": ("starred", True),
     "is:unstarred": ("starred", False),
@@ -41,10 +50,12 @@ FILTERS: dict[str, tuple[str, bool]] = {
     "has:notes": ("has_note", True),
 }
 OPERATORS = ("OR", "AND", "NOT")
+FILTER_FIELDS = frozenset(f.partition(":")[0] for f in FILTERS)  # "is", "has"
 
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
 _WORD_RE = re.compile(r"\w+(?:\.?\w+)*")
 _SPECIAL = frozenset('()"')
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 # ---- syntax tree ----------------------------------------------------------------
@@ -57,6 +68,7 @@ class Word:
     prefix: bool = False
     start: int = 0  # offset of text in the query string
     end: int = 0
+    spell: bool = True  # False: never spell-corrected (a field name, the word being typed)
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,7 @@ class PhraseNode:
     field: str | None = None
     start: int = 0
     end: int = 0
+    prefix: bool = False  # an open quote being typed: its last word is the start of a word
 
 
 @dataclass(frozen=True)
@@ -104,24 +117,52 @@ class Token:
     start: int = 0
     end: int = 0
     closed: bool = True
+    spell: bool = True
 
 
 @dataclass
 class ParsedQuery:
-    """A parsed query string: top-level parts plus notes on what did not parse."""
+    """A parsed query string: top-level parts, notes on what did not parse, and the unfinished end."""
 
     parts: list[Node]
     messages: list[str] = field(default_factory=list)
+    hint: str | None = None  # one short note on what is still being typed ("title:" alone, an open quote)
 
     @property
     def message(self) -> str | None:
+        """The notes on what did not parse, as one text (None when all of it did)."""
         return " ".join(dict.fromkeys(self.messages)) or None
+
+
+@dataclass
+class _Notes:
+    """What parsing found wrong (``problems``) and what is unfinished (``unfinished``, in order found)."""
+
+    problems: list[str] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)
+
+    def hint(self) -> str | None:
+        # The end of the string is what is being typed; an open parenthesis only when nothing else is.
+        trailing = [h for h in self.unfinished if h != OPEN_PARENTHESIS]
+        return trailing[-1] if trailing else (self.unfinished[0] if self.unfinished else None)
+
+
+OPEN_PARENTHESIS = "A parenthesis is open; what is in it is searched."
+
+
+def _quoted(text: str) -> str:
+    return f"“{text}”"
 
 
 # ---- tokenizer --------------------------------------------------------------------
 
 
-def tokenize(text: str, messages: list[str]) -> list[Token]:
+def _rest_blank(text: str, end: int) -> bool:
+    """Nothing but white space after ``end``: the token there ends what was typed."""
+    return not text[end:].strip()
+
+
+def tokenize(text: str, notes: _Notes) -> list[Token]:
     """Split a query string into tokens; never raises."""
     tokens: list[Token] = []
     i, n = 0, len(text)
@@ -139,8 +180,6 @@ def tokenize(text: str, messages: list[str]) -> list[Token]:
             j = text.find('"', i + 1)
             closed = j >= 0
             end = j if closed else n
-            if not closed:
-                messages.append("A quote is not closed; its words are searched one by one.")
             tokens.append(Token("phrase", text[i + 1 : end], pending_field, i + 1, end, closed))
             pending_field = None
             i = end + 1
@@ -153,11 +192,13 @@ def tokenize(text: str, messages: list[str]) -> list[Token]:
         j = i
         while j < n and not text[j].isspace() and text[j] not in _SPECIAL:
             j += 1
-        if j == i:  # a lone "-" or "+" before a space
-            i += 1
+        if j == i or text[i:j] in ("-", "+"):  # a lone "-" or "+"
+            if c == "-" and _rest_blank(text, j):
+                notes.unfinished.append("“-” needs a word after it.")
+            i = max(j, i + 1)
             continue
         raw = text[i:j]
-        tokens.extend(_word_tokens(raw, i, text, j, messages))
+        tokens.extend(_word_tokens(raw, i, text, j, notes))
         pending_field = tokens[-1].field if tokens and tokens[-1].kind == "field" else None
         if pending_field is not None:
             tokens.pop()
@@ -165,7 +206,15 @@ def tokenize(text: str, messages: list[str]) -> list[Token]:
     return tokens
 
 
-def _word_tokens(raw: str, start: int, text: str, end: int, messages: list[str]) -> list[Token]:
+def _filters_starting(text: str) -> list[str]:
+    """The filters ``text`` begins, one name per meaning ("has:notes" is "has:note")."""
+    meanings: dict[tuple[str, bool], str] = {}
+    for name, meaning in FILTERS.items():
+        meanings.setdefault(meaning, name)
+    return [name for name in meanings.values() if name.startswith(text)]
+
+
+def _word_tokens(raw: str, start: int, text: str, end: int, notes: _Notes) -> list[Token]:
     if raw in OPERATORS:
         return [Token(raw, start=start, end=end)]
     lowered = raw.lower()
@@ -180,13 +229,21 @@ def _word_tokens(raw: str, start: int, text: str, end: int, messages: list[str])
                 return [Token("word", rest, name, start + len(m.group(1)) + 1, end)]
             if end < len(text) and text[end] == '"':
                 return [Token("field", field=name, start=start, end=end)]
-            messages.append(f"“{raw}” needs a word right after the colon.")
+            if _rest_blank(text, end):
+                notes.unfinished.append(f"{_quoted(raw)} needs a word after it.")
+            else:
+                notes.problems.append(f"{_quoted(raw)} needs a word right after the colon.")
             return []
-        if name in ("is", "has"):
-            messages.append(f"“{raw}” is not a known filter; it is searched as words.")
-        # Not a field we know: both sides are searched as plain words.
+        if name in FILTER_FIELDS and (end == len(text) or (not rest and _rest_blank(text, end))):
+            begun = _filters_starting(lowered)
+            if begun:  # "is:sta" being typed
+                notes.unfinished.append(f"Finish the filter: {', '.join(begun)}.")
+                return []
+        if name in FILTER_FIELDS:
+            notes.problems.append(f"{_quoted(raw)} is not a known filter; it is searched as words.")
+        # Not a field we know: both sides are searched as plain words (a field name is not corrected).
         split = start + len(m.group(1)) + 1
-        words = [Token("word", m.group(1), None, start, split - 1)]
+        words = [Token("word", m.group(1), None, start, split - 1, spell=False)]
         if rest:
             words.append(Token("word", rest, None, split, end))
         return words
@@ -197,10 +254,10 @@ def _word_tokens(raw: str, start: int, text: str, end: int, messages: list[str])
 
 
 class _Parser:
-    def __init__(self, tokens: list[Token], messages: list[str]) -> None:
+    def __init__(self, tokens: list[Token], notes: _Notes) -> None:
         self.tokens = tokens
         self.pos = 0
-        self.messages = messages
+        self.notes = notes
         self.depth = 0
 
     def peek(self) -> Token | None:
@@ -212,17 +269,24 @@ class _Parser:
             if tok.kind == ")":
                 if inner:
                     return parts
-                self.messages.append("A closing parenthesis has no opening one.")
+                self.notes.problems.append("A closing parenthesis has no opening one.")
                 self.pos += 1
                 continue
             if tok.kind in ("OR", "AND"):
-                self.messages.append(f"“{tok.kind}” needs words on both sides.")
                 self.pos += 1
+                self._dangling(tok.kind, "needs words on both sides.")
                 continue
             node = self.or_expr()
             if node is not None:
                 parts.append(node)
         return parts
+
+    def _dangling(self, op: str, problem: str) -> None:
+        """An operator with nothing usable after it: unfinished at the end of the query, else a problem."""
+        if self.peek() is None:
+            self.notes.unfinished.append(f"“{op}” needs a word after it.")
+        else:
+            self.notes.problems.append(f"“{op}” {problem}")
 
     def or_expr(self) -> Node | None:
         return self._binary("OR", self.and_expr, OrNode)
@@ -230,16 +294,18 @@ class _Parser:
     def and_expr(self) -> Node | None:
         return self._binary("AND", self.unary, AndNode)
 
-    def _binary(self, op: str, operand: object, make: type[OrNode] | type[AndNode]) -> Node | None:
-        left = operand()  # type: ignore[operator]
+    def _binary(
+        self, op: str, operand: Callable[[], Node | None], make: type[OrNode] | type[AndNode]
+    ) -> Node | None:
+        left = operand()
         children = [left] if left is not None else []
         while (tok := self.peek()) is not None and tok.kind == op:
             self.pos += 1
             nxt = self.peek()
             if nxt is None or nxt.kind in (")", "OR", "AND"):
-                self.messages.append(f"“{op}” needs words on both sides.")
+                self._dangling(op, "needs words on both sides.")
                 break
-            right = operand()  # type: ignore[operator]
+            right = operand()
             if right is not None:
                 children.append(right)
         if not children:
@@ -247,19 +313,20 @@ class _Parser:
         return children[0] if len(children) == 1 else make(tuple(children))
 
     def unary(self) -> Node | None:
-        tok = self.peek()
-        if tok is not None and tok.kind in ("NOT", "-"):
+        # A loop, not recursion: "NOT " typed a thousand times is one negation or none.
+        negated = False
+        while (tok := self.peek()) is not None and tok.kind in ("NOT", "-"):
             self.pos += 1
             nxt = self.peek()
             if nxt is None or nxt.kind in (")", "OR", "AND"):
                 if tok.kind == "NOT":
-                    self.messages.append("“NOT” needs a word after it.")
+                    self._dangling("NOT", "needs a word after it.")
                 return None
-            child = self.unary()
-            if child is None:
-                return None
-            return child.child if isinstance(child, NotNode) else NotNode(child)
-        return self.atom()
+            negated = not negated
+        child = self.atom()
+        if child is None or not negated:
+            return child
+        return child.child if isinstance(child, NotNode) else NotNode(child)
 
     def atom(self) -> Node | None:
         tok = self.peek()
@@ -276,7 +343,7 @@ class _Parser:
             if closing is not None and closing.kind == ")":
                 self.pos += 1
             else:
-                self.messages.append("A parenthesis is not closed.")
+                self.notes.unfinished.append(OPEN_PARENTHESIS)
             if not parts:
                 return None
             return parts[0] if len(parts) == 1 else Group(tuple(parts))
@@ -284,20 +351,40 @@ class _Parser:
             fieldname, value = FILTERS[tok.text]
             return Filter(fieldname, value)
         if tok.kind == "phrase":
-            if tok.closed:
-                return PhraseNode(tok.text, tok.field, tok.start, tok.end)
-            words = split_words(tok.text, tok.start, tok.field)
-            if not words:
-                return None
-            return words[0] if len(words) == 1 else Group(tuple(words))
+            return self.phrase(tok)
         if tok.kind == "word":
             return _word_node(tok)
         return None  # ")" "OR" "AND" are handled by the callers
 
+    def phrase(self, tok: Token) -> Node | None:
+        if tok.closed:
+            return PhraseNode(tok.text, tok.field, tok.start, tok.end)
+        # An open quote is a phrase being typed: its last word is the start of a word.
+        typed = " ".join(tok.text.split())
+        prefix = bool(typed) and not tok.text[-1].isspace()
+        field_name = f"{tok.field}:" if tok.field else ""
+        words = _WORD_RE.findall(tok.text)
+        if not words or (prefix and len(words) == 1 and len(words[0]) < MIN_PREFIX):
+            self.notes.unfinished.append("A quote is open: type the phrase.")
+            return None
+        if prefix:
+            self.notes.unfinished.append(f"Quote open: {field_name}“{typed}…” is searched as a phrase start.")
+        else:
+            self.notes.unfinished.append(f"Quote open: {field_name}“{typed}” is searched as a phrase.")
+        return PhraseNode(tok.text, tok.field, tok.start, tok.end, prefix=prefix)
 
-def split_words(text: str, offset: int, fieldname: str | None) -> list[Node]:
+
+def split_words(text: str, offset: int, fieldname: str | None) -> list[Word]:
+    """The words of a phrase's text, each with its offsets in the query string (before ":", not corrected)."""
     return [
-        Word(m.group(), fieldname, False, offset + m.start(), offset + m.end())
+        Word(
+            m.group(),
+            fieldname,
+            False,
+            offset + m.start(),
+            offset + m.end(),
+            text[m.end() : m.end() + 1] != ":",
+        )
         for m in _WORD_RE.finditer(text)
     ]
 
@@ -310,16 +397,29 @@ def _word_node(tok: Token) -> Node | None:
         stripped = stripped.replace("*", " ")
     if not stripped.strip():
         return None
-    return Word(stripped, tok.field, prefix, tok.start, tok.start + len(stripped))
+    return Word(stripped, tok.field, prefix, tok.start, tok.start + len(stripped), tok.spell)
 
 
-def parse(text: str) -> ParsedQuery:
-    """Parse a query string; never raises."""
-    messages: list[str] = []
-    tokens = tokenize(text, messages)
-    parser = _Parser(tokens, messages)
+def clean_query(text: str) -> str:
+    """``text`` without what no query can mean: lone surrogates (undecodable bytes of a command line)."""
+    if text.isascii():
+        return text
+    return _SURROGATE_RE.sub("", text)
+
+
+def parse(text: str, typing: bool = False) -> ParsedQuery:
+    """Parse a query string; never raises.
+
+    ``typing``: the query is being typed (search as you type), so its last word, when nothing
+    follows it, is unfinished and never spell-corrected.
+    """
+    notes = _Notes()
+    tokens = tokenize(text, notes)
+    if typing and tokens and tokens[-1].kind == "word" and tokens[-1].end == len(text):
+        tokens[-1] = replace(tokens[-1], spell=False)
+    parser = _Parser(tokens, notes)
     parts = parser.sequence(inner=False)
     if len(parts) > MAX_PARTS:
-        messages.append(f"Only the first {MAX_PARTS} parts of a long query are searched.")
+        notes.problems.append(f"Only the first {MAX_PARTS} parts of a long query are searched.")
         parts = parts[:MAX_PARTS]
-    return ParsedQuery(parts, messages)
+    return ParsedQuery(parts, notes.problems, notes.hint())

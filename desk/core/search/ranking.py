@@ -1,7 +1,7 @@
 """Coordination ranking with BM25F over the numpy postings of postings.py.
 
-A document's score is ``parts_matched * COORD_BONUS + relevance``: more
-distinct query parts first, then relevance. Relevance is BM25F as Robertson
+Documents are ordered by two keys: the number of distinct query parts they
+match (coordination) first, then relevance. Relevance is BM25F as Robertson
 and Zaragoza define it: per term, each field's frequency is normalised by the
 field's length and weighted by the field's boost, the weighted frequencies
 are summed, and only that sum is saturated, so a word in the title adds to its
@@ -21,8 +21,6 @@ import numpy as np
 
 from desk.core.search.postings import Corpus
 
-#: Larger than any BM25F score one query part reaches (boosts included).
-COORD_BONUS = 1000.0
 B, K1 = 0.75, 1.2
 MAX_EXPANSION = 256  # terms a prefix expands to, per field
 PHRASE_CACHE = 16  # phrase answers kept per index generation
@@ -48,10 +46,15 @@ class Prefixes:
 
 @dataclass(frozen=True)
 class PhraseTerms:
-    """Documents holding ``terms`` at consecutive positions in one of ``fields``."""
+    """Documents holding ``terms`` at consecutive positions in one of ``fields``.
+
+    With ``prefixes`` (a phrase being typed), the terms are followed by a term starting
+    with one of them: ``"large lang`` holds "large language" and "large langevin".
+    """
 
     fields: tuple[tuple[str, float], ...]
     terms: tuple[str, ...]
+    prefixes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,21 @@ class Combine:
     musts: tuple[Plan, ...] = ()  # each an All whose children count as parts
     filters: tuple[Plan, ...] = ()
     negatives: tuple[Plan, ...] = ()
-    coordinate: bool = False  # the top level: each part adds COORD_BONUS
+    coordinate: bool = False  # the top level: the parts each document matches are counted
 
 
 Plan = Terms | Prefixes | PhraseTerms | Flag | Negate | All | Any_ | Combine
 Scored = tuple[np.ndarray | None, np.ndarray]  # (scores or None, mask) over all docnums
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A top-level answer over all docnums: what matched, its relevance, and how many parts."""
+
+    relevance: np.ndarray | None  # BM25F summed over the parts (None: all zero)
+    mask: np.ndarray
+    parts: np.ndarray | None = None  # query parts each document matches (None: not counted)
+
 
 # ---- evaluation ---------------------------------------------------------------------------------
 
@@ -122,7 +135,13 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
 
 
 def combine(corpus: Corpus, plan: Combine) -> Scored:
-    """Evaluate a Combine; at the top level each part adds COORD_BONUS where it matches."""
+    """Evaluate a Combine (its parts' scores summed)."""
+    ranked = rank(corpus, plan)
+    return ranked.relevance, ranked.mask
+
+
+def rank(corpus: Corpus, plan: Combine) -> Ranked:
+    """Evaluate a Combine; at the top level (``coordinate``) the parts each document matches are counted."""
     parts: list[Scored] = [evaluate(corpus, p) for p in plan.shoulds]
     must_masks: list[np.ndarray] = []
     for must in plan.musts:
@@ -130,11 +149,11 @@ def combine(corpus: Corpus, plan: Combine) -> Scored:
         results = [evaluate(corpus, c) for c in children]
         parts.extend(results)
         must_masks.extend(m for _, m in results)
-    scores: list[np.ndarray | None] = []
-    for s, m in parts:
-        scores.append(s)
-        if plan.coordinate:
-            scores.append(m * np.float32(COORD_BONUS))
+    counted = None
+    if plan.coordinate:
+        counted = np.zeros(corpus.n, np.int32)
+        for _, m in parts:
+            counted += m
     if must_masks:
         mask = np.logical_and.reduce(must_masks)
     elif parts:
@@ -145,30 +164,37 @@ def combine(corpus: Corpus, plan: Combine) -> Scored:
         mask &= evaluate(corpus, f)[1]
     for neg in plan.negatives:
         mask &= ~evaluate(corpus, neg)[1]
-    return _sum(scores), mask
+    return Ranked(_sum([s for s, _ in parts]), mask, counted)
 
 
-def top(corpus: Corpus, scored: Scored, k: int, by_id: bool = False) -> tuple[int, np.ndarray, np.ndarray]:
-    """(total, docnums, scores) of the best ``k`` live matches, best first (or by id).
+def top(
+    corpus: Corpus, ranked: Ranked, k: int, by_id: bool = False
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """(total, docnums, parts, relevance) of the best ``k`` live matches, best first (or by id).
 
-    Ties go to the lower id, also at the cut, so the first ``j`` of a longer answer are the
-    answer for ``j``.
+    Best is more parts matched, then more relevant. Ties go to the lower id, also at the
+    cut, so the first ``j`` of a longer answer are the answer for ``j``.
     """
-    scores, mask = scored
-    docs = np.flatnonzero(mask & corpus.alive)
+    docs = np.flatnonzero(ranked.mask & corpus.alive)
     total = len(docs)
-    if by_id or scores is None:
+    if by_id or (ranked.relevance is None and ranked.parts is None):
         docs = docs[np.argsort(corpus.ids[docs], kind="stable")][:k]
-        return total, docs, np.zeros(len(docs))
-    values = scores[docs].astype(np.float64)
+        return total, docs, np.zeros(len(docs), np.int64), np.zeros(len(docs))
+    parts = ranked.parts[docs].astype(np.int64) if ranked.parts is not None else np.zeros(total, np.int64)
+    values = ranked.relevance[docs].astype(np.float64) if ranked.relevance is not None else np.zeros(total)
     if total > k:
         if not k:
-            return total, docs[:0], values[:0]
-        kth = np.partition(values, total - k)[total - k]
-        keep = np.flatnonzero(values >= kth)
-        docs, values = docs[keep], values[keep]
-    order = np.lexsort((corpus.ids[docs], -values))[:k]
-    return total, docs[order], values[order]
+            return total, docs[:0], parts[:0], values[:0]
+        # Every document with more parts than the k-th best; of those with as many, the most relevant.
+        kth_parts = np.partition(parts, total - k)[total - k]
+        more, level = parts > kth_parts, parts == kth_parts
+        wanted = k - int(more.sum())
+        at_level = values[level]
+        kth_value = np.partition(at_level, len(at_level) - wanted)[len(at_level) - wanted]
+        keep = np.flatnonzero(more | (level & (values >= kth_value)))
+        docs, parts, values = docs[keep], parts[keep], values[keep]
+    order = np.lexsort((corpus.ids[docs], -values, -parts))[:k]
+    return total, docs[order], parts[order], values[order]
 
 
 def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> tuple[np.ndarray, np.ndarray]:
@@ -239,17 +265,35 @@ def _phrase(corpus: Corpus, plan: PhraseTerms) -> Scored:
 def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.ndarray]:
     """Documents where the phrase holds in one of the fields, scored by the BM25F of its words."""
     mask = np.zeros(corpus.n, bool)
-    for fieldname, _ in plan.fields:
-        candidates = corpus.postings(fieldname, plan.terms[0])[0]
-        for t in plan.terms[1:]:
-            candidates = np.intersect1d(candidates, corpus.postings(fieldname, t)[0], assume_unique=True)
+    scored: list[tuple[str, str, float]] = [(f, t, w) for f, w in plan.fields for t in plan.terms]
+    reader = corpus.searcher.reader() if plan.prefixes else None
+    for fieldname, weight in plan.fields:
+        slots: list[tuple[str, ...]] = [(t,) for t in plan.terms]
+        if reader is not None:
+            expanded = tuple(dict.fromkeys(t for p in plan.prefixes for t in _expand(reader, fieldname, p)))
+            if not expanded:
+                continue
+            slots.append(expanded[:MAX_EXPANSION])
+            scored.extend((fieldname, t, weight) for t in slots[-1])
+        candidates = _slot_docs(corpus, fieldname, slots[0])
+        for slot in slots[1:]:
+            candidates = np.intersect1d(candidates, _slot_docs(corpus, fieldname, slot), assume_unique=True)
         if len(candidates):
-            mask[corpus.phrase_docs(fieldname, plan.terms, candidates)] = True
+            mask[corpus.phrase_docs(fieldname, [s[0] if len(s) == 1 else s for s in slots], candidates)] = (
+                True
+            )
     if not mask.any():
         return np.zeros(corpus.n, np.float32), mask
-    scores, _ = bm25f(corpus, [(f, t, w) for f, w in plan.fields for t in plan.terms])
+    scores, _ = bm25f(corpus, scored)
     scores[~mask] = 0
     return scores, mask
+
+
+def _slot_docs(corpus: Corpus, fieldname: str, terms: tuple[str, ...]) -> np.ndarray:
+    """Sorted docnums holding any of ``terms`` in ``fieldname``."""
+    if len(terms) == 1:
+        return corpus.postings(fieldname, terms[0])[0]
+    return _union([corpus.postings(fieldname, t)[0] for t in terms])
 
 
 def _sum(scores: Sequence[np.ndarray | None]) -> np.ndarray | None:

@@ -15,8 +15,8 @@ Highlighter that makes the snippets (its matches are reused for them):
   most one word apart within a sentence, earn half their mean idf (a
   sequential-dependence bigram feature).
 
-Both are BM25-saturated in their counts and stay far below COORD_BONUS, so the
-number of query parts matched still orders the results first.
+Both are BM25-saturated in their counts and only reorder candidates that match
+as many query parts: the number of parts matched still orders the results first.
 """
 
 from __future__ import annotations

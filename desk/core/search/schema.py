@@ -18,6 +18,8 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, NUMERIC, TEXT, Schema
 from whoosh.lang.porter import stem
 from whoosh.util.numeric import byte_to_length
 
+from desk.core.search.whoosh_internals import fast
+
 #: Bump whenever the schema or the analyzers change: an index written with
 #: another version reads as OLD_SCHEMA and is rebuilt from the database.
 SCHEMA_VERSION = 1
@@ -157,7 +159,10 @@ class DeskCodec(W3Codec):
 
 
 def codec() -> W3Codec:
-    """The codec every writer of the index uses."""
+    """The codec every writer of the index uses (Whoosh's own, with the same block size, when
+    the installed Whoosh is not the verified one: DeskCodec's writers use its internals)."""
+    if not fast():
+        return W3Codec(blocklimit=1024, compression=1)
     return DeskCodec()
 
 

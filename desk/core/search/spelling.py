@@ -19,6 +19,7 @@ from desk.core.search.query import Word
 from desk.core.search.schema import analyze
 
 MIN_LENGTH = 3  # shorter words are too often acronyms to correct
+MAX_LENGTH = 40  # a longer "word" is pasted junk: its edit automaton would take seconds to build
 
 
 class Lexicon:
@@ -119,7 +120,7 @@ class Lexicon:
         return fix
 
     def _correct(self, w: str, stem_known: Callable[[str], bool]) -> str | None:
-        if len(w) < MIN_LENGTH or not w.isalpha() or w in self.counts or not self.counts:
+        if not MIN_LENGTH <= len(w) <= MAX_LENGTH or not w.isalpha() or w in self.counts or not self.counts:
             return None
         stems = analyze(w)
         if not stems:  # a stop word

@@ -17,6 +17,10 @@ abstract, where Whoosh's took ≈ 1.7 ms):
 When a merge policy folds older segments into the new one (``add_reader``), their
 postings arrive through Whoosh's pool; the grouped postings then join that pool and
 Whoosh's own commit path writes everything.
+
+All of this uses Whoosh's internals (listed in ``whoosh_internals``); when the installed
+Whoosh is not the verified one, :func:`segment_writer` gives :class:`PublicSegmentWriter`,
+Whoosh's own writer, instead.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
 from desk.core.search.fields import words_of_tokens
-from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem
+from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
+from desk.core.search.whoosh_internals import fast
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)
@@ -117,6 +122,28 @@ _PICKLED_INT = [b"K" + bytes([n]) if n < 256 else b"M" + n.to_bytes(2, "little")
 _COUNTS = [pack_uint(n) for n in range(64)]
 _ONCE_UP_TO = 2048
 _ONCE = [pack_uint(1) + dumps([pos], 2) for pos in range(_ONCE_UP_TO)]
+
+
+def segment_writer(ix: Any, **kwargs: Any) -> FastSegmentWriter | PublicSegmentWriter:
+    """A writer of ``ix`` with desk's codec: the fast one when Whoosh is the verified version."""
+    return (FastSegmentWriter if fast() else PublicSegmentWriter)(ix, codec=codec(), **kwargs)
+
+
+class PublicSegmentWriter(SegmentWriter):
+    """Whoosh's own SegmentWriter (public API only), counting the lexicon's words as the fast one does."""
+
+    def __init__(self, ix: Any, **kwargs: Any) -> None:
+        super().__init__(ix, **kwargs)
+        #: Documents holding each unstemmed word of the text fields: the "did you mean" lexicon's counts.
+        self.word_counts: Counter[str] = Counter()
+
+    def add_document(self, **fields: Any) -> None:
+        words: set[str] = set()
+        for name in TEXT_FIELDS:
+            if fields.get(name):
+                words |= words_of_tokens(lowered_tokens(fields[name]))
+        super().add_document(**fields)
+        self.word_counts.update(words)
 
 
 class FastSegmentWriter(SegmentWriter):
@@ -324,6 +351,10 @@ def delete_ids(writer: Any, ids: Iterable[int]) -> None:
 
     wanted = np.fromiter(ids, dtype=np.int64)
     if not len(wanted):
+        return
+    if not fast():
+        for i in wanted.tolist():
+            writer.delete_by_term("id", i)
         return
     for segment in writer.segments:
         reader = SegmentReader(writer.storage, writer.schema, segment)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
@@ -19,6 +20,9 @@ from PySide6.QtWidgets import (
 
 from desk.core.errors import DeskError
 from desk.gui.workers import LibraryExecutor, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 STARRED = "starred"
 RESULTS = "results"
@@ -69,6 +73,22 @@ def ask_path(parent: QWidget, choice: str) -> Path | None:
     return path if path.suffix else path.with_suffix(".md")
 
 
+def ask_export(parent: QWidget, query: str, result_count: int, chosen: Callable[[str, Path], None]) -> None:
+    """Ask what to export, then where; `chosen(choice, path)` once both are answered."""
+    dialog = ExportDialog(query, result_count, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def answered(result: int) -> None:
+        if result != ExportDialog.DialogCode.Accepted:
+            return
+        path = ask_path(parent, dialog.choice())
+        if path is not None:
+            chosen(dialog.choice(), path)
+
+    dialog.finished.connect(answered)
+    dialog.open()
+
+
 class Exporter(QObject):
     """Collects the ids, asks the core for Markdown and writes it, all on the worker."""
 
@@ -80,7 +100,7 @@ class Exporter(QObject):
         self.executor = executor
 
     def export(self, choice: str, query: str, path: Path) -> None:
-        def op(lib: Any) -> int:
+        def op(lib: Library) -> int:
             if choice == STARRED:
                 ids = lib.paper_ids(starred=True)
                 what = "starred papers"

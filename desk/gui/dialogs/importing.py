@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -12,6 +12,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from desk.core.records import ImportReport
 from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 TEXT_FILTER = "Paper lists (*.txt);;All files (*)"
 
@@ -108,7 +111,7 @@ class ImportRunner(QObject):
         dialog.show()
         self.started.emit(title)
 
-        def op(lib: Any) -> ImportReport:
+        def op(lib: Library) -> ImportReport:
             return lib.import_paths(paths, progress=relay.report, cancelled=relay.cancelled)
 
         def done(report: ImportReport) -> None:

@@ -10,13 +10,14 @@ import html
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desk.core.errors import DeskError, PaperNotFound
 from desk.core.records import PaperDetail
 
 if TYPE_CHECKING:  # desk.core.dedup loads numpy: only on the worker thread
     from desk.core.dedup import Candidate
+    from desk.core.library import Library
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def pick(groups: Sequence[Candidate], prefer: Collection[int], position: int) ->
     return min(max(position, 0), len(groups) - 1)
 
 
-def load_view(lib: Any, groups: Sequence[Candidate], index: int) -> GroupView:
+def load_view(lib: Library, groups: Sequence[Candidate], index: int) -> GroupView:
     """The papers of `groups[index]` and the diff of the first against each other one."""
     candidate = groups[index]
     papers = lib.papers(list(candidate.ids))
@@ -107,10 +108,8 @@ def load_view(lib: Any, groups: Sequence[Candidate], index: int) -> GroupView:
     return GroupView(index, candidate, tuple(comparisons))
 
 
-def fetch(lib: Any, prefer: Collection[int] = (), position: int = 0) -> Snapshot:
+def fetch(lib: Library, prefer: Collection[int] = (), position: int = 0) -> Snapshot:
     """The groups to review now and the one to show (see `pick`)."""
-    if lib is None:
-        raise DeskError("the library is still opening; try again in a moment")
     groups = list(lib.near_duplicates())
     while groups:
         index = pick(groups, prefer, position)
@@ -122,7 +121,7 @@ def fetch(lib: Any, prefer: Collection[int] = (), position: int = 0) -> Snapshot
     return Snapshot((), None)
 
 
-def merge_exact(lib: Any, wanted: Collection[tuple[int, ...]]) -> tuple[list[int], str | None]:
+def merge_exact(lib: Library, wanted: Collection[tuple[int, ...]]) -> tuple[list[int], str | None]:
     """Merge every group still equal after cleanup whose ids are in `wanted` (first paper kept).
 
     Returns the kept ids, in order (what undo needs), and the error that stopped it, if any.
@@ -139,7 +138,7 @@ def merge_exact(lib: Any, wanted: Collection[tuple[int, ...]]) -> tuple[list[int
     return kept, None
 
 
-def unmerge_all(lib: Any, kept: Sequence[int]) -> list[int]:
+def unmerge_all(lib: Library, kept: Sequence[int]) -> list[int]:
     """Undo the merges that kept these papers, latest first; the ids brought back."""
     restored: list[int] = []
     for pid in reversed(kept):

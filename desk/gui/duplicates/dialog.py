@@ -1,10 +1,10 @@
 """The Duplicates review: near-duplicate papers side by side, the differing words marked, decided by key.
 
-`DuplicatesReview` (in duplicates_review) is what the main window holds: the status-bar badge
+`DuplicatesReview` (in review) is what the main window holds: the status-bar badge
 with the count of groups, the count in the menu text, and the `DuplicatesDialog` here.  Every
 library call goes through the window's executor; the dialog acts only on the pair it shows.
-The widgets are built in duplicates_layout, the keys wired in duplicates_keys, and the keys
-that change the library are in duplicates_decisions.
+The widgets are built in layout, the keys wired in keys, and the keys that change the library
+are in decisions (they run through `run_change` here).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractSlider, QWidget
 
 from desk.gui.duplicates.data import Comparison, GroupView, Snapshot, fetch, load_view, similarity_text
-from desk.gui.duplicates.decisions import ReviewDecisions
+from desk.gui.duplicates.decisions import Change, ReviewDecisions
 from desk.gui.duplicates.keys import wire_review_keys
 from desk.gui.duplicates.layout import EMPTY, DuplicatesLayout
 from desk.gui.workers import LibraryExecutor, plain_message
@@ -49,7 +49,7 @@ class DuplicatesDialog(DuplicatesLayout):
         self._token = 0
         self._loading: int | None = None  # the token of the load on its way, if any
         self._error: str | None = None  # why the groups could not be found, if they could not
-        self.decisions = ReviewDecisions(self)
+        self.decisions = ReviewDecisions(self, self)
         self._button_keys: dict[str, str] = {}
         self.setObjectName("duplicatesView")
         self.setWindowTitle("Review duplicates")
@@ -112,6 +112,47 @@ class DuplicatesDialog(DuplicatesLayout):
         """(left id, right id) of the pair in view."""
         comparison = self.comparison()
         return None if comparison is None else (comparison.left.paper.id, comparison.right.paper.id)
+
+    def say(self, message: str) -> None:
+        """Show what happened (or why nothing did) in the status line."""
+        self.status.setText(message)
+
+    # -- changing -----------------------------------------------------------------------------
+    def run_change(self, change: Change, done: Callable[[Any], str], *, writes_papers: bool = True) -> None:
+        """Run `change(lib) -> (ids to show next, result)` on the worker, then find the groups again.
+
+        `done(result)` runs on the UI thread before the list is shown and says what happened.
+        """
+        if self.before_change is not None and writes_papers:
+            self.before_change()  # a note being typed is saved before its paper can be merged away
+        self._busy = True
+        position = self.view.index if self.view is not None else 0
+        token = self._next_token()
+
+        def op(lib: Any) -> tuple[Any, Snapshot]:
+            prefer, result = change(lib)
+            return result, fetch(lib, prefer, position)
+
+        def succeeded(value: tuple[Any, Snapshot]) -> None:
+            result, snapshot = value
+            message = done(result)
+            self._busy = False
+            if self._current(token):
+                self._apply(snapshot, message)
+            else:  # a newer load is on its way and will show the list
+                self.say(message)
+            if writes_papers:
+                self.changed.emit()
+
+        def failed(exc: Exception) -> None:
+            self._busy = False
+            self._current(token)
+            self.say(plain_message(exc))
+            self.reload()
+            if writes_papers:
+                self.changed.emit()
+
+        self.executor.submit(op, succeeded, failed)
 
     # -- loading ------------------------------------------------------------------------------
     def reload(self, prefer: Collection[int] = ()) -> None:

@@ -89,7 +89,7 @@ class DuplicatesReview(QObject):
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
             return
-        self.executor.submit(lambda lib: 0 if lib is None else len(lib.near_duplicates()), self._counted)
+        self.executor.submit(lambda lib: len(lib.near_duplicates()), self._counted)
 
     def open(self) -> None:
         """Ctrl+Shift+D: show the review (where it was left) and look for the groups again."""

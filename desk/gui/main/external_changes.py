@@ -3,37 +3,29 @@
 The window searches the shared database and index again whenever it runs a search, so a new
 query always sees other processes' writes.  What is already on screen is refreshed when the
 window is activated again (back from the terminal) and the database changed since the last
-look: SQLite's `PRAGMA data_version` on a connection of our own, which changes whenever any
-other connection committed.  The window's own writes count too, so coming back after starring
-a paper re-runs the search once; the paper in view and the note being typed are kept.
+look: `Library.data_version()` (SQLite's `PRAGMA data_version` on a connection of its own),
+which changes whenever any other connection committed.  The window's own writes count too,
+so coming back after starring a paper re-runs the search once; the paper in view and the note
+being typed are kept.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QWidget
 
 from desk.gui.workers import LibraryExecutor
 
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
-class _Version:
-    """A connection that only asks `PRAGMA data_version`, on the worker thread; it holds no lock
-    and is closed when the window goes."""
 
-    def __init__(self) -> None:
-        self._conn: sqlite3.Connection | None = None
-
-    def __call__(self, lib: Any) -> int | None:
-        if lib is None:
-            return None
-        if self._conn is None:
-            self._conn = sqlite3.connect(lib.db.path, check_same_thread=False)
-        row = self._conn.execute("PRAGMA data_version").fetchone()
-        return int(row[0]) if row else None
+def _data_version(lib: Library) -> int:
+    """On the worker: the library's data version (a job fails with LibraryNotOpen while it is not open)."""
+    return lib.data_version()
 
 
 class ExternalChanges(QObject):
@@ -45,7 +37,6 @@ class ExternalChanges(QObject):
         self.refresh = refresh
         self._seen: int | None = None
         self._asking = False
-        self._version = _Version()
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -58,7 +49,7 @@ class ExternalChanges(QObject):
         if self._asking:
             return
         self._asking = True
-        self.executor.submit(self._version, self._answered, lambda _exc: self._answered(None))
+        self.executor.submit(_data_version, self._answered, lambda _exc: self._answered(None))
 
     def _answered(self, version: int | None) -> None:
         self._asking = False

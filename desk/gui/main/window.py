@@ -1,80 +1,127 @@
-"""The main window: search box, results, the paper with its note and related papers, status bar.
+"""The main window: the search bar on top, the result list left, the reading pane right, a status bar.
 
-The widgets are built in window_layout; what the keys do is split by side: the search and
-the result list (window_search), the paper in view and its note (window_papers), and the
-library's opening, import and export (window_library).
+The window builds the panes and wires them together; each pane does its own work and talks
+back through signals:
+
+- `SearchBar` (search/bar.py): the box, the filters, the hint line;
+- `SearchController` (search/controller.py): runs the searches and fills the list's model;
+- `ResultList` (search/results.py): the hits and the highlighted one;
+- `ReadingPane` (reading/pane.py): the paper in view, its note and related papers;
+- `Startup` (main/startup.py): opening the library, the sample lists on a first run;
+- `DuplicatesReview`, `ImportRunner`, `Exporter`: the review and the two dialogs' work.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeyEvent
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QStatusBar, QVBoxLayout, QWidget
 
 from desk import __version__
 from desk.core.paths import bundled_seeds_dir
-from desk.gui import theme
-from desk.gui.dialogs.export import Exporter
+from desk.core.records import ImportReport
+from desk.gui.dialogs.export import Exporter, ask_export
 from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
+from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.review import DuplicatesReview
-from desk.gui.keymap import ShortcutSheet, build_actions
+from desk.gui.keymap import build_actions
 from desk.gui.main.external_changes import ExternalChanges
-from desk.gui.main.layout import WindowLayout
-from desk.gui.main.startup import LibraryFiles
-from desk.gui.reading.pane import PaperActions
-from desk.gui.search.controller import SearchController
-from desk.gui.search.results import SearchResults
+from desk.gui.main.startup import Startup
+from desk.gui.reading.pane import ReadingPane
+from desk.gui.search.bar import SearchBar
+from desk.gui.search.controller import Outcome, SearchController
+from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
-MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}
 STATUS_MS = 5000
+DUPLICATES_DELAY_MS = 300
 
 
-class MainWindow(WindowLayout):
+class MainWindow(QMainWindow):
     """One library, one window.  Every library call goes through `self.executor`."""
 
     def __init__(self, library_dir: Path, *, seeds: Path | bool | None = True) -> None:
         super().__init__()
         self.library_dir = library_dir
-        self.seeds = bundled_seeds_dir() if seeds is True else (seeds or None)
         self.ready = False
         self.open_error: str | None = None
         self._closed = False
-        self.papers = PaperActions(self)  # the paper in view: loading it, star, read, note, title
-        self.current_id: int | None = None
-        self.search = SearchResults(self)  # what a search brings back, the selection in the list
-        self.library = LibraryFiles(self)  # opening the library, import, export
+        self._open_when_ready = False
+        self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
         self.executor = LibraryExecutor(self)
         self.settings = WindowSettings()
         self.setWindowTitle(f"desk {__version__}")
         self.setAcceptDrops(True)
-        self._build_widgets(self.executor)
-        self._build_actions()
-        self.controller = SearchController(self.executor, self.model, self)
+        self._build()
+        self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
         self.importer = ImportRunner(self.executor, self)
         self.exporter = Exporter(self.executor, self)
         self.duplicates = DuplicatesReview(
             self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
         )
         self.statusBar().insertPermanentWidget(0, self.duplicates.badge)
+        self.startup = Startup(
+            self.executor,
+            self.importer,
+            library_dir,
+            bundled_seeds_dir() if seeds is True else (seeds or None),
+        )
         self._connect()
         self.external = ExternalChanges(self.executor, self, self.refresh)  # other processes' writes
         self._restore()
-        self.controller.filter = self.checked_filter()
+        self.controller.filter = self.search_bar.checked_filter()
         self.controller.text = self.search_box.text()
-        self._restyle()
         self.focus_search()
-        self.library.open()
+        self.startup.open()
 
-    # -- actions ------------------------------------------------------------------------------
-    def _build_actions(self) -> None:
-        handlers: dict[str, Callable[[], object]] = {
+    # -- building ----------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.search_bar = SearchBar()
+        self.results_view = ResultList()
+        self.model = self.results_view.results
+        self.controller = SearchController(self.executor, self.model, self)
+        self.reading = ReadingPane(self.executor, lambda: self.controller.terms)
+        # The widgets tests and scripts look at, by the names they have always had.
+        self.search_box = self.search_bar.box
+        self.query_message = self.search_bar.hint
+        self.suggestion_label = self.search_bar.suggestion
+        self.filter_buttons = self.search_bar.filter_buttons
+        self.paper_view = self.reading.paper_view
+        self.abstract_view = self.paper_view.abstract
+        self.note = self.reading.note
+        self.note_editor = self.note.editor
+        self.related = self.reading.related
+        self.tabs = self.reading.tabs
+        self.right_splitter = self.reading
+
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.main_splitter.setObjectName("mainSplitter")
+        self.main_splitter.addWidget(self.results_view)
+        self.main_splitter.addWidget(self.reading)
+        self.main_splitter.setStretchFactor(0, 2)
+        self.main_splitter.setStretchFactor(1, 3)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(6, 6, 6, 0)
+        layout.addWidget(self.search_bar)
+        layout.addWidget(self.main_splitter, 1)
+        self.setCentralWidget(central)
+
+        status = QStatusBar()
+        status.setObjectName("statusBar")
+        self.setStatusBar(status)
+        self.hits_label = QLabel("Opening the library…")
+        self.hits_label.setObjectName("hitsLabel")
+        status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
+
+    def _handlers(self) -> dict[str, Any]:
+        r = self.reading
+        return {
             "import_files": lambda: self.import_paths(choose_files(self)),
             "import_folder": lambda: self.import_paths(choose_folder(self)),
             "export": self.export,
@@ -88,39 +135,45 @@ class MainWindow(WindowLayout):
             "open": self.open_current,
             "next": lambda: self.move_selection(1),
             "previous": lambda: self.move_selection(-1),
-            "star": lambda: self.toggle("starred"),
-            "read": lambda: self.toggle("read"),
-            "note": self.edit_note,
-            "preview": self.toggle_preview,
-            "rename": self.rename,
-            "related": self.show_related,
+            "star": lambda: r.toggle("starred"),
+            "read": lambda: r.toggle("read"),
+            "note": r.edit_note,
+            "preview": r.toggle_preview,
+            "rename": r.rename,
+            "related": r.show_related,
             "duplicates": lambda: self.duplicates.open(),
             "back": self.back_to_search,
             "shortcuts": self.show_shortcuts,
             "about": self.about,
         }
-        self.named_actions = build_actions(self, handlers, (self.search_box, self.results_view))
 
     def _connect(self) -> None:
-        self.search_box.textEdited.connect(self.controller.set_text)
-        self.search_box.installEventFilter(self)
+        bar, results, reading = self.search_bar, self.results_view, self.reading
+        bar.textEdited.connect(self.controller.set_text)
+        bar.filterChosen.connect(self.set_filter)
+        bar.stepRequested.connect(self.move_selection)
+        bar.suggestionChosen.connect(self.use_suggestion)
         drop = FileDropFilter(self.import_paths, self)
-        targets = (self.search_box, self.abstract_view.viewport(), self.note_editor.viewport())
-        for w in (*targets, self.note.preview.viewport()):
+        for w in (self.search_box, self.abstract_view.viewport(), self.note_editor.viewport()):
             w.installEventFilter(drop)
-        self.results_view.selectionModel().currentChanged.connect(self.search.current_changed)
-        self.results_view.activated.connect(lambda _i: self.open_current())
-        self.model.modelReset.connect(self.search.results_reset)
-        self.controller.searched.connect(self.search.searched)
+        self.note.preview.viewport().installEventFilter(drop)
+        results.paperChanged.connect(reading.follow)
+        results.openRequested.connect(self.open_current)
+        self.model.modelReset.connect(self._results_reset)
+        self.controller.searched.connect(self._searched)
         self.controller.failed.connect(self.show_status)
         self.executor.failed.connect(self.show_status)
-        self.note.saveRequested.connect(self.papers.save_note)
-        self.related.paperActivated.connect(lambda pid: self.show_paper(pid, focus=True, select=True))
-        self.suggestion_label.linkActivated.connect(lambda _link: self.use_suggestion())
-        self.filter_group.buttonClicked.connect(
-            lambda b: self.set_filter(next(n for n, x in self.filter_buttons.items() if x is b))
+        reading.summariesChanged.connect(self.model.set_summaries)
+        reading.status.connect(self.show_status)
+        reading.relatedChosen.connect(lambda pid: self.show_paper(pid, focus=True, select=True))
+        self.startup.progress.connect(self.hits_label.setText)
+        self.startup.importingSamples.connect(
+            lambda: reading.show_message("Importing the sample lists that come with desk…")
         )
-        self.importer.finished.connect(self.library.imported)
+        self.startup.ready.connect(self._library_ready)
+        self.startup.failed.connect(self._library_failed)
+        self.importer.finished.connect(self._imported)
+        self.importer.failed.connect(self._import_failed)
         self.duplicates.changed.connect(self.refresh)
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
@@ -129,73 +182,121 @@ class MainWindow(WindowLayout):
             lambda msg: self.show_message("Export failed", f"Nothing was written: {msg}")
         )
 
-    # -- search and the result list (see window_search) --------------------------------------
-    def set_filter(self, name: str) -> None:
-        self._check_filter(name)
-        self.controller.set_filter(name)
+    # -- the library -------------------------------------------------------------------------
+    @property
+    def current_id(self) -> int | None:
+        """The paper in view (the keys act on it)."""
+        return self.reading.current_id
+
+    def _library_ready(self, count: int, note: str) -> None:
+        self.ready = True
+        self.controller.enabled = True
+        if note:
+            self.show_status(note)
+        if count == 0:
+            self.reading.show_message(EMPTY_LIBRARY)
+        self.controller.run_now()
+        self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
+
+    def _library_failed(self, message: str) -> None:
+        self.open_error = message
+        self.hits_label.setText("The library could not be opened")
+        self.reading.show_message(f"The library in {self.library_dir} could not be opened: {message}")
+        self.show_message("desk cannot open the library", message, QMessageBox.Icon.Critical)
+
+    def _imported(self, report: ImportReport) -> None:
+        if self.startup.importing_samples:
+            self.startup.samples_imported(report)
+            return
+        self.refresh()
+        self.duplicates.refresh()
+
+    def _import_failed(self, _message: str) -> None:
+        if self.startup.importing_samples:  # the importer said why; the empty library is usable
+            self.startup.samples_failed()
 
     def refresh(self) -> None:
-        """Show what another process (a `desk` command, another window) changed: search again."""
+        """Show what changed elsewhere (another process, a merge, an import): search again."""
         self.related.invalidate()
         self.controller.run_now()
 
-    def use_suggestion(self) -> None:
-        self.search.use_suggestion()
-
-    def move_selection(self, step: int) -> None:
-        """Move the current result ``step`` rows (QWidget.move places the window: another name)."""
-        self.search.move(step)
-
-    def open_current(self) -> None:
-        """Enter: read the selected paper (search first if a query is still pending)."""
-        self.search.open_current()
-
-    def focus_search(self) -> None:
-        self.search.focus_search()
-
-    def back_to_search(self) -> None:
-        self.search.back_to_search()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.search_box and event.type() == QEvent.Type.KeyPress:
-            key_event: QKeyEvent = event  # type: ignore[assignment]
-            step = MOVE_KEYS.get(Qt.Key(key_event.key()))
-            if step is not None and key_event.modifiers() in (
-                Qt.KeyboardModifier.NoModifier,
-                Qt.KeyboardModifier.KeypadModifier,
-            ):
-                self.move_selection(step)
-                return True
-        return super().eventFilter(watched, event)
-
-    # -- the paper in view (see window_papers) -----------------------------------------------
-    def show_paper(self, pid: int, *, focus: bool = False, select: bool = False) -> None:
-        """Load a paper into the right side (the note of the previous one is saved first)."""
-        self.papers.show_paper(pid, focus=focus, select=select)
-
-    def toggle(self, field: str) -> None:
-        """`s` and `r`: flip the star or the reading state of the paper in view."""
-        self.papers.toggle(field)
-
-    def edit_note(self) -> None:
-        self.papers.edit_note()
-
-    def toggle_preview(self) -> None:
-        self.papers.toggle_preview()
-
-    def show_related(self) -> None:
-        self.papers.show_related()
-
-    def rename(self) -> None:
-        self.papers.rename()
-
-    # -- import, export, dialogs (import and export: see window_library) ---------------------
     def import_paths(self, paths: list[Path]) -> None:
-        self.library.import_paths(paths)
+        if not paths:
+            return
+        if not self.ready:
+            self.show_status("The library is still opening; try again in a moment.")
+        elif not self.importer.start(paths):
+            self.show_status("An import is already running.")
 
     def export(self) -> None:
-        self.library.export()
+        if not self.ready:
+            return
+        query = self.controller.shown_query  # what the list shows, even if the box holds more
+        ask_export(
+            self, query, self.model.total, lambda choice, path: self.exporter.export(choice, query, path)
+        )
 
+    # -- search and the result list ----------------------------------------------------------
+    def _searched(self, outcome: Outcome) -> None:
+        total = self.model.total
+        self.hits_label.setText(f"{total} paper{'s' if total != 1 else ''} · {outcome.took_ms:.0f} ms")
+        self.search_bar.show_outcome(outcome)
+        self._suggestion = outcome.suggestion
+        if self._open_when_ready:  # Enter was pressed before this search landed
+            self._open_when_ready = False
+            self.open_current()
+        if self.model.rowCount() == 0 and self.ready:
+            self.reading.show_message(empty_text(outcome.query.strip(), self.controller.filter))
+
+    def _results_reset(self) -> None:
+        # New words highlight the best hit; a filter change or a re-run keeps the paper in view.
+        keep = self.current_id if self.controller.refined else None
+        before = self.current_id
+        pid = self.results_view.select_after_reset(keep)
+        if pid is None:
+            self.reading.clear()
+        elif pid == before:
+            self.reading.reload()  # the same paper: load it again for the new highlights
+
+    def set_filter(self, name: str) -> None:
+        self.search_bar.check_filter(name)
+        self.controller.set_filter(name)
+
+    def use_suggestion(self) -> None:
+        if self._suggestion:
+            self.search_box.setText(self._suggestion)
+            self.controller.set_text(self._suggestion)
+            self.controller.run_now()
+
+    def move_selection(self, step: int) -> None:
+        """Move the highlight in the result list `step` rows."""
+        self.results_view.move_highlight(step)
+
+    def open_current(self) -> None:
+        """Enter: read the highlighted paper (search first if a query is still pending)."""
+        if self.controller.pending():
+            self._open_when_ready = True
+            self.controller.run_now()
+            return
+        if not self.results_view.currentIndex().isValid() and self.model.rowCount():
+            self.results_view.select_row(0)
+        if self.current_id is not None:
+            self.reading.focus_abstract()
+
+    def show_paper(self, pid: int, *, focus: bool = False, select: bool = False) -> None:
+        """Load a paper into the reading pane; `select` highlights it in the list too."""
+        self.reading.show_paper(pid, focus=focus)
+        if select:
+            self.results_view.select_paper(pid)
+
+    def focus_search(self) -> None:
+        self.search_bar.focus_box()
+
+    def back_to_search(self) -> None:
+        self.note.flush()
+        self.focus_search()
+
+    # -- dialogs and messages ----------------------------------------------------------------
     def show_shortcuts(self) -> None:
         if self._sheet is None:
             self._sheet = ShortcutSheet(self.named_actions, self)
@@ -224,6 +325,28 @@ class MainWindow(WindowLayout):
         box.open()
         return box
 
+    # -- state kept between runs -------------------------------------------------------------
+    def _restore(self) -> None:
+        geometry = self.settings.geometry
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1200, 760)
+        for name, splitter in (("main", self.main_splitter), ("right", self.reading)):
+            state = self.settings.splitter(name)
+            if state is None or not splitter.restoreState(state):
+                splitter.setSizes([440, 760] if name == "main" else [460, 300])
+        self.tabs.setCurrentIndex(min(max(self.settings.note_tab, 0), 1))
+        self.search_bar.check_filter(self.settings.filter)
+        self.search_box.setText(self.settings.last_query)
+
+    def _save_settings(self) -> None:
+        self.settings.geometry = self.saveGeometry()
+        self.settings.set_splitter("main", self.main_splitter.saveState())
+        self.settings.set_splitter("right", self.reading.saveState())
+        self.settings.last_query = self.search_box.text()
+        self.settings.filter = self.search_bar.checked_filter()
+        self.settings.note_tab = self.tabs.currentIndex()
+        self.settings.sync()
+
     # -- drag and drop, palette, closing -----------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if local_paths(event):
@@ -242,11 +365,7 @@ class MainWindow(WindowLayout):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            self._restyle()
-
-    def _restyle(self) -> None:
-        self.query_message.setStyleSheet(f"color: {theme.colors(self.palette()).warning.name()};")
-        self.results_view.viewport().update()
+            self.results_view.viewport().update()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._closed:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk.gui import theme
-from desk.gui.reading.paper_view import SafeTextBrowser, disarm_links
+from desk.gui.safe_text import SafeTextBrowser, disarm_links
 
 # Saving waits at most this long after the first unsaved keystroke, however fast one types: a
 # kill or a crash loses less than a second of typing.  (A pause-only debounce would never save

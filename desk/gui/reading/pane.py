@@ -1,95 +1,157 @@
-"""The main window's paper side: loading the paper in view, star and read, its note, title, related."""
+"""The reading side of the window: the paper in view over its note and related papers, and what keys do to it.
+
+`ReadingPane` owns the paper in view (`current_id`), loads it on the executor, and changes it
+(star, read, note, title) there too.  It tells the window what changed through signals; it
+never reaches into the window.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QInputDialog, QLineEdit
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QSplitter, QTabWidget, QWidget
 
 from desk.core.errors import PaperNotFound
 from desk.core.records import PaperDetail, PaperSummary
-from desk.gui.reading.paper_view import abstract_html
-from desk.gui.workers import plain_message
+from desk.gui.reading.note_editor import NoteEditor
+from desk.gui.reading.paper_view import PaperView, abstract_html
+from desk.gui.reading.related import RelatedPanel
+from desk.gui.workers import LibraryExecutor, plain_message
 
-if TYPE_CHECKING:
-    from desk.gui.main.window import MainWindow
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 PAPER_DELAY_MS = 40
+STATE_WORDS = {"starred": ("Starred", "Unstarred"), "read": ("Marked read", "Marked unread")}
 
 
-class PaperActions:
-    """What the keys do to the paper in view (`window.current_id`); every change goes through the executor."""
+class ReadingPane(QSplitter):
+    """The paper (title, meta, abstract) above tabs with its note and the related papers.
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    `summariesChanged(dict)` after a change of papers (the list redraws their rows), `status(str)`
+    for the status bar, `relatedChosen(id)` when a related paper is opened.
+    """
+
+    summariesChanged = Signal(object)  # dict[int, PaperSummary]
+    status = Signal(str)
+    relatedChosen = Signal(int)
+
+    def __init__(
+        self, executor: LibraryExecutor, terms: Callable[[], Sequence[str]], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setObjectName("rightSplitter")
+        self.executor = executor
+        self.terms = terms  # the words of the search shown, to highlight
+        self.current_id: int | None = None
         self._note_after_load = False
-        # Loads the selected paper a moment after the selection moves (see SearchResults.current_changed).
-        self.timer = QTimer(window)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(PAPER_DELAY_MS)
-        self.timer.timeout.connect(
-            lambda: self.show_paper(window.current_id) if window.current_id is not None else None
-        )
+        self.paper_view = PaperView()
+        self.note = NoteEditor()
+        self.related = RelatedPanel(executor)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("paperTabs")
+        self.tabs.addTab(self.note, "&Note")
+        self.tabs.addTab(self.related, "&Related")
+        self.addWidget(self.paper_view)
+        self.addWidget(self.tabs)
+        self.setStretchFactor(0, 3)
+        self.setStretchFactor(1, 2)
+        self.note.saveRequested.connect(self._save_note)
+        self.related.paperActivated.connect(self.relatedChosen)
+        # Loads the highlighted paper a moment after the highlight moves (see `follow`).
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PAPER_DELAY_MS)
+        self._timer.timeout.connect(self.reload)
 
-    # -- loading -----------------------------------------------------------------------------
-    def show_paper(self, pid: int, *, focus: bool = False, select: bool = False) -> None:
-        """Load a paper into the right side (the note of the previous one is saved first)."""
-        self.window.note.flush()
-        self.window.current_id = pid
-        if select:
-            row = self.window.model.row_of(pid)
-            if row is not None:
-                self.window.search.select_row(row)
-            else:
-                self.window.results_view.clearSelection()
-        terms = self.window.controller.terms
+    # -- which paper -------------------------------------------------------------------------
+    def follow(self, pid: int) -> None:
+        """The highlight moved to `pid`: keys act on it at once, it is shown a moment later.
 
-        def op(lib: Any) -> tuple[PaperDetail, str]:
+        The delay keeps typing and held-down j/k from being slowed by papers flashing past.
+        """
+        if pid != self.current_id:
+            self.note.flush()
+            self.current_id = pid
+            self._timer.start()
+
+    def reload(self) -> None:
+        """Load the paper in view again (new highlights, or it changed)."""
+        if self.current_id is not None:
+            self.show_paper(self.current_id)
+
+    def clear(self, message: str | None = None) -> None:
+        """No paper in view (the list is empty); `message` says why, when given."""
+        self.note.set_paper(None, "")
+        self.current_id = None
+        self.related.set_paper(None)
+        if message is not None:
+            self.paper_view.show_empty(message)
+
+    def show_message(self, message: str) -> None:
+        """A hint in place of the paper (opening, importing, nothing found)."""
+        self.paper_view.show_empty(message)
+
+    def show_paper(self, pid: int, *, focus: bool = False) -> None:
+        """Load a paper (the note of the previous one is saved first); `focus` gives it the keys."""
+        self._timer.stop()
+        self.note.flush()
+        self.current_id = pid
+        terms = tuple(self.terms())
+        if self.paper_view.paper is None:
+            self.paper_view.show_empty("")  # the paper follows in a moment
+
+        def op(lib: Library) -> tuple[PaperDetail, str]:
             paper = lib.paper(pid)
             return paper, abstract_html(paper, terms)
 
         def done(loaded: tuple[PaperDetail, str]) -> None:
             paper, body = loaded
-            if pid != self.window.current_id:
+            if pid != self.current_id:
                 return
-            self.window.paper_view.show_paper(paper, body)
-            self.window.note.set_paper(pid, paper.note)
-            self.window.related.set_paper(pid)
+            self.paper_view.show_paper(paper, body)
+            self.note.set_paper(pid, paper.note)
+            self.related.set_paper(pid)
             if self._note_after_load:
                 self._note_after_load = False
-                self.window.note.focus_editor()
+                self.note.focus_editor()
             elif focus:
-                self.window.abstract_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                self.focus_abstract()
 
         def failed(exc: Exception) -> None:
-            if pid == self.window.current_id:
+            if pid == self.current_id:
                 gone = isinstance(exc, PaperNotFound)
-                self.window.paper_view.show_empty(
+                self.paper_view.show_empty(
                     "This paper is no longer in the library." if gone else plain_message(exc)
                 )
-                self.window.note.set_paper(None, "")
+                self.note.set_paper(None, "")
 
-        self.window.executor.submit(op, done, failed)
+        self.executor.submit(op, done, failed)
+
+    def focus_abstract(self) -> None:
+        self.paper_view.abstract.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # -- changing papers ---------------------------------------------------------------------
-    def need_paper(self) -> int | None:
-        if self.window.current_id is None:
-            self.window.show_status("Select a paper first.")
-        return self.window.current_id
+    def _need_paper(self) -> int | None:
+        if self.current_id is None:
+            self.status.emit("Select a paper first.")
+        return self.current_id
 
-    def _apply(self, summaries: dict[int, PaperSummary]) -> None:
-        self.window.model.set_summaries(summaries)
+    def apply(self, summaries: dict[int, PaperSummary]) -> None:
+        """Papers changed: update the one in view and tell the list."""
         for summary in summaries.values():
-            self.window.paper_view.update_state(summary)
+            self.paper_view.update_state(summary)
+        self.summariesChanged.emit(summaries)
 
     def toggle(self, field: str) -> None:
         """`s` and `r`: flip the star or the reading state of the paper in view."""
-        pid = self.need_paper()
+        pid = self._need_paper()
         if pid is None:
             return
 
-        def op(lib: Any) -> tuple[bool, dict[int, PaperSummary]]:
+        def op(lib: Library) -> tuple[bool, dict[int, PaperSummary]]:
             now = lib.summaries([pid])
             if pid not in now:
                 raise PaperNotFound(pid)
@@ -99,52 +161,50 @@ class PaperActions:
 
         def done(result: tuple[bool, dict[int, PaperSummary]]) -> None:
             value, summaries = result
-            self._apply(summaries)
-            words = {"starred": ("Starred", "Unstarred"), "read": ("Marked read", "Marked unread")}[field]
-            self.window.show_status(words[0] if value else words[1])
+            self.apply(summaries)
+            words = STATE_WORDS[field]
+            self.status.emit(words[0] if value else words[1])
 
-        self.window.executor.submit(op, done)
+        self.executor.submit(op, done)
 
-    def save_note(self, pid: int, text: str) -> None:
-        def op(lib: Any) -> dict[int, PaperSummary]:
+    def _save_note(self, pid: int, text: str) -> None:
+        def op(lib: Library) -> dict[int, PaperSummary]:
             lib.set_note(pid, text)
             return lib.summaries([pid])
 
         def done(summaries: dict[int, PaperSummary]) -> None:
-            self.window.note.saved(pid, text)
-            self._apply(summaries)
+            self.note.saved(pid, text)
+            self.apply(summaries)
 
         # Urgent: a note is written within a second even while an import or a scan runs.
-        self.window.executor.submit_urgent(
-            op, done, lambda exc: self.window.note.save_failed(pid, plain_message(exc))
-        )
+        self.executor.submit_urgent(op, done, lambda exc: self.note.save_failed(pid, plain_message(exc)))
 
     def edit_note(self) -> None:
-        if self.need_paper() is None:
+        if self._need_paper() is None:
             return
-        self.window.tabs.setCurrentWidget(self.window.note)
-        if self.window.note.paper_id == self.window.current_id:
-            self.window.note.focus_editor()
+        self.tabs.setCurrentWidget(self.note)
+        if self.note.paper_id == self.current_id:
+            self.note.focus_editor()
         else:
             self._note_after_load = True  # the paper is still loading: go there once it is in
 
     def toggle_preview(self) -> None:
-        self.window.tabs.setCurrentWidget(self.window.note)
-        self.window.note.set_preview(not self.window.note.is_preview())
+        self.tabs.setCurrentWidget(self.note)
+        self.note.set_preview(not self.note.is_preview())
 
     def show_related(self) -> None:
-        if self.need_paper() is None:
+        if self._need_paper() is None:
             return
-        self.window.tabs.setCurrentWidget(self.window.related)
-        self.window.related.focus_list()
+        self.tabs.setCurrentWidget(self.related)
+        self.related.focus_list()
 
     def rename(self) -> None:
-        pid = self.need_paper()
-        paper = self.window.paper_view.paper
+        pid = self._need_paper()
+        paper = self.paper_view.paper
         if pid is None or paper is None or paper.id != pid:
             return
         text, ok = QInputDialog.getText(
-            self.window,
+            self,
             "Rename paper",
             "Title (leave empty to use the title derived from the abstract):",
             QLineEdit.EchoMode.Normal,
@@ -153,13 +213,13 @@ class PaperActions:
         if not ok:
             return
 
-        def op(lib: Any) -> dict[int, PaperSummary]:
+        def op(lib: Library) -> dict[int, PaperSummary]:
             lib.set_title(pid, text.strip() or None)
             return lib.summaries([pid])
 
         def done(summaries: dict[int, PaperSummary]) -> None:
-            self._apply(summaries)
+            self.apply(summaries)
             self.show_paper(pid)
-            self.window.show_status("Title saved")
+            self.status.emit("Title saved")
 
-        self.window.executor.submit(op, done)
+        self.executor.submit(op, done)

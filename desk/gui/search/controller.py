@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desk.core.records import PaperSummary
 from desk.gui.search.model import Hit, ResultsModel
 from desk.gui.workers import LibraryExecutor, plain_message
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
+    from desk.core.library import Library
 
 # Keystrokes are coalesced rather than delayed by a fixed debounce: a search starts as soon
 # as none is running (on the next turn of the event loop, so a paste is one search); keys
@@ -44,9 +47,13 @@ class Outcome:
 
 
 def effective_query(text: str, filter_name: str) -> str:
-    """The query sent to the library: what was typed plus the filter's term."""
+    """The query sent to the library: the filter's term, then what was typed.
+
+    The typed text comes last and keeps its end as typed: an open quote must not swallow the
+    filter, and the library tells the word being typed by nothing following it.
+    """
     extra = FILTERS.get(filter_name, "")
-    return f"{text.strip()} {extra}".strip()
+    return f"{extra} {text.lstrip()}" if extra else text.lstrip()
 
 
 def strip_filter(query: str, filter_name: str) -> str:
@@ -136,10 +143,10 @@ class SearchController(QObject):
         typed = self.text
         filt = self.filter
 
-        def op(lib: Any) -> tuple[Any, dict[int, PaperSummary]] | None:
+        def op(lib: Library) -> tuple[Any, dict[int, PaperSummary]] | None:
             if generation != self._generation:
                 return None  # a newer keystroke arrived while this one waited
-            result = lib.search_ids(query, limit=FIRST_PAGE)
+            result = lib.search_ids(query, limit=FIRST_PAGE, typing=True)
             ids = [h.id for h in result.hits[:FIRST_ROWS]]
             return result, lib.summaries(ids)
 
@@ -165,7 +172,9 @@ class SearchController(QObject):
     ) -> None:
         result, summaries = value
         self._shown_generation = generation
-        keep = bool(result.message) and self._has_good
+        # Nothing complete to search yet ("title:" alone), or a query that does not parse:
+        # the last good results stay.
+        keep = (result.no_new_query or bool(result.message)) and self._has_good
         if not keep:
             self.terms = tuple(result.terms)  # before the reset: the paper shown next highlights them
             self.refined = typed == self.shown_text  # same words, other filter or fresh data
@@ -183,7 +192,7 @@ class SearchController(QObject):
                 suggestion=suggestion or None,
                 corrected=result.corrected,
                 terms=tuple(result.terms),
-                message=result.message,
+                message=result.message or result.hint,
                 kept_previous=keep,
             )
         )
@@ -198,10 +207,10 @@ class SearchController(QObject):
         query = self._model_query
         offset = self.model.rowCount()
 
-        def op(lib: Any) -> Any:
+        def op(lib: Library) -> Any:
             if epoch != self._model_epoch:
                 return None
-            return lib.search_ids(query, limit=NEXT_PAGE, offset=offset)
+            return lib.search_ids(query, limit=NEXT_PAGE, offset=offset, typing=True)
 
         def done(result: Any) -> None:
             if epoch != self._model_epoch:

@@ -1,0 +1,155 @@
+"""The private parts of Whoosh that desk's fast paths use, and the start-up check that they are there.
+
+desk reads posting lists whole into numpy (``postings.py``), writes segments without Whoosh's
+per-token objects (``writer.py``, the codec in ``schema.py``) and moves segments written by
+worker processes into the index (``staging.py``). All of that reaches into whoosh-reloaded's
+internals, which any release may change. They were verified (by the tests comparing each fast
+path with Whoosh's own) against :data:`VERIFIED_VERSION`, the version ``pyproject.toml`` pins.
+
+:func:`fast` says whether to take those paths; it runs :func:`check` once per process (the
+search index calls it when a library opens). When the installed Whoosh is another version or
+a piece listed here is missing, desk says so once (a log warning and one line on stderr) and
+uses Whoosh's public API instead: the same index and the same results, several times slower
+to write and to search at scale, and no segments written by worker processes.
+
+What is used, where (instance attributes are set in ``__init__`` and cannot be checked without
+building an index: the version pin and the equivalence tests stand for them):
+
+* ``postings.py`` (read): ``W3LeafMatcher`` ``_byteids``, ``_data`` (deltas, weights, values),
+  ``_read_data()``, ``_next_block()``, ``block_max_id()``; ``ListMatcher._format``; a
+  ``WrappingMatcher``'s ``child``; ``NumericColumn.Reader`` ``_typecode``, ``_count``,
+  ``_dbfile``, ``_basepos``, ``_fixedlen``, ``_default`` (a column read as one array);
+  ``SegmentReader._perdoc`` with ``W3PerDocReader.deleted_docs()`` and ``_cached_reader()``
+  (field lengths column ``_<field>_len``); the ``Positions`` format's value
+  (``pack_uint(count)`` + a protocol-2 pickle of the deltas) and ``formats._INT_SIZE``.
+* ``writer.py`` (write): ``SegmentWriter`` ``_check_state()``, ``_check_fields()``,
+  ``perdocwriter``, ``fieldwriter``, ``docnum``, ``_added``, ``pool``, ``segments``,
+  ``storage``, ``_flush_segment()``; ``W3FieldWriter`` ``_tindex``, ``_fieldid``,
+  ``_postwriter``; ``W3PostingsWriter`` ``_blocklimit``, ``_ids``, ``_weights``, ``_values``,
+  ``_maxweight``, ``_minlength``, ``_maxlength``, ``_write_block()``; the term-table row of an
+  inlined list (``W3TermInfo._struct``, ``"!BfIBBfII"``, then a pickle of ids, weights, values);
+  ``W3Segment.delete_document()`` / ``is_deleted()`` (deletes read from the id column).
+* ``schema.py`` (the codec): ``W3PostingsWriter`` ``_terminfo``, ``_inlinelimit``, ``_byteids``,
+  ``written()``, ``_mini_ids()``, ``_mini_weights()``, ``W3TermInfo.add_block()`` /
+  ``set_inlined()`` (2.7.5's own ``finish_postings`` calls a misspelt ``set_inline``);
+  ``W3FieldWriter.add_postings()``; a per-document reader's ``_cached_reader()``.
+* ``staging.py``: ``SegmentWriter`` ``_finalize_segment()``, ``_finish()``,
+  ``_merge_segments()``, ``_close_segment()``, ``_commit_toc()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from pickle import dumps
+
+log = logging.getLogger(__name__)
+
+#: The whoosh-reloaded release the fast paths were verified against (pinned in pyproject.toml).
+VERIFIED_VERSION = "2.7.5"
+
+#: Class -> the attributes on the class itself (methods, class constants) that desk uses.
+CLASS_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "whoosh.codec.whoosh3:W3LeafMatcher": ("_read_data", "_next_block", "block_max_id", "is_active"),
+    "whoosh.codec.whoosh3:W3PostingsWriter": (
+        "_write_block", "_mini_ids", "_mini_weights", "written", "finish_postings",
+    ),
+    "whoosh.codec.whoosh3:W3FieldWriter": (
+        "add_postings", "start_field", "start_term", "finish_term", "finish_field", "close",
+    ),
+    "whoosh.codec.whoosh3:W3TermInfo": ("_struct", "add_block", "set_inlined", "to_bytes", "from_bytes"),
+    "whoosh.codec.whoosh3:W3PerDocReader": ("_cached_reader", "deleted_docs"),
+    "whoosh.codec.whoosh3:W3Segment": ("delete_document", "is_deleted", "segment_id"),
+    "whoosh.codec.whoosh3:W3Codec": ("field_writer", "postings_writer"),
+    "whoosh.writing:SegmentWriter": (
+        "_check_state", "_check_fields", "_flush_segment", "_finalize_segment", "_finish",
+        "_merge_segments", "_close_segment", "_commit_toc", "add_reader",
+    ),
+    "whoosh.columns:NumericColumn": ("Reader",),
+}  # fmt: skip
+
+#: The term-table row layout of W3TermInfo: flags, weight, df, min/max length, max weight, ids.
+TERM_INFO_FORMAT = "!BfIBBfII"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What :func:`check` found: ``ok`` when every private piece is as verified."""
+
+    version: str
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def message(self) -> str:
+        """One plain sentence for the log and the terminal."""
+        if self.ok:
+            return f"whoosh-reloaded {self.version}: desk's fast search paths are in use"
+        return (
+            f"whoosh-reloaded {self.version} is installed, but desk's fast search paths were verified "
+            f"with {VERIFIED_VERSION} ({'; '.join(self.problems)}): searching and indexing use "
+            f"Whoosh's slower public API (install whoosh-reloaded=={VERIFIED_VERSION} for the fast paths)"
+        )
+
+
+def _installed_version() -> str:
+    import whoosh
+
+    return ".".join(str(n) for n in whoosh.__version__)
+
+
+def _find(dotted: str) -> object:
+    module, _, name = dotted.partition(":")
+    obj: object = import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _problems(version: str) -> list[str]:
+    """Everything listed above that is not as verified (empty when all is)."""
+    problems = [] if version == VERIFIED_VERSION else [f"version {version}"]
+    for dotted, names in CLASS_ATTRIBUTES.items():
+        try:
+            cls = _find(dotted)
+        except (ImportError, AttributeError):
+            problems.append(f"no {dotted.replace(':', '.')}")
+            continue
+        missing = [n for n in names if not hasattr(cls, n)]
+        if missing:
+            problems.append(f"{dotted.partition(':')[2]} has no {', '.join(missing)}")
+    try:
+        from whoosh.codec.whoosh3 import W3TermInfo
+        from whoosh.formats import _INT_SIZE, Positions
+        from whoosh.system import pack_uint
+
+        if _INT_SIZE != 4:
+            problems.append(f"formats._INT_SIZE is {_INT_SIZE}")
+        if getattr(getattr(W3TermInfo, "_struct", None), "format", None) != TERM_INFO_FORMAT:
+            problems.append("W3TermInfo's row layout changed")
+        if Positions().encode([3, 7]) != pack_uint(2) + dumps([3, 4], 2):
+            problems.append("the Positions format's encoding changed")
+    except Exception as exc:  # anything odd here means: do not trust the formats
+        problems.append(f"formats: {exc}")
+    return problems
+
+
+@cache
+def check() -> Verdict:
+    """Check the installed Whoosh once per process; says so (log and stderr) when it is not as verified."""
+    version = _installed_version()
+    verdict = Verdict(version, tuple(_problems(version)))
+    if not verdict.ok:
+        log.warning("%s", verdict.message())
+        print(f"desk: {verdict.message()}", file=sys.stderr)
+    return verdict
+
+
+def fast() -> bool:
+    """Whether desk's fast paths may use Whoosh's internals (see the module doc)."""
+    return check().ok

@@ -1,0 +1,164 @@
+"""The search box, the filter buttons beside it, and the line under it for hints and "did you mean".
+
+The hint line is always there (empty when there is nothing to say), so the box never changes
+width and the list never moves while a query is typed.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desk.gui import theme
+from desk.gui.search.controller import Outcome
+
+FILTER_STYLE = (
+    "QToolButton { padding: 3px 10px; border: 1px solid palette(mid); border-radius: 4px; }"
+    "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text);"
+    " border-color: palette(highlight); }"
+)
+FILTER_LABELS = (("all", "All"), ("starred", "Starred"), ("unread", "Unread"), ("notes", "With notes"))
+# Keys that move the highlight in the list while the search box has the keys.
+MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}
+
+
+class SearchBar(QWidget):
+    """The search box with its filters and hint line; it says what was typed and asked for."""
+
+    textEdited = Signal(str)
+    filterChosen = Signal(str)
+    stepRequested = Signal(int)  # ↑/↓/Page keys in the box: move the highlight in the list
+    suggestionChosen = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.box = QLineEdit()
+        self.box.setObjectName("searchBox")
+        self.box.setAccessibleName("Search")
+        self.box.setClearButtonEnabled(True)
+        self.box.setPlaceholderText('Search: words, "phrases", OR, NOT, diffus*, title:, note:, is:starred')
+        self.box.textEdited.connect(self.textEdited)
+        self.box.installEventFilter(self)
+        self.hint = QLabel()
+        self.hint.setObjectName("queryMessage")
+        self.hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens
+        self.hint.hide()
+        self.suggestion = QLabel()
+        self.suggestion.setObjectName("suggestionLabel")
+        self.suggestion.setTextFormat(Qt.TextFormat.RichText)  # our own words, the suggestion escaped
+        self.suggestion.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.suggestion.linkActivated.connect(lambda _link: self.suggestionChosen.emit())
+        self.filter_group = QButtonGroup(self)
+        self.filter_buttons: dict[str, QToolButton] = {}
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.box, 1)
+        for i, (name, label) in enumerate(FILTER_LABELS, start=1):
+            button = QToolButton()
+            button.setObjectName(f"filter_{name}")
+            button.setText(label)
+            button.setCheckable(True)
+            button.setToolTip(f"{label} (Ctrl+{i})")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setStyleSheet(FILTER_STYLE)
+            self.filter_group.addButton(button)
+            self.filter_buttons[name] = button
+            top.addWidget(button)
+        self.filter_buttons["all"].setChecked(True)
+        self.filter_group.buttonClicked.connect(
+            lambda b: self.filterChosen.emit(next(n for n, x in self.filter_buttons.items() if x is b))
+        )
+        hints = QHBoxLayout()
+        hints.setContentsMargins(4, 0, 4, 0)
+        hints.addWidget(self.hint, 1)
+        hints.addWidget(self.suggestion)
+        self.hint_line = QWidget()
+        self.hint_line.setObjectName("hintLine")
+        self.hint_line.setLayout(hints)
+        self.hint_line.setFixedHeight(self.fontMetrics().height() + 4)  # always there: nothing jumps
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addWidget(self.hint_line)
+        self.restyle()
+
+    # -- what the bar shows ------------------------------------------------------------------
+    def text(self) -> str:
+        return self.box.text()
+
+    def set_text(self, text: str) -> None:
+        self.box.setText(text)
+
+    def show_outcome(self, outcome: Outcome) -> None:
+        """The hint (an incomplete or wrong query) and the suggestion of one finished search."""
+        self.show_hint(outcome.message)
+        if outcome.suggestion:
+            link = f'<a href="suggestion">{html.escape(outcome.suggestion)}</a>'
+            lead = "Showing results for" if outcome.corrected else "Did you mean"
+            self.suggestion.setText(f"{lead} {link}{'' if outcome.corrected else '?'} (Ctrl+D)")
+        else:
+            self.suggestion.clear()
+
+    def show_hint(self, message: str | None) -> None:
+        if message:
+            self.hint.setText(message)
+            self.hint.setToolTip(message)
+            self.hint.setAccessibleDescription(message)
+            self.hint.show()
+        else:
+            self.hint.clear()
+            self.hint.setToolTip("")
+            self.hint.hide()
+
+    def check_filter(self, name: str) -> None:
+        button = self.filter_buttons.get(name)
+        if button is not None:
+            button.setChecked(True)
+
+    def checked_filter(self) -> str:
+        return next((name for name, b in self.filter_buttons.items() if b.isChecked()), "all")
+
+    def restyle(self) -> None:
+        """Colours from the palette (called again when it changes)."""
+        self.hint.setStyleSheet(f"color: {theme.colors(self.palette()).warning.name()};")
+
+    # -- keys --------------------------------------------------------------------------------
+    def focus_box(self, *, select_all: bool = True) -> None:
+        """Give the box the keys; `select_all` so that typing replaces the query (Ctrl+K, /)."""
+        self.box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if select_all:
+            self.box.selectAll()
+        else:
+            self.box.deselect()
+            self.box.end(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.box and event.type() == QEvent.Type.KeyPress:
+            key_event: QKeyEvent = event  # type: ignore[assignment]
+            step = MOVE_KEYS.get(Qt.Key(key_event.key()))
+            if step is not None and key_event.modifiers() in (
+                Qt.KeyboardModifier.NoModifier,
+                Qt.KeyboardModifier.KeypadModifier,
+            ):
+                self.stepRequested.emit(step)
+                return True
+        return super().eventFilter(watched, event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.restyle()
