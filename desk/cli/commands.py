@@ -68,8 +68,22 @@ def json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+MAX_ID = (1 << 63) - 1  # SQLite's largest integer
+
+
+def paper_id(text: str) -> int:
+    """An ID argument: a whole number SQLite can hold (else a usage error in plain words)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a paper id (ids are whole numbers)") from None
+    if not 0 < value <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"{text} is not a paper id (ids run from 1 to {MAX_ID})")
+    return value
+
+
 def ids_arguments(p: argparse.ArgumentParser, many: bool = True) -> None:
-    p.add_argument("ids", metavar="ID", type=int, nargs="+" if many else 1, help="paper id")
+    p.add_argument("ids", metavar="ID", type=paper_id, nargs="+" if many else 1, help="paper id")
 
 
 # -- import ------------------------------------------------------------------------------------
@@ -114,7 +128,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def show_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     json_flag(p)
 
 
@@ -169,7 +183,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def related_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     p.add_argument("--limit", type=int, default=10, metavar="N")
     json_flag(p)
 
@@ -222,7 +236,7 @@ def flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
 
 
 def note_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     p.add_argument("--set", dest="text", required=True, metavar="TEXT", help='the note ("" clears it)')
 
 
@@ -234,7 +248,7 @@ def run_note(args: argparse.Namespace) -> int:
 
 
 def retitle_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     p.add_argument("text", metavar="TEXT", help='the title ("" goes back to the derived one)')
 
 
@@ -264,9 +278,9 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        tmp = args.output.with_name(args.output.name + ".part")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(args.output)
+        from desk.core.files import write_text
+
+        write_text(args.output, text)
         warn(f"desk: wrote {len(ids)} paper(s) to {args.output}")
     return 0
 

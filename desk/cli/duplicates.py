@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from desk.cli.commands import json_flag, opened
+from desk.cli.commands import json_flag, opened, paper_id
 from desk.cli.output import emit_json, say, summary_line
 
 
@@ -31,8 +31,8 @@ def run_dupes(args: argparse.Namespace) -> int:
 
 
 def merge_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("keep", metavar="KEEP_ID", type=int, help="the paper to keep")
-    p.add_argument("others", metavar="OTHER_ID", type=int, nargs="+", help="papers folded into it")
+    p.add_argument("keep", metavar="KEEP_ID", type=paper_id, help="the paper to keep")
+    p.add_argument("others", metavar="OTHER_ID", type=paper_id, nargs="+", help="papers folded into it")
 
 
 def run_merge(args: argparse.Namespace) -> int:
@@ -44,8 +44,8 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def distinct_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("a", metavar="ID", type=int)
-    p.add_argument("b", metavar="ID", type=int)
+    p.add_argument("a", metavar="ID", type=paper_id)
+    p.add_argument("b", metavar="ID", type=paper_id)
 
 
 def run_distinct(args: argparse.Namespace) -> int:
@@ -56,7 +56,7 @@ def run_distinct(args: argparse.Namespace) -> int:
 
 
 def unmerge_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int, help="the kept paper, or one merged into it")
+    p.add_argument("id", metavar="ID", type=paper_id, help="the kept paper, or one merged into it")
 
 
 def run_unmerge(args: argparse.Namespace) -> int:

@@ -21,23 +21,54 @@ _DAMAGE = (
 )
 
 
+def message_of(exc: BaseException) -> str:
+    """The driver's message of a database error, without SQLAlchemy's SQL and parameters."""
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).split("\n", 1)[0]
+
+
 def _message(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)  # SQLAlchemy's wrapper: the driver's error, without the SQL
-    return str(orig if orig is not None else exc).lower()
+    return message_of(exc).lower()
+
+
+def first_problem(text: str) -> str:
+    """The first line of an SQLite integrity report that says something."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("***")]
+    return lines[0] if lines else text.strip()
+
+
+def _sound(path: Path) -> bool:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return bool(row) and row[0] == "ok" and "paper" in tables
 
 
 def way_out(library: Path) -> str:
-    """What a user can do about a damaged database, naming the newest backup if there is one."""
+    """What a user can do about a damaged database, naming the newest sound backup if there is one."""
+    folder = library / BACKUP_DIR_NAME
     backups = sorted(
-        (p for p in (library / BACKUP_DIR_NAME).glob("*.sqlite3") if p.is_file()),
-        key=lambda p: p.stat().st_mtime,
+        (p for p in folder.glob("*.sqlite3") if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True
     )
+    sound = next((p for p in backups[:5] if _sound(p)), None)
     restore = (
-        f"put a backup back with `desk restore {backups[-1]}` (backups are in {library / BACKUP_DIR_NAME})"
-        if backups
+        f"put a backup back with `desk restore {sound}` (backups are in {folder})"
+        if sound is not None
         else "put a backup back with `desk restore FILE`"
     )
     return f"{restore}, or copy what can still be read into a new library with `desk salvage DEST`"
+
+
+def way_out_sentence(library: Path) -> str:
+    """way_out() as a sentence of its own."""
+    text = way_out(library)
+    return text[0].upper() + text[1:] + "."
 
 
 def _writable(folder: Path) -> bool:

@@ -245,7 +245,7 @@ class IndexSync:
                 shown = ", ".join(map(str, ids[:10])) + (" …" if len(ids) > 10 else "")
                 problems.append(f"search index: {len(ids)} papers {label} the index ({shown})")
         if queued:
-            behind = f" ({self.behind})" if self.behind else ""
+            behind = f"; {self.behind}" if self.behind else ""
             problems.append(f"search index: {queued} changes not yet applied{behind}")
         return problems
 

@@ -344,12 +344,15 @@ class Library:
         """Problems with the database or between it and the index (empty when all is well)."""
         return self.db.integrity_problems() + self._sync.differences()
 
-    def backup(self, dest: Path | None = None) -> Path:
-        """An online copy of the database (the index is rebuilt from it on restore)."""
+    def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
+        """An online copy of the database (the index is rebuilt from it on restore).
+
+        A damaged database is refused unless ``force`` (its copy would be damaged too).
+        """
         if dest is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
-        self.db.backup_to(dest)
+        self.db.backup_to(dest, force=force)
         return dest
 
 
