@@ -110,15 +110,22 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 # -- reading -----------------------------------------------------------------------------------
+def sort_flag(p: argparse.ArgumentParser) -> None:
+    from desk.core.sorting import SORTS
+
+    p.add_argument("--sort", choices=SORTS, default="relevance", help="the order (default: relevance)")
+
+
 def list_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--starred", action="store_true", help="only starred papers")
+    sort_flag(p)
     json_flag(p)
 
 
 def run_list(args: argparse.Namespace) -> int:
     """desk list [--starred]"""
     with opened(args) as lib:
-        papers = lib.list_papers(starred=args.starred)
+        papers = lib.list_papers(starred=args.starred, sort=args.sort)
     if args.json:
         emit_json({"papers": [summary_json(p) for p in papers]})
     else:
@@ -156,6 +163,7 @@ def run_show(args: argparse.Namespace) -> int:
 def search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many hits (default 20)")
+    sort_flag(p)
     json_flag(p)
 
 
@@ -178,7 +186,7 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
     with opened(args) as lib:
-        _print_page(lib.search(args.query, limit=max(args.limit, 0)), args.json)
+        _print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
     return 0
 
 
@@ -212,6 +220,7 @@ def run_stats(args: argparse.Namespace) -> int:
                 "read": s.read,
                 "notes": s.notes,
                 "collections": s.collections,
+                "tags": s.tags,
             }
         )
     else:
@@ -263,13 +272,16 @@ def export_args(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--starred", action="store_true", help="the starred papers (the default)")
     which.add_argument("--query", metavar="Q", help="the results of a search")
+    which.add_argument("--tag", metavar="T", help="the papers carrying a tag, in its order")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """desk export [--starred | --query Q] [-o FILE]"""
+    """desk export [--starred | --query Q | --tag T] [-o FILE]"""
     with opened(args) as lib:
-        if args.query is not None:
+        if args.tag is not None:
+            ids, what = lib.tagged(args.tag), f"papers tagged “{args.tag}”"
+        elif args.query is not None:
             result = lib.search_ids(args.query, limit=max(lib.count(), 1))
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
         else:

@@ -39,6 +39,7 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
         "read": p.read,
         "has_note": p.has_note,
         "sources": sources_json(p.sources),
+        "tags": list(p.tags),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from desk.cli import commands as c
 from desk.cli import duplicates as d
 from desk.cli import maintenance as m
+from desk.cli import organize as o
 from desk.cli.commands import Command, ids_arguments, no_arguments
 
 COMMANDS: tuple[Command, ...] = (
@@ -23,6 +24,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("merge", "fold duplicates into one paper", d.merge_args, d.run_merge),
     Command("distinct", "say two papers are not duplicates", d.distinct_args, d.run_distinct),
     Command("unmerge", "undo a merge", d.unmerge_args, d.run_unmerge),
+    Command("tag", "give papers a tag", o.tag_args, o.run_tag),
+    Command("untag", "take a tag off papers", o.tag_args, o.run_untag),
+    Command("tags", "every tag, with how many papers carry it", o.tags_args, o.run_tags),
+    Command("saved", "the saved searches", o.saved_args, o.run_saved),
+    Command("save-search", "save a query under a name", o.save_search_args, o.run_save_search),
+    Command("undo", "take back the last change (any command's or the window's)", no_arguments, o.run_undo),
+    Command("redo", "do again the change undone last", no_arguments, o.run_redo),
     Command("export", "export papers to Markdown", c.export_args, c.run_export),
     Command("stats", "counts over the library", c.stats_args, c.run_stats),
     Command("reindex", "rebuild the search index from the database", no_arguments, m.run_reindex),

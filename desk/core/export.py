@@ -55,7 +55,10 @@ def paper_markdown(paper: PaperDetail) -> str:
     title = escape_markdown(paper.title)
     if paper.short_name and paper.short_name not in paper.title:
         title += f" ({escape_markdown(paper.short_name)})"
-    parts = [f"## {title}", "", _sources_line(paper), "", spans_to_markdown(parse_spans(paper.abstract_raw))]
+    parts = [f"## {title}", "", _sources_line(paper)]
+    if paper.tags:
+        parts += ["", "Tags: " + ", ".join(escape_markdown(t) for t in paper.tags)]
+    parts += ["", spans_to_markdown(parse_spans(paper.abstract_raw))]
     note = paper.note.strip("\n")
     if note.strip():
         # The note is the user's own Markdown: it goes out as they wrote it.

@@ -33,7 +33,7 @@ _PART = 256  # abstracts per job given to a worker
 START_WORKERS_FROM_BYTES = 1_000_000  # lists this big hold about PARALLEL_FROM abstracts
 
 
-class Analysis:
+class PendingAnalysis:
     """The analysis of one file's abstracts, started on the pool's workers (or done here, when small)."""
 
     def __init__(self, abstracts: Sequence[str], pool: WorkerPool | None = None) -> None:
@@ -68,7 +68,6 @@ class FileOutcome:
     paragraphs: int
     added_ids: list[int] = field(default_factory=list)
     added_rows: list[int] = field(default_factory=list)  # positions in the file of added_ids' abstracts
-    touched_ids: list[int] = field(default_factory=list)
     merged: int = 0
     already_imported: bool = False
 
@@ -190,7 +189,6 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             _insert_rows(session, IndexQueue.__table__, ("paper_id",), [(i,) for i in queued], "OR IGNORE")
         record.added = len(outcome.added_ids)
         record.merged = outcome.merged
-        outcome.touched_ids = sorted(touched)
     return outcome
 
 
@@ -236,7 +234,7 @@ def import_paths(
     new_ids: list[int] = []
     was_cancelled = False
 
-    def start(path: Path) -> tuple[ParsedList, Analysis | None] | ImportFileError:
+    def start(path: Path) -> tuple[ParsedList, PendingAnalysis | None] | ImportFileError:
         """Read a file and start analysing it (None: imported before)."""
         try:
             parsed = read_list_file(path)
@@ -244,9 +242,9 @@ def import_paths(
             return ImportFileError(shown_name(path.name), exc.reason)
         if _imported_before(db, parsed.sha256):
             return parsed, None
-        return parsed, Analysis(parsed.abstracts, pool)
+        return parsed, PendingAnalysis(parsed.abstracts, pool)
 
-    ahead: tuple[ParsedList, Analysis | None] | ImportFileError | None = None
+    ahead: tuple[ParsedList, PendingAnalysis | None] | ImportFileError | None = None
     read_ahead = pool is not None and pool.parallel
     for done, path in enumerate(files):
         if cancelled is not None and cancelled():

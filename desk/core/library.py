@@ -7,16 +7,18 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from desk.core import export, importer, merging
+from desk.core import edits, export, history, importer, merging, sorting, undo
+from desk.core import tags as tagging
 from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
 from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
-from desk.core.index_sync import IndexSync, PendingFlush, queue
+from desk.core.index_sync import IndexSync, PendingFlush
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
@@ -30,6 +32,7 @@ from desk.core.records import (
 from desk.core.search import SearchIndex, SearchResult
 from desk.core.search.staging import write_segment
 from desk.core.workers import WorkerPool
+from desk.core.workflow import Workflow
 
 Progress = Callable[[int, int], None]
 
@@ -38,8 +41,8 @@ def _sources(paper: Paper) -> tuple[SourceInfo, ...]:
     return tuple(SourceInfo(s.file, s.index, s.collection) for s in paper.sources)
 
 
-def summary_of(paper: Paper) -> PaperSummary:
-    """The list-row record of a paper."""
+def summary_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperSummary:
+    """The list-row record of a paper (its tags given: they are read in one query for many)."""
     return PaperSummary(
         id=paper.id,
         title=paper.title,
@@ -48,12 +51,13 @@ def summary_of(paper: Paper) -> PaperSummary:
         read=paper.read,
         has_note=bool(paper.note.strip()),
         sources=_sources(paper),
+        tags=tags,
     )
 
 
-def detail_of(paper: Paper) -> PaperDetail:
+def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
     """The full record of a paper."""
-    s = summary_of(paper)
+    s = summary_of(paper, tags)
     return PaperDetail(
         **{f: getattr(s, f) for f in s.__dataclass_fields__},
         abstract=paper.abstract,
@@ -66,10 +70,10 @@ def detail_of(paper: Paper) -> PaperDetail:
     )
 
 
-class _IndexAsStored:
-    """Told about each file of an import: once analysed, its abstracts are hashed for
-    near-duplicates on the workers while it is stored; once stored, its index segments are
-    written on the workers while the next file is stored, and the previous file's committed."""
+class _ImportFollowUp:
+    """The work that follows each file of an import, on the workers. Once a file is analysed,
+    its abstracts are hashed for near-duplicates while it is stored; once stored, its index
+    segments are written while the next file is stored, and the previous file's committed."""
 
     def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
         self.sync, self.dupes, self.pool = sync, dupes, pool
@@ -108,8 +112,11 @@ class _IndexAsStored:
             self.pending.pop().abandon()
 
 
-class Library:
-    """A library folder: the database (the truth) and its derived search index."""
+class Library(Workflow):
+    """A library folder: the database (the truth) and its derived search index.
+
+    Tags, saved searches, undo/redo and the trash are in ``Workflow`` (desk/core/workflow.py).
+    """
 
     def __init__(self, directory: Path, progress: Progress | None = None) -> None:
         """Open (creating if needed) the library in directory and repair its index."""
@@ -154,26 +161,34 @@ class Library:
         with self.db.reading() as session:
             return session.scalar(select(func.count(Paper.id))) or 0
 
-    def paper_ids(self, *, starred: bool = False) -> list[int]:
-        """Every paper id (or every starred one), in import order."""
-        stmt = select(Paper.id).order_by(Paper.id)
-        if starred:
-            stmt = stmt.where(Paper.starred.is_(True))
+    def paper_ids(self, *, starred: bool = False, sort: str = "relevance") -> list[int]:
+        """Every paper id (or every starred one), in import order or the sort's (sorting.SORTS)."""
         with self.db.reading() as session:
-            return list(session.scalars(stmt))
+            ids = sorting.ordered_ids(session, sort)
+            if starred:
+                flagged = set(session.scalars(select(Paper.id).where(Paper.starred.is_(True))))
+                ids = [i for i in ids if i in flagged]
+            return ids
 
     def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
         """Row records for the given ids (ids that do not exist are left out)."""
         with self.db.reading() as session:
-            return {i: summary_of(p) for i, p in load_papers(session, ids).items()}
+            found = load_papers(session, ids)
+            carried = tagging.tags_of(session, found)
+            return {i: summary_of(p, carried.get(i, ())) for i, p in found.items()}
 
-    def list_papers(self, *, starred: bool = False) -> list[PaperSummary]:
-        """Every paper (or every starred one), in import order."""
+    def list_papers(self, *, starred: bool = False, sort: str = "relevance") -> list[PaperSummary]:
+        """Every paper (or every starred one), in import order or the sort's (sorting.SORTS)."""
         stmt = select(Paper).order_by(Paper.id).options(selectinload(Paper.sources))
         if starred:
             stmt = stmt.where(Paper.starred.is_(True))
         with self.db.reading() as session:
-            return [summary_of(p) for p in session.scalars(stmt)]
+            papers = list(session.scalars(stmt))
+            if sort != "relevance":
+                place = {i: n for n, i in enumerate(sorting.ordered_ids(session, sort))}
+                papers.sort(key=lambda p: place.get(p.id, len(place)))
+            carried = tagging.tags_of(session, [p.id for p in papers])
+            return [summary_of(p, carried.get(p.id, ())) for p in papers]
 
     def paper(self, paper_id: int) -> PaperDetail:
         """One paper in full; raises PaperNotFound."""
@@ -183,7 +198,8 @@ class Library:
         """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
         with self.db.reading() as session:
             found = require_papers(session, ids)
-            return [detail_of(found[i]) for i in ids]
+            carried = tagging.tags_of(session, found)
+            return [detail_of(found[i], carried.get(i, ())) for i in ids]
 
     def stats(self) -> Stats:
         """Counts over the whole library."""
@@ -198,7 +214,9 @@ class Library:
                 .group_by(Source.collection)
                 .order_by(Source.collection)
             )
-            return Stats(papers, sources, starred, read, notes, {c: n for c, n in per})
+            collections = {c: n for c, n in per}
+            counts = {t.name: t.count for t in tagging.counts(session)}
+            return Stats(papers, sources, starred, read, notes, collections, counts)
 
     # -- writing -----------------------------------------------------------------------------
     def import_paths(
@@ -212,57 +230,67 @@ class Library:
         A big file is analysed and indexed on worker processes (both cores).
         """
         with WorkerPool() as pool:
-            indexing = _IndexAsStored(self._sync, self._dupes, pool)
+            follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
                     self.db,
                     paths,
                     progress=progress,
                     cancelled=cancelled,
-                    before_store=indexing.analysed,
-                    after_file=indexing,
+                    before_store=follow_up.analysed,
+                    after_file=follow_up,
                     pool=pool,
                     preload=(write_segment.__module__,),
                 )
-                indexing.add_hashes()
+                follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
                     found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
-                indexing.finish()
+                follow_up.finish()
             finally:
-                indexing.abandon()  # after an error: the papers stay queued for the next flush
+                follow_up.abandon()  # after an error: the papers stay queued for the next flush
         return replace(report, near_duplicates=found)
 
-    def _change(self, ids: Sequence[int], apply: Callable[[Paper], bool]) -> list[int]:
-        """Apply a change to papers in one transaction; re-index those that changed."""
-        changed: list[int] = []
+    def _edit(self, ids: Sequence[int], field: str, value: object, group: str | None = None) -> list[int]:
+        """Set a field on papers in one transaction, as one undo step; re-index those that changed.
+
+        Saves with the same ``group`` (a note's editing session) extend the newest step while it
+        is that session's, so one session of typing is one step.
+        """
         with self.db.writing() as session:
-            found = require_papers(session, ids)
-            for i in dict.fromkeys(ids):
-                if apply(found[i]):
-                    found[i].touch()
-                    changed.append(i)
-            queue(session, changed)
-        if changed:
+            changes = edits.set_value(session, ids, field, value)
+            if changes:
+                step = history.newest_in_group(session, group) if group is not None else None
+                if step is not None:
+                    first = history.payload_of(step)["changes"]
+                    history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
+                else:
+                    label = edits.label(field, value, len(changes), changes[0][0])
+                    history.record(session, "fields", label, {"changes": changes}, group)
+        if changes:
             self._sync.flush()
-        return changed
+        return [c[0] for c in changes]
 
     def set_starred(self, ids: Sequence[int], starred: bool) -> list[int]:
-        """Star or unstar papers; returns the ids that changed."""
-        return self._change(ids, lambda p: _set(p, "starred", starred))
+        """Star or unstar papers (one undo step); returns the ids that changed."""
+        return self._edit(ids, "starred", starred)
 
     def set_read(self, ids: Sequence[int], read: bool) -> list[int]:
-        """Mark papers read or unread; returns the ids that changed."""
-        return self._change(ids, lambda p: _set(p, "read", read))
+        """Mark papers read or unread (one undo step); returns the ids that changed."""
+        return self._edit(ids, "read", read)
 
-    def set_note(self, paper_id: int, note: str) -> bool:
-        """Replace a paper's note ("" clears it); True when it changed."""
-        return bool(self._change([paper_id], lambda p: _set(p, "note", note)))
+    def set_note(self, paper_id: int, note: str, session: str | None = None) -> bool:
+        """Replace a paper's note ("" clears it); True when it changed.
+
+        ``session`` (from begin_note_session) makes every save of one editing session one undo
+        step; without it each call is a step of its own.
+        """
+        return bool(self._edit([paper_id], "note", note, session))
 
     def set_title(self, paper_id: int, title: str | None) -> bool:
-        """Set the title a user prefers; empty or None goes back to the derived title."""
+        """Set the title a user prefers (one undo step); empty or None goes back to the derived title."""
         clean = " ".join((title or "").split()) or None
-        return bool(self._change([paper_id], lambda p: _set(p, "user_title", clean)))
+        return bool(self._edit([paper_id], "user_title", clean))
 
     # -- search ------------------------------------------------------------------------------
     def _page(self, result: SearchResult) -> ResultPage:
@@ -282,19 +310,33 @@ class Library:
             ),
         )
 
-    def search(self, query: str, limit: int = 50, offset: int = 0, *, typing: bool = False) -> ResultPage:
+    def search(
+        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
+    ) -> ResultPage:
         """Ranked hits for a query in desk's query language; never raises on a bad query.
 
         ``typing=True`` for search as you type: the last word is unfinished and never corrected.
         A query whose complete part is empty ("title:", an open quote) gives ``no_new_query``.
+        ``sort`` is one of sorting.SORTS (relevance, collection, recent, starred, title);
+        ``tag:`` filters are answered by the database, so a tag is searchable once committed.
         """
-        return self._page(self.index.search(query, limit=limit, offset=offset, typing=typing))
+        return self._page(self.search_ids(query, limit, offset, sort, typing=typing))
 
     def search_ids(
-        self, query: str, limit: int = 50, offset: int = 0, *, typing: bool = False
+        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
     ) -> SearchResult:
-        """The raw ranked hits (ids, snippets) without loading the papers: for lazy lists."""
-        return self.index.search(query, limit=limit, offset=offset, typing=typing)
+        """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists."""
+        order = None if sorting.check(sort) == "relevance" else self._order(sort)
+        return self.index.search(
+            query, limit=limit, offset=offset, typing=typing, tags=self.tagged, order=order
+        )
+
+    def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:
+        def order(ranked_ids: np.ndarray) -> Sequence[int]:
+            with self.db.reading() as session:
+                return sorting.positions(session, sort, ranked_ids)
+
+        return order
 
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
         """Papers most like the given one."""
@@ -308,21 +350,35 @@ class Library:
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""
+        others = list(dict.fromkeys(i for i in other_ids if i != keep_id))
         with self.db.writing() as session:
-            merging.merge(session, keep_id, other_ids)
+            payload = undo.merge_with_tags(session, keep_id, others)
+            label = f"Merge {', '.join(map(str, others))} into {keep_id}"
+            history.record(session, "merge", label, payload)
         self._sync.flush()
 
     def unmerge(self, paper_id: int) -> list[int]:
         """Undo the latest merge paper_id took part in; returns the ids brought back."""
         with self.db.writing() as session:
-            restored = merging.unmerge(session, paper_id)
+            payload = undo.merge_payload(session, paper_id)
+            if payload is None:
+                restored = merging.unmerge(session, paper_id)
+            else:
+                restored = undo.unmerge_with_tags(session, payload).paper_ids[1:]
+                label = f"Unmerge {', '.join(map(str, payload['others']))} from {payload['keep']}"
+                history.record(session, "unmerge", label, payload)
         self._sync.flush()
         return restored
 
     def mark_distinct(self, a: int, b: int) -> None:
         """Remember that two papers are not duplicates; they are never offered again."""
         with self.db.writing() as session:
+            lo, hi = sorted((a, b))
+            known = (lo, hi) in merging.distinct_pairs(session)
             merging.mark_distinct(session, a, b)
+            if not known:
+                label = f"Say {lo} and {hi} are not duplicates"
+                history.record(session, "distinct", label, {"a": lo, "b": hi})
 
     def distinct_pairs(self) -> set[tuple[int, int]]:
         """Every (a, b) pair, a < b, a user said is not a duplicate."""
@@ -354,10 +410,3 @@ class Library:
             dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
         self.db.backup_to(dest, force=force)
         return dest
-
-
-def _set(paper: Paper, attr: str, value: object) -> bool:
-    if getattr(paper, attr) == value:
-        return False
-    setattr(paper, attr, value)
-    return True

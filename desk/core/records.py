@@ -26,6 +26,7 @@ class PaperSummary:
     read: bool
     has_note: bool
     sources: tuple[SourceInfo, ...]
+    tags: tuple[str, ...] = ()  # in the order the tags were created
 
     @property
     def collections(self) -> tuple[str, ...]:
@@ -90,6 +91,7 @@ class Stats:
     read: int
     notes: int
     collections: dict[str, int]
+    tags: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -116,3 +118,59 @@ class ResultPage:
     rows: tuple[ResultRow, ...]
     hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
     no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results
+
+
+@dataclass(frozen=True)
+class TagCount:
+    """A tag and how many papers carry it (the sidebar's entry, `desk tags`)."""
+
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class TagChange:
+    """What tagging, untagging or toggling did: the papers that gained or lost the tag."""
+
+    name: str
+    added: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SavedSearchInfo:
+    """A saved search: its name and the query run each time it is opened."""
+
+    name: str
+    query: str
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    """What undo() or redo() did, in plain words ("Undid: star 5 papers")."""
+
+    description: str
+    label: str  # the change itself ("Star 5 papers")
+    paper_ids: tuple[int, ...]  # papers it touched (to refresh rows)
+    skipped: int = 0  # parts left as they were because a later change had touched them
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One step of the undo history, newest first in Library.history()."""
+
+    id: int
+    label: str
+    undone: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class TrashedPaper:
+    """A paper in the trash."""
+
+    paper_id: int
+    title: str
+    has_note: bool
+    removed_at: datetime
+    removed_with: str | None  # the file whose removal took it, None when deleted alone

@@ -82,7 +82,7 @@ REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
 
 
 def build_actions(
-    window: QMainWindow, handlers: Mapping[str, Callable[[], None]], local_widgets: tuple[QWidget, ...]
+    window: QMainWindow, handlers: Mapping[str, Callable[[], object]], local_widgets: tuple[QWidget, ...]
 ) -> dict[str, QAction]:
     """Create the actions and the menus; `local` actions fire only in `local_widgets`."""
     menus = {title: window.menuBar().addMenu(title) for title in MENUS}

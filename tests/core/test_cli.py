@@ -45,14 +45,14 @@ def test_library_option_after_the_command_and_env(capsys, seeded_dir: Path, monk
     monkeypatch.setenv("DESK_LIBRARY", str(seeded_dir))
     stats = run_json(capsys, "stats", "--json")
     assert stats["papers"] == 94 and stats["sources"] == 95
-    assert set(stats) == {"papers", "sources", "starred", "read", "notes", "collections"}
+    assert set(stats) == {"papers", "sources", "starred", "read", "notes", "collections", "tags"}
 
 
 def test_list_show_star_note_retitle(capsys, seeded_dir: Path) -> None:
     L = ["--library", str(seeded_dir)]
     papers = run_json(capsys, *L, "list", "--json")["papers"]
     assert len(papers) == 94
-    assert set(papers[0]) == {"id", "title", "short_name", "starred", "read", "has_note", "sources"}
+    assert set(papers[0]) == {"id", "title", "short_name", "starred", "read", "has_note", "sources", "tags"}
     a, b = papers[0]["id"], papers[1]["id"]
     assert run(capsys, *L, "star", str(a), str(b))[0] == 0
     assert run(capsys, *L, "unstar", str(b))[0] == 0

@@ -7,8 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desk.core.dedup import DEFAULT_THRESHOLD, similarity
-from desk.core.dedup.shingles import normalize, normalize_words, shingle
+from desk.core.dedup.shingles import normalize, shingle
 from desk.core.dedup.signature import signatures
+
+
+def normalize_words(text: str) -> list[str]:
+    """The words of ``text`` after cleanup (see ``normalize``)."""
+    return normalize(text).split()
+
 
 ABSTRACT = (
     "Safe offline reinforcement learning requires optimizing policies within the support of static "

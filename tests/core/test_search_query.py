@@ -17,7 +17,7 @@ from desk.core.search.query import (
     Word,
     parse,
 )
-from desk.core.search.ranking import All, Any_, Flag, Negate, PhraseTerms, Prefixes, Terms
+from desk.core.search.ranking import AllOf, AnyOf, Flag, Negate, PhraseTerms, Prefixes, Terms
 from desk.core.search.schema import BOOSTS
 
 
@@ -76,9 +76,9 @@ def test_filters_only_list_instead_of_rank() -> None:
 def test_hyphenated_word_needs_all_parts_or_the_exact_short_name() -> None:
     plan = compile_query(parse("STAR-KV")).plan
     (node,) = plan.shoulds
-    assert isinstance(node, Any_)
+    assert isinstance(node, AnyOf)
     parts = node.children[0]
-    assert isinstance(parts, All)
+    assert isinstance(parts, AllOf)
     assert [t.items[0][1] for t in parts.children if isinstance(t, Terms)] == ["star", "kv"]
     assert node.children[1] == Terms((("short_kw", "star-kv", 5.0),))
 
@@ -142,8 +142,8 @@ def test_double_negation_cancels() -> None:
 def test_nested_and_or_compile() -> None:
     plan = compile_query(parse("(a1 AND b1) OR NOT c1")).plan
     (node,) = plan.shoulds
-    assert isinstance(node, Any_)
-    assert isinstance(node.children[0], All) and isinstance(node.children[1], Negate)
+    assert isinstance(node, AnyOf)
+    assert isinstance(node.children[0], AllOf) and isinstance(node.children[1], Negate)
 
 
 def test_long_queries_are_capped() -> None:

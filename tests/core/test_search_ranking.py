@@ -14,7 +14,7 @@ from desk.core.search.compiler import QueryWord, compile_query
 from desk.core.search.model import COORD_BONUS
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import parse
-from desk.core.search.ranking import Any_, Ranked, Terms, top
+from desk.core.search.ranking import AnyOf, Ranked, Terms, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer, forms, plural_base
 from desk.core.search.schema import BOOSTS, TEXT_FIELDS
 from desk.core.search.snippets import Highlighter
@@ -107,7 +107,7 @@ def test_scores_keep_coordination_first(index: SearchIndex) -> None:
 def test_compiled_alternatives_and_words() -> None:
     compiled = compile_query(parse("vehicel routing"), {(0, 7): "vehicle"})
     first = compiled.plan.shoulds[0]
-    assert isinstance(first, Any_)
+    assert isinstance(first, AnyOf)
     assert Terms(tuple((f, "vehicl", BOOSTS[f]) for f in TEXT_FIELDS)) in first.children
     assert compiled.words == [
         QueryWord("vehicel", "vehicel", 0),

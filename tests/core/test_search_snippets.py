@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from desk.core.search.fields import words_of
 from desk.core.search.query import Word
 from desk.core.search.snippets import ELLIPSIS, Highlighter, lead, snippet, stem_word
-from desk.core.search.spelling import Lexicon, corrected_query
+from desk.core.search.spelling import Lexicon, apply, corrections
 
 FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 6
 TEXT = FILLER + "Our policy learns Probability estimates; policies generalise. " + FILLER
@@ -49,10 +48,6 @@ def test_prefix_highlighting() -> None:
     assert [text[s:e] for s, e in spans] == ["Diffusion", "diffuse", "diffuser"]
 
 
-def test_words_of_skips_digits_and_single_letters() -> None:
-    assert words_of("A 3D Learner's learning, x2 Émile") == {"learner", "learning", "émile"}
-
-
 def test_lexicon_corrects_by_distance_then_frequency(tmp_path: Path) -> None:
     lex = Lexicon(tmp_path / "words.tsv")
     for _ in range(5):
@@ -73,7 +68,10 @@ def test_lexicon_corrects_by_distance_then_frequency(tmp_path: Path) -> None:
     assert fresh.correct("reinforcment", lambda s: True) == "reinforcement"
     words = [Word("reinforcment", None, False, 0, 12), Word("lerning", None, False, 13, 20)]
     assert (
-        corrected_query(fresh, "reinforcment lerning", words, lambda s: s == "reinforc")
+        apply(
+            "reinforcment lerning",
+            corrections(fresh, "reinforcment lerning", words, lambda s: s == "reinforc"),
+        )
         == "reinforcement learning"
     )
 

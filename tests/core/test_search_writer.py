@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,20 @@ from whoosh.writing import SegmentWriter
 from desk.core.search import IndexDoc
 from desk.core.search.fields import writer_fields
 from desk.core.search.schema import build_schema, codec, stem_analyzer
-from desk.core.search.writer import FastSegmentWriter, encode_positions, stemmed_words
+from desk.core.search.writer import FastSegmentWriter, _stems_of_tokens, encode_positions, lowered_tokens
 
 WHOOSH_TEXT = TEXT(analyzer=stem_analyzer())
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+
+
+def words_of(text: str) -> set[str]:
+    """The distinct lowercased alphabetic words of ``text``: what the lexicon counts, by its definition."""
+    return set(_WORD_RE.findall(text.lower()))
+
+
+def stemmed_words(text: str) -> tuple[int, list[str]]:
+    """(position of the first word kept, stems of the words kept) of ``text``, as the writer finds them."""
+    return _stems_of_tokens(lowered_tokens(text))
 
 
 def stemmed_positions(text: str) -> dict[str, list[int]]:
@@ -225,19 +237,20 @@ def test_an_inlined_term_row_is_the_one_the_postings_writer_writes(lists: tuple)
     assert inlined_term_info(flat) == postwriter.finish_postings().to_bytes()
 
 
+def test_words_of_skips_digits_and_single_letters() -> None:
+    assert words_of("A 3D Learner's learning, x2 Émile") == {"learner", "learning", "émile"}
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(texts, dotted))
 def test_the_lexicon_words_read_from_the_index_tokens_are_the_words_of_the_text(text: str) -> None:
-    from desk.core.search.fields import words_of, words_of_tokens
-    from desk.core.search.writer import lowered_tokens
+    from desk.core.search.fields import words_of_tokens
 
     assert words_of_tokens(lowered_tokens(text)) == words_of(text)
 
 
 def test_the_writer_counts_the_documents_holding_each_lexicon_word(tmp_path: Path) -> None:
     from collections import Counter
-
-    from desk.core.search.fields import words_of
 
     def words(doc: IndexDoc) -> set[str]:  # what the lexicon counted per paper before the writer did
         return words_of(f"{doc.title}\n{doc.short_name}\n{doc.abstract}\n{doc.note}")

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from desk.core.text import latex_to_unicode, readable_text
@@ -100,3 +105,50 @@ def test_readable_text_converts_seed_constructs() -> None:
     text = readable_text(raw)
     assert "α-VOR" in text and "20×" in text and "≥" in text and "“free”" in text and " – RACER" in text
     assert not any(c in text for c in "$\\")
+
+
+# ---- issue 12, item 12: a macro without its arguments, and amounts of dollars ----------------
+
+
+@pytest.mark.parametrize(
+    ("src", "out"),
+    [
+        (r"we prove it here \frac", "we prove it here frac"),
+        (r"\frac and more", "frac and more"),
+        (r"$x + \frac$", "x + frac"),
+        (r"$\frac{1}{2}$ and \frac12 and \frac{a}{b}", "1/2 and 1/2 and a/b"),
+        (r"Erd\H{o}s and \v s", "Erdős and š"),  # one-argument accents still take a letter
+        ("costs $5 and $10", "costs 5 and 10"),
+        ("costs $5 and $10 today, $k$ runs", "costs 5 and 10 today, k runs"),
+        ("$5$-fold and $10^3$", "5-fold and 10³"),
+    ],
+)
+def test_missing_arguments_and_amounts_read_as_written(src: str, out: str) -> None:
+    assert latex_to_unicode(src) == out
+    assert readable_text(src) == out
+
+
+def test_pylatexenc_warns_about_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG):
+        for src in (r"here \frac", r"$\frac$", r"\frac{a}", r"$\nicefrac$", r"\overline", r"\textcolor{red}"):
+            latex_to_unicode(src + " unique-" + str(len(caplog.records)))  # past the caches
+            readable_text(src + " other-" + str(len(caplog.records)))
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_importing_stray_macros_prints_nothing_on_stderr(tmp_path: Path) -> None:
+    lst = tmp_path / "list.txt"
+    lst.write_text(
+        "Stray Macro Papers\n\n"
+        "We bound the error of a fraction of the data here, see \\frac\n\n"
+        "A method with $\\frac$ and \\frac and more words, costing $5 and $10 per run, is proposed.\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "desk", "--library", str(tmp_path / "L"), "import", str(lst)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

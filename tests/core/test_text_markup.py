@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from desk.core.text import Span, parse_spans, readable_text
@@ -159,3 +161,19 @@ def test_readable_text_on_seed_markup() -> None:
         "we propose S-SPPO, a framework comprising: i) Supervision Calibration "
         "and BAR-RAG with 52.19% win rate"
     )
+
+
+def test_a_failure_inside_the_markup_parser_is_logged_and_gives_plain_text(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from desk.core.text import markup
+
+    def broken(*args: object) -> None:
+        raise ValueError("a bug in the scanner")
+
+    monkeypatch.setattr(markup._Scanner, "parse", broken)
+    raw = r"An odd one: $\alpha$ and **bold** text, seen once in this test."
+    with caplog.at_level(logging.WARNING, logger=markup.__name__):
+        assert parse_spans(raw) == (Span("An odd one: alpha and bold text, seen once in this test.", "text"),)
+    assert len(caplog.records) == 1 and caplog.records[0].exc_info is not None
+    assert "An odd one" in caplog.records[0].getMessage()

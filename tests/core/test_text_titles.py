@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -197,3 +198,21 @@ def test_helpers() -> None:
         "中文。",
         "下一句",
     )
+
+
+def test_a_failure_inside_title_or_short_name_finding_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from desk.core.text import titles
+
+    def broken(*args: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(titles, "_derive_title", broken)
+    monkeypatch.setattr(titles, "_find_short_name", broken)
+    text = "We propose RACER, a router for sparse experts. It is fast."
+    with caplog.at_level(logging.WARNING, logger=titles.__name__):
+        assert find_short_name(text) is None
+        assert derive_title(text, None) == text  # the plain text, fitted
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RecursionError, RecursionError]
+    assert "We propose RACER" in caplog.records[0].getMessage()

@@ -36,14 +36,15 @@ def test_keyboard_flow_reaches_the_library(open_window, library_dir: Path, qtbot
     assert window.model.rowCount() > 3
     assert "paper" in window.hits_label.text() and "ms" in window.hits_label.text()
 
-    # Arrows from the search box move the selection; the box keeps the focus.
+    # ↓ from the search box moves the highlight and the keys into the list.
     assert window.results_view.currentIndex().row() == 0
     press(qtbot, Key.Key_Down)
+    assert window.results_view.hasFocus()
     press(qtbot, Key.Key_Down)
     assert window.results_view.currentIndex().row() == 2
     press(qtbot, Key.Key_Up)
     assert window.results_view.currentIndex().row() == 1
-    assert window.search_box.hasFocus()
+    assert window.search_box.text() == "policy"
 
     # Enter opens the paper; j/k move outside text fields.
     press(qtbot, Key.Key_Return)
@@ -69,14 +70,18 @@ def test_keyboard_flow_reaches_the_library(open_window, library_dir: Path, qtbot
     qtbot.waitUntil(lambda: window.note.state_text() == "Saved", timeout=5000)
     qtbot.waitUntil(lambda: window.model.summary(starred_id).has_note)
 
-    # Esc goes back to the search box; a new query, then back to the first one.
+    # Esc steps back: note → list → search box; a new query, then back to the first one.
+    press(qtbot, Key.Key_Escape)
+    assert window.results_view.hasFocus()
     press(qtbot, Key.Key_Escape)
     assert window.search_box.hasFocus()
-    type_text(qtbot, "diffusion")  # Esc selected the old query: typing replaces it
+    assert window.search_box.text() == "policy" and not window.search_box.hasSelectedText()
+    press(qtbot, "k", Ctrl)  # Ctrl+K selects the query: typing replaces it
+    type_text(qtbot, "diffusion")
     wait_search(qtbot, window, "diffusion")
     assert window.search_box.text() == "diffusion"
     assert window.controller.shown_text == "diffusion"  # answers to "d", "di", … were dropped or replaced
-    press(qtbot, Key.Key_Escape)
+    press(qtbot, "k", Ctrl)
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
     assert window.model.row_of(starred_id) is not None
@@ -121,7 +126,7 @@ def test_note_saved_on_paper_change_and_on_close(open_window, library_dir: Path,
     press(qtbot, Key.Key_Return, Ctrl)  # from the search box straight to the note
     qtbot.waitUntil(window.note_editor.hasFocus)
     type_text(qtbot, "first note")
-    press(qtbot, Key.Key_Escape)  # leaves the note; moving on saves it right away
+    press(qtbot, Key.Key_Escape)  # leaves the note for the list; moving on saves it right away
     press(qtbot, Key.Key_Down)
     qtbot.waitUntil(lambda: window.current_id != first)
     second = window.current_id

@@ -16,13 +16,14 @@ from desk.core.db import schema_steps
 from desk.core.db.backup import online_copy
 from desk.core.errors import LibraryDamaged, LibraryTooNew
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # MIGRATIONS[n] upgrades a database at version n - 1 to version n, inside one transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: schema_steps.upgrade_1_base_tables,
     2: schema_steps.upgrade_2_merges,
     3: schema_steps.upgrade_3_hashed_keys,
+    4: schema_steps.upgrade_4_tags_history_trash,
 }
 
 

@@ -139,3 +139,99 @@ class DistinctPair(Base):
     a: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
     b: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# ---- version 4: tags, saved searches, the undo history and the trash (issue #15) ----------------
+
+
+class Tag(Base):
+    """A tag a user typed (any Unicode). A reading list is a tag whose papers keep an order.
+
+    Reading lists are tags, not a table of their own: one toggle key, one sidebar entry, one
+    ``tag:`` filter and one export option serve both, and ``PaperTag.position`` gives every tag
+    an order (the order papers were tagged, changeable) for the times it is read as a list.
+    """
+
+    __tablename__ = "tag"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(Text)  # as first typed (NFC, spaces collapsed)
+    key: Mapped[str] = mapped_column(Text, unique=True)  # name.casefold(): "ML" and "ml" are one tag
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PaperTag(Base):
+    """A paper carries a tag; ``position`` is its place in the tag's order (reading list)."""
+
+    __tablename__ = "paper_tag"
+    __table_args__ = (Index("ix_paper_tag_tag_position", "tag_id", "position"),)
+
+    paper_id: Mapped[int] = mapped_column(ForeignKey("paper.id", ondelete="CASCADE"), primary_key=True)
+    tag_id: Mapped[int] = mapped_column(ForeignKey("tag.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column()
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SavedSearch(Base):
+    """A query saved under a name; it is run again each time, so it follows the library."""
+
+    __tablename__ = "saved_search"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    key: Mapped[str] = mapped_column(Text, unique=True)  # name.casefold()
+    query: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class HistoryStep(Base):
+    """One change a user made, with what undoing and redoing it needs (JSON), window and CLI alike."""
+
+    __tablename__ = "history_step"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    label: Mapped[str] = mapped_column(Text)  # "Star 5 papers", said back by undo/redo
+    payload: Mapped[str] = mapped_column(Text)
+    undone: Mapped[bool] = mapped_column(default=False, index=True)
+    group_key: Mapped[str | None] = mapped_column(Text, default=None)  # a note's editing session
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RemovedList(Base):
+    """An imported file removed as a whole; its record's hash is put aside so it can be imported again.
+
+    ``import_record.sha256`` is unique; while a list is removed its record holds
+    ``removed:<id>:<hash>`` instead (its sources in the trash still point at it), and the real
+    hash is kept here for the list's restore.
+    """
+
+    __tablename__ = "removed_list"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    import_id: Mapped[int] = mapped_column(ForeignKey("import_record.id"), index=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    file: Mapped[str] = mapped_column(Text)
+    collection: Mapped[str] = mapped_column(Text)
+    sources: Mapped[str] = mapped_column(Text)  # JSON: the file's sources on papers that stayed
+    removed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TrashEntry(Base):
+    """A removed paper: everything needed to put it back (JSON snapshot); the paper row is gone."""
+
+    __tablename__ = "trash_entry"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    paper_id: Mapped[int] = mapped_column(index=True)  # no FK: the paper is out of the table
+    title: Mapped[str] = mapped_column(Text)
+    has_note: Mapped[bool] = mapped_column(default=False)
+    snapshot: Mapped[str] = mapped_column(Text)
+    list_id: Mapped[int | None] = mapped_column(
+        ForeignKey("removed_list.id", ondelete="SET NULL"), default=None, index=True
+    )
+    removed_at: Mapped[datetime] = mapped_column(default=utcnow)

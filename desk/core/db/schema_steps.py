@@ -124,3 +124,75 @@ def upgrade_3_hashed_keys(conn: Connection) -> None:
     raw.create_function("desk_stored_key", 1, stored_key, deterministic=True)  # type: ignore[union-attr]
     conn.exec_driver_sql("UPDATE paper SET key = desk_stored_key(key)")
     conn.exec_driver_sql("UPDATE key_alias SET key = desk_stored_key(key)")
+
+
+# Version 4: tags (reading lists are tags with an order), saved searches, the undo history and
+# the trash (issue #15). Nothing existing is altered: a removed list's import_record keeps its row.
+V4_DDL = (
+    """CREATE TABLE tag (
+	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+	name TEXT NOT NULL,
+	"key" TEXT NOT NULL,
+	created_at DATETIME NOT NULL,
+	UNIQUE ("key")
+)""",
+    """CREATE TABLE paper_tag (
+	paper_id INTEGER NOT NULL,
+	tag_id INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	added_at DATETIME NOT NULL,
+	PRIMARY KEY (paper_id, tag_id),
+	FOREIGN KEY(paper_id) REFERENCES paper (id) ON DELETE CASCADE,
+	FOREIGN KEY(tag_id) REFERENCES tag (id) ON DELETE CASCADE
+)""",
+    "CREATE INDEX ix_paper_tag_tag_position ON paper_tag (tag_id, position)",
+    """CREATE TABLE saved_search (
+	id INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	"key" TEXT NOT NULL,
+	"query" TEXT NOT NULL,
+	created_at DATETIME NOT NULL,
+	PRIMARY KEY (id),
+	UNIQUE ("key")
+)""",
+    """CREATE TABLE history_step (
+	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+	kind VARCHAR(20) NOT NULL,
+	label TEXT NOT NULL,
+	payload TEXT NOT NULL,
+	undone BOOLEAN NOT NULL,
+	group_key TEXT,
+	created_at DATETIME NOT NULL,
+	updated_at DATETIME NOT NULL
+)""",
+    "CREATE INDEX ix_history_step_undone ON history_step (undone)",
+    """CREATE TABLE removed_list (
+	id INTEGER NOT NULL,
+	import_id INTEGER NOT NULL,
+	sha256 VARCHAR(64) NOT NULL,
+	file TEXT NOT NULL,
+	collection TEXT NOT NULL,
+	sources TEXT NOT NULL,
+	removed_at DATETIME NOT NULL,
+	PRIMARY KEY (id),
+	FOREIGN KEY(import_id) REFERENCES import_record (id)
+)""",
+    "CREATE INDEX ix_removed_list_import_id ON removed_list (import_id)",
+    """CREATE TABLE trash_entry (
+	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+	paper_id INTEGER NOT NULL,
+	title TEXT NOT NULL,
+	has_note BOOLEAN NOT NULL,
+	snapshot TEXT NOT NULL,
+	list_id INTEGER,
+	removed_at DATETIME NOT NULL,
+	FOREIGN KEY(list_id) REFERENCES removed_list (id) ON DELETE SET NULL
+)""",
+    "CREATE INDEX ix_trash_entry_paper_id ON trash_entry (paper_id)",
+    "CREATE INDEX ix_trash_entry_list_id ON trash_entry (list_id)",
+)
+
+
+def upgrade_4_tags_history_trash(conn: Connection) -> None:
+    """Version 4: tags, saved searches, the undo history and the trash (new tables only)."""
+    _run(conn, V4_DDL)

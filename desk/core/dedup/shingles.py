@@ -113,11 +113,6 @@ def normalize(text: str) -> str:
     return _CJK_CHAR.sub(r" \g<0> ", text) if _CJK_CHAR.search(text) else text
 
 
-def normalize_words(text: str) -> list[str]:
-    """The words of ``text`` after cleanup (see ``normalize``)."""
-    return normalize(text).split()
-
-
 def mix64(x: np.ndarray) -> np.ndarray:
     """The splitmix64 finalizer, element-wise on uint64 (wrapping arithmetic)."""
     x = x ^ (x >> np.uint64(30))

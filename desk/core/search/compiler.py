@@ -9,7 +9,7 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -23,10 +23,23 @@ from desk.core.search.query import (
     OrNode,
     ParsedQuery,
     PhraseNode,
+    TagFilter,
     Word,
     split_words,
 )
-from desk.core.search.ranking import All, Any_, Combine, Flag, Negate, PhraseTerms, Plan, Prefixes, Terms
+from desk.core.search.ranking import (
+    AllOf,
+    AnyOf,
+    Combine,
+    Flag,
+    IdSet,
+    Negate,
+    PhraseTerms,
+    Plan,
+    Prefixes,
+    Scaled,
+    Terms,
+)
 from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
 
 PHRASE_FIELDS = ("title", "abstract", "note")
@@ -34,6 +47,13 @@ MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost s
 MAX_HIGHLIGHT = 100  # longer terms are not highlighted: a 15,000-letter "word" is no word
 
 _PLAIN = plain_analyzer()
+
+#: Other words a typed word is also searched as (an acronym's long form, a long form's acronym):
+#: their stemmed terms, searched as a phrase, and the factor on their score.
+Alternative = tuple[tuple[str, ...], float]
+
+#: The ids of the papers carrying a tag (None: any tag), asked of the database at query time.
+TagLookup = Callable[[str | None], Sequence[int]]
 
 
 @dataclass(frozen=True)
@@ -74,7 +94,7 @@ def _terms(toks: list[str], fields: tuple[str, ...]) -> Plan | None:
     if toks:
         # "multi-agent", "GPT-4o": every part required here; their adjacency
         # earns a proximity bonus in rescore.py, on the best candidates only.
-        return All(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
+        return AllOf(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
     return None
 
 
@@ -85,15 +105,23 @@ def _prefix_variants(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([text, *analyze(text)]))
 
 
-def _join(kind: type[All] | type[Any_], subs: list[Plan]) -> Plan | None:
+def _join(kind: type[AllOf] | type[AnyOf], subs: list[Plan]) -> Plan | None:
     if not subs:
         return None
     return subs[0] if len(subs) == 1 else kind(tuple(subs))
 
 
 class _Compiler:
-    def __init__(self, alternatives: Mapping[tuple[int, int], str] | None = None) -> None:
+    def __init__(
+        self,
+        alternatives: Mapping[tuple[int, int], str] | None = None,
+        tags: TagLookup | None = None,
+        expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+    ) -> None:
         self.alternatives = alternatives or {}
+        self.tags = tags
+        self.tag_sets: dict[str | None, IdSet] = {}
+        self.expansions = expansions or {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
@@ -108,12 +136,14 @@ class _Compiler:
             return self.phrase(node, positive)
         if isinstance(node, Filter):
             return Flag(node.fieldname, node.value)
+        if isinstance(node, TagFilter):
+            return self.tag(node.name)
         if isinstance(node, NotNode):
             child = self.node(node.child, not positive)
             return Negate(child) if child is not None else None
         if isinstance(node, AndNode | OrNode):
             subs = [q for c in node.children if (q := self.node(c, positive)) is not None]
-            return _join(All if isinstance(node, AndNode) else Any_, subs)
+            return _join(AllOf if isinstance(node, AndNode) else AnyOf, subs)
         return self.combine(list(node.children), top=False)
 
     def word(self, word: Word, positive: bool) -> Plan | None:
@@ -142,7 +172,25 @@ class _Compiler:
                 self.terms.extend(fixed)
                 if word.field is None:
                     self.add_words(fix or "", slot=self.slot - 1)
-        return _join(Any_, subs)
+        for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
+            boosted = _boosted(PHRASE_FIELDS if word.field is None else fields)
+            other = (
+                Terms(tuple((f, stems[0], b) for f, b in boosted))
+                if len(stems) == 1
+                else PhraseTerms(boosted, stems)
+            )
+            subs.append(Scaled(other, factor))
+            if positive:
+                self.terms.extend(stems)
+        return _join(AnyOf, subs)
+
+    def tag(self, name: str | None) -> IdSet:
+        """The papers carrying a tag, as the lookup answers (none without a lookup)."""
+        found = self.tag_sets.get(name)
+        if found is None:
+            ids = self.tags(name) if self.tags is not None else ()
+            found = self.tag_sets[name] = IdSet(tuple(ids))
+        return found
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
         variants = _prefix_variants(text)
@@ -214,13 +262,15 @@ class _Compiler:
         for part in parts:
             if isinstance(part, Filter):
                 filters.append(Flag(part.fieldname, part.value))
+            elif isinstance(part, TagFilter):
+                filters.append(self.tag(part.name))
             elif isinstance(part, NotNode):
                 if (q := self.node(part.child, positive=False)) is not None:
                     negatives.append(q)
             elif isinstance(part, AndNode):
                 subs = [q for c in part.children if (q := self.node(c)) is not None]
                 if subs:
-                    musts.append(All(tuple(subs)))
+                    musts.append(AllOf(tuple(subs)))
             elif (q := self.node(part)) is not None:
                 shoulds.append(q)
         if top:
@@ -228,13 +278,20 @@ class _Compiler:
         return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
 
 
-def compile_query(parsed: ParsedQuery, alternatives: Mapping[tuple[int, int], str] | None = None) -> Compiled:
+def compile_query(
+    parsed: ParsedQuery,
+    alternatives: Mapping[tuple[int, int], str] | None = None,
+    tags: TagLookup | None = None,
+    expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
-    that is searched as well: the word's part then matches papers holding either.
+    that is searched as well: the word's part then matches papers holding either. ``tags``
+    answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
+    to other words searched too, their score scaled (see Alternative).
     """
-    c = _Compiler(alternatives)
+    c = _Compiler(alternatives, tags, expansions)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

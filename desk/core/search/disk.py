@@ -11,6 +11,8 @@ from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
 
+from desk.core.search.acronyms import ACRONYMS_NAME
+from desk.core.search.acronyms import read as read_acronyms
 from desk.core.search.model import IndexState
 from desk.core.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema, read_marker
 
@@ -39,6 +41,8 @@ def probe(directory: Path) -> IndexState:
             return IndexState.OLD_SCHEMA
         with ix.reader() as reader:
             _touch(reader)
+        if read_acronyms(directory / ACRONYMS_NAME) is None:
+            return IndexState.CORRUPT
         return IndexState.OK
     except Exception:  # any failure to read is what CORRUPT means
         return IndexState.CORRUPT

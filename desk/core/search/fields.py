@@ -30,13 +30,9 @@ def writer_fields(doc: IndexDoc) -> dict[str, Any]:
     return fields
 
 
-def words_of(text: str) -> set[str]:
-    """The distinct lowercased alphabetic words of ``text``."""
-    return set(_WORD_RE.findall(text.lower()))
-
-
 def words_of_tokens(tokens: Iterable[str]) -> set[str]:
-    """words_of(text) from the lowercased ``\\w`` tokens of text (the index's tokens), faster.
+    """The distinct lowercased alphabetic words (two letters or more) of a text, from its lowercased
+    ``\\w`` tokens (the index's tokens): the words the lexicon counts.
 
     Every letter of a text lies in one of its tokens, and no character outside them
     lowercases to a letter, so the words are those of the tokens; most tokens are one word.

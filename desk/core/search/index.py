@@ -19,7 +19,8 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
-from desk.core.search.compiler import Compiled, compile_query
+from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
+from desk.core.search.compiler import Compiled, TagLookup, compile_query
 from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
@@ -48,6 +49,8 @@ from desk.core.workers import WorkerPool, split
 log = logging.getLogger(__name__)
 Found = tuple[int, int, float]  # (docnum, query parts matched, relevance) of a ranked document
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
+#: A sort other than relevance: given the ids of the matches best first, their positions in order.
+Order = Callable[[np.ndarray], Sequence[int]]
 
 
 # A batch this big is cut into one segment per worker process; a smaller one is written
@@ -79,6 +82,7 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
         check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
     # ---- lifecycle -----------------------------------------------------------------
@@ -212,10 +216,12 @@ class SearchIndex:
         ix.close()
         if count != written:  # a failed worker must not leave a silently partial index
             raise RuntimeError(f"the search index build wrote {count} of {written} papers")
-        lexicon = Lexicon()
+        lexicon, acronyms = Lexicon(), Acronyms()
         for item in staged:
             lexicon.add_counts(item.word_counts)
+            acronyms.set_docs(item.acronyms)
         lexicon.save(build / LEXICON_NAME)
+        acronyms.save(build / ACRONYMS_NAME)
         if progress is not None:
             progress(written, total)
         return True
@@ -246,9 +252,11 @@ class SearchIndex:
             raise
         writer.commit()
         ix.close()
-        lexicon = Lexicon()
+        lexicon, acronyms = Lexicon(), Acronyms()
         lexicon.add_counts(writer.word_counts)
         lexicon.save(build / LEXICON_NAME)
+        acronyms.set_docs(writer.acronyms)
+        acronyms.save(build / ACRONYMS_NAME)
         if progress is not None:
             progress(written, total)
         return True
@@ -309,15 +317,20 @@ class SearchIndex:
             try:
                 delete_ids(writer, latest)
                 self._lexicon.refresh()
-                new_words = False
+                self._acronyms.refresh()
+                new_words = new_acronyms = False
                 for item in staged:
                     new_words = self._lexicon.add_counts(item.word_counts) or new_words
+                    new_acronyms = self._acronyms.set_docs(item.acronyms) or new_acronyms
                 for doc in latest.values():
                     if doc is not None:
                         writer.add_document(**writer_fields(doc))
                 new_words = self._lexicon.add_counts(writer.word_counts) or new_words
+                new_acronyms = self._acronyms.set_docs(writer.acronyms) or new_acronyms
                 if new_words:  # saved under the writer's lock, like the segments
                     self._lexicon.save()
+                if new_acronyms:
+                    self._acronyms.save()
             except BaseException:
                 abort(writer)
                 discard(staged)
@@ -339,6 +352,9 @@ class SearchIndex:
             writer = segment_writer(self._index(), timeout=WRITE_TIMEOUT, delay=0.05)
             try:
                 delete_ids(writer, wanted)
+                self._acronyms.refresh()
+                if self._acronyms.drop(wanted):
+                    self._acronyms.save()
             except BaseException:
                 writer.cancel()
                 raise
@@ -370,19 +386,30 @@ class SearchIndex:
 
     # ---- searching ---------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 50, *, offset: int = 0, typing: bool = False) -> SearchResult:
+    def search(
+        self,
+        query: str,
+        limit: int = 50,
+        *,
+        offset: int = 0,
+        typing: bool = False,
+        tags: TagLookup | None = None,
+        order: Order | None = None,
+    ) -> SearchResult:
         """Ranked hits for ``query``; never raises on any query string.
 
         ``typing``: the query is being typed, so its last word is unfinished and is not
         spell-corrected. An unfinished end (an open quote, a trailing ``title:`` or ``AND``) is
         described by ``SearchResult.hint``; when nothing complete is left to search, the
-        result has no hits and ``no_new_query`` set.
+        result has no hits and ``no_new_query`` set. ``tags`` answers ``tag:`` filters from the
+        database; ``order``, given the ids of every match best first, returns their positions
+        in the order wanted (a sort other than relevance).
         """
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
         query = clean_query(query)
         parsed = parse(query, typing=typing)
-        compiled = compile_query(parsed)
+        compiled = compile_query(parsed, tags=tags)
         if compiled.empty and parsed.hint is not None:
             return SearchResult(
                 query, 0, (), _ms(started), None, False, (), parsed.message, parsed.hint, no_new_query=True
@@ -392,7 +419,7 @@ class SearchIndex:
             if corpus is None:
                 return _empty(query, started, NOT_READY)
             try:
-                return self._search(corpus, query, parsed, compiled, limit, offset, started)
+                return self._search(corpus, query, parsed, compiled, limit, offset, started, tags, order)
             except Exception:  # a damaged index must not take the search box down
                 # Not the query itself: what a user searches for stays out of the log.
                 log.error(
@@ -409,15 +436,26 @@ class SearchIndex:
         limit: int,
         offset: int,
         started: float,
+        tags: TagLookup | None = None,
+        order: Order | None = None,
     ) -> SearchResult:
-        depth = max(offset + limit, RESCORE_DEPTH)
+        depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
+        expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+        if compiled.spell_words and compiled.ranked:
+            self._lexicon.refresh()
+            self._acronyms.refresh()
+            counts = self._lexicon.counts
+            expansions = query_alternatives(
+                self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
+            )
+            if expansions:  # acronyms searched as their long forms too, and the reverse
+                compiled = compile_query(parsed, None, tags, expansions)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
-            self._lexicon.refresh()
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
-            merged = compile_query(parsed, fixes) if fixes else compiled
+            merged = compile_query(parsed, fixes, tags, expansions) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.
@@ -425,14 +463,17 @@ class SearchIndex:
                 total, found = self._run(corpus, merged, depth)
                 compiled, corrected = merged, typed_total < FEW_HITS and total > typed_total
             if suggestion is not None and total < FEW_HITS:  # e.g. a typo inside a "phrase"
-                alt = compile_query(parse(suggestion))
+                alt = compile_query(parse(suggestion), tags=tags)
                 alt_total, alt_found = self._run(corpus, alt, depth)
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
         hl = Highlighter(terms, compiled.prefixes)
         stored: dict[int, dict[str, Any]] = {}
-        if compiled.ranked and compiled.words:
+        if order is not None:
+            positions = order(corpus.ids[[f[0] for f in found]]) if found else []
+            found = [found[int(i)] for i in positions]
+        elif compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(

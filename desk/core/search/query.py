@@ -7,6 +7,7 @@ Grammar (loosest first)::
     andexp := unary ("AND" unary)*
     unary  := ("NOT" | "-") unary | atom
     atom   := "(" query ")" | '"phrase"' | field:word | field:"phrase" | word | prefix*
+            | tag:name | tag:"two words" | has:tag
 
 Nothing here raises on user input: what does not parse is searched as words,
 dropped, or both, and a plain-words note is left in ``ParsedQuery.messages``.
@@ -50,6 +51,8 @@ FILTERS: dict[str, tuple[str, bool]] = {
     "has:notes": ("has_note", True),
 }
 OPERATORS = ("OR", "AND", "NOT")
+TAG_FIELDS = ("tag", "tags")  # tag:name, tag:"two words"
+ANY_TAG = ("has:tag", "has:tags")
 FILTER_FIELDS = frozenset(f.partition(":")[0] for f in FILTERS)  # "is", "has"
 
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
@@ -87,6 +90,13 @@ class Filter:
 
 
 @dataclass(frozen=True)
+class TagFilter:
+    """Papers carrying the tag ``name`` (None: carrying any tag); resolved from the database."""
+
+    name: str | None
+
+
+@dataclass(frozen=True)
 class NotNode:
     child: Node
 
@@ -106,7 +116,7 @@ class Group:
     children: tuple[Node, ...]
 
 
-Node = Word | PhraseNode | Filter | NotNode | AndNode | OrNode | Group
+Node = Word | PhraseNode | Filter | TagFilter | NotNode | AndNode | OrNode | Group
 
 
 @dataclass(frozen=True)
@@ -211,7 +221,7 @@ def _filters_starting(text: str) -> list[str]:
     meanings: dict[tuple[str, bool], str] = {}
     for name, meaning in FILTERS.items():
         meanings.setdefault(meaning, name)
-    return [name for name in meanings.values() if name.startswith(text)]
+    return [name for name in [*meanings.values(), ANY_TAG[0]] if name.startswith(text)]
 
 
 def _word_tokens(raw: str, start: int, text: str, end: int, notes: _Notes) -> list[Token]:
@@ -220,10 +230,22 @@ def _word_tokens(raw: str, start: int, text: str, end: int, notes: _Notes) -> li
     lowered = raw.lower()
     if lowered in FILTERS:
         return [Token("filter", lowered, start=start, end=end)]
+    if lowered in ANY_TAG:
+        return [Token("tag", start=start, end=end)]
     m = _FIELD_RE.fullmatch(raw)
     if m:
         name = m.group(1).lower()
         rest = m.group(2)
+        if name in TAG_FIELDS:
+            if rest:
+                return [Token("tag", rest, "tag", start, end)]
+            if end < len(text) and text[end] == '"':
+                return [Token("field", field="tag", start=start, end=end)]
+            if _rest_blank(text, end):
+                notes.unfinished.append(f"{_quoted(raw)} needs a tag's name after it.")
+            else:
+                notes.problems.append(f"{_quoted(raw)} needs a tag's name right after the colon.")
+            return []
         if name in FIELDS:
             if rest:
                 return [Token("word", rest, name, start + len(m.group(1)) + 1, end)]
@@ -350,6 +372,11 @@ class _Parser:
         if tok.kind == "filter":
             fieldname, value = FILTERS[tok.text]
             return Filter(fieldname, value)
+        if tok.kind == "tag" or (tok.kind == "phrase" and tok.field == "tag"):
+            if tok.field is None:  # has:tag
+                return TagFilter(None)
+            name = " ".join(tok.text.split())
+            return TagFilter(name) if name else None
         if tok.kind == "phrase":
             return self.phrase(tok)
         if tok.kind == "word":

@@ -58,9 +58,24 @@ class PhraseTerms:
 
 
 @dataclass(frozen=True)
+class Scaled:
+    """The documents of ``child``, its scores times ``factor`` (an alternative below a typed word)."""
+
+    child: Plan
+    factor: float
+
+
+@dataclass(frozen=True)
 class Flag:
     fieldname: str
     value: bool
+
+
+@dataclass(frozen=True)
+class IdSet:
+    """Documents whose paper id is in ``ids``: a filter the database answered (``tag:``)."""
+
+    ids: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -69,12 +84,16 @@ class Negate:
 
 
 @dataclass(frozen=True)
-class All:
+class AllOf:
+    """Documents matching every child; their scores summed."""
+
     children: tuple[Plan, ...]
 
 
 @dataclass(frozen=True)
-class Any_:
+class AnyOf:
+    """Documents matching any child; their scores summed."""
+
     children: tuple[Plan, ...]
 
 
@@ -83,13 +102,13 @@ class Combine:
     """Filters required, negatives excluded, musts required, shoulds optional."""
 
     shoulds: tuple[Plan, ...] = ()
-    musts: tuple[Plan, ...] = ()  # each an All whose children count as parts
+    musts: tuple[Plan, ...] = ()  # each an AllOf whose children count as parts
     filters: tuple[Plan, ...] = ()
     negatives: tuple[Plan, ...] = ()
     coordinate: bool = False  # the top level: the parts each document matches are counted
 
 
-Plan = Terms | Prefixes | PhraseTerms | Flag | Negate | All | Any_ | Combine
+Plan = Terms | Prefixes | PhraseTerms | Scaled | Flag | IdSet | Negate | AllOf | AnyOf | Combine
 Scored = tuple[np.ndarray | None, np.ndarray]  # (scores or None, mask) over all docnums
 
 
@@ -120,13 +139,18 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
         return bm25f(corpus, items)
     if isinstance(plan, PhraseTerms):
         return _phrase(corpus, plan)
+    if isinstance(plan, Scaled):
+        scores, mask = evaluate(corpus, plan.child)
+        return (None if scores is None else scores * np.float32(plan.factor)), mask
     if isinstance(plan, Flag):
         return None, corpus.flag(plan.fieldname, plan.value)
+    if isinstance(plan, IdSet):
+        return None, np.isin(corpus.ids, np.array(plan.ids, np.int64))
     if isinstance(plan, Negate):
         return None, ~evaluate(corpus, plan.child)[1]
-    if isinstance(plan, All | Any_):
+    if isinstance(plan, AllOf | AnyOf):
         results = [evaluate(corpus, c) for c in plan.children]
-        op = np.logical_and if isinstance(plan, All) else np.logical_or
+        op = np.logical_and if isinstance(plan, AllOf) else np.logical_or
         mask = results[0][1].copy() if results else np.zeros(n, bool)
         for _, m in results[1:]:
             op(mask, m, out=mask)
@@ -145,7 +169,7 @@ def rank(corpus: Corpus, plan: Combine) -> Ranked:
     parts: list[Scored] = [evaluate(corpus, p) for p in plan.shoulds]
     must_masks: list[np.ndarray] = []
     for must in plan.musts:
-        children = must.children if isinstance(must, All) else (must,)
+        children = must.children if isinstance(must, AllOf) else (must,)
         results = [evaluate(corpus, c) for c in children]
         parts.extend(results)
         must_masks.extend(m for _, m in results)

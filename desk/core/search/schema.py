@@ -22,7 +22,7 @@ from desk.core.search.whoosh_internals import fast
 
 #: Bump whenever the schema or the analyzers change: an index written with
 #: another version reads as OLD_SCHEMA and is rebuilt from the database.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the acronyms file (acronyms.py) beside the index
 
 #: Whoosh index name; the version is in it so files of two versions never mix.
 INDEX_NAME = f"desk_v{SCHEMA_VERSION}"

@@ -163,10 +163,3 @@ def apply(query: str, fixes: dict[tuple[int, int], str]) -> str | None:
     for (start, end), fix in sorted(fixes.items(), reverse=True):
         out = out[:start] + fix + out[end:]
     return out
-
-
-def corrected_query(
-    lexicon: Lexicon, query: str, words: Sequence[Word], stem_known: Callable[[str], bool]
-) -> str | None:
-    """``query`` with its unknown words replaced by corrections, or None when none applies."""
-    return apply(query, corrections(lexicon, query, words, stem_known))

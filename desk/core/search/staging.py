@@ -14,13 +14,14 @@ import contextlib
 import os
 import shutil
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
 from whoosh.writing import NO_MERGE
 
+from desk.core.search.acronyms import Definition
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc
 from desk.core.search.schema import INDEX_NAME, build_schema, codec
@@ -37,6 +38,7 @@ class StagedSegment:
     segment: Any  # whoosh W3Segment: its id, document count and (no) deletions
     ids: tuple[int, ...]
     word_counts: dict[str, int]
+    acronyms: dict[int, frozenset[Definition]] = field(default_factory=dict)  # id -> its acronym definitions
 
 
 def write_segment(index_dir: str, owner: int, docs: Sequence[IndexDoc]) -> StagedSegment:
@@ -56,7 +58,9 @@ def write_segment(index_dir: str, owner: int, docs: Sequence[IndexDoc]) -> Stage
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return StagedSegment(str(folder), segment, tuple(d.id for d in docs), dict(writer.word_counts))
+    return StagedSegment(
+        str(folder), segment, tuple(d.id for d in docs), dict(writer.word_counts), writer.acronyms
+    )
 
 
 def install(writer: FastSegmentWriter, staged: Sequence[StagedSegment], mergetype: Any = NO_MERGE) -> None:

@@ -7,8 +7,9 @@ them term by term with Whoosh's own writer) in about a third of the time (≈ 0.
 abstract, where Whoosh's took ≈ 1.7 ms):
 
 * the stemmed text fields are analysed as :func:`desk.core.search.schema.stem_analyzer`
-  does with positions, by :func:`stemmed_words`: one regex pass, then one table lookup per
-  word (stem, or "" for a stop word) done in C; the same tokens give the lexicon's words;
+  does with positions, by :func:`lowered_tokens` and :func:`_stems_of_tokens`: one regex pass,
+  then one table lookup per word (stem, or "" for a stop word) done in C; the same tokens
+  give the lexicon's words;
 * postings go straight into per-term flat lists (documents arrive in docnum order, so each
   list is already sorted) and only the distinct terms are sorted at commit;
 * a term with few postings (most of them) is written as its term-table row directly
@@ -39,6 +40,7 @@ from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
+from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
@@ -74,13 +76,8 @@ def lowered_tokens(text: str) -> list[str]:
     return " ".join(_TOKENS.findall(text)).lower().split(" ")
 
 
-def stemmed_words(text: str) -> tuple[int, list[str]]:
-    """(position of the first word kept, stems of the words kept) of ``text``."""
-    return _stems_of_tokens(lowered_tokens(text))
-
-
 def _stems_of_tokens(words: list[str]) -> tuple[int, list[str]]:
-    """stemmed_words() of a text whose lowered_tokens() are ``words``.
+    """(position of the first word kept, stems of the words kept) of a text; ``words``: its lowered_tokens().
 
     Stop words and one-letter words are dropped, as StemmingAnalyzer drops them; the
     positions of the kept words are the first one's plus their rank among them.
@@ -136,8 +133,11 @@ class PublicSegmentWriter(SegmentWriter):
         super().__init__(ix, **kwargs)
         #: Documents holding each unstemmed word of the text fields: the "did you mean" lexicon's counts.
         self.word_counts: Counter[str] = Counter()
+        #: id -> the (short form, long form) acronyms its abstract defines, for every document added.
+        self.acronyms: dict[int, frozenset[Definition]] = {}
 
     def add_document(self, **fields: Any) -> None:
+        self.acronyms[fields["id"]] = frozenset(definitions(fields.get("abstract") or ""))
         words: set[str] = set()
         for name in TEXT_FIELDS:
             if fields.get(name):
@@ -158,6 +158,8 @@ class FastSegmentWriter(SegmentWriter):
         self.word_counts: Counter[str] = Counter()
         self._doc_words: set[str] = set()
         self._analysed: dict[tuple[str, Any], list[Posting]] = {}
+        #: id -> the (short form, long form) acronyms its abstract defines, for every document added.
+        self.acronyms: dict[int, frozenset[Definition]] = {}
 
     def add_reader(self, reader: Any) -> None:
         self._pooled = True
@@ -201,6 +203,7 @@ class FastSegmentWriter(SegmentWriter):
             raise
         perdoc.finish_doc()
         self.word_counts.update(self._doc_words)
+        self.acronyms[fields["id"]] = frozenset(definitions(fields.get("abstract") or ""))
         self._added = True
         self.docnum += 1
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from pylatexenc import latex2text, latexwalker
 
@@ -64,7 +66,48 @@ _UNESCAPED_RE = re.compile(r"(?<!\\)([%&#])")
 _WS_RE = re.compile(r"\s+")
 _MAX_DEPTH = 40
 
-_T2T_DB = latex2text.get_default_latex_context_db()
+# pylatexenc logs a WARNING for malformed input (a macro without its arguments), which
+# abstracts hold and which is handled here; the CLI's logging would print it on stderr.
+logging.getLogger("pylatexenc").setLevel(logging.ERROR)
+
+
+def _arguments_or_name(template: str) -> Callable[..., str]:
+    """A ``%s``-template replacement that gives the macro's name when an argument is missing.
+
+    pylatexenc formats ``\\frac`` as ``%s/%s``; at the end of a text it has no arguments and
+    shows the template itself ("%s/%s") after logging a warning.
+    """
+    named = sorted({int(k) for k in re.findall(r"%\((\d+)\)s", template)})
+
+    def repl(n: Any, l2tobj: Any, macroname: str) -> str:
+        args = list(n.nodeargd.argnlist) if n.nodeargd is not None and n.nodeargd.argnlist else []
+        used = [k - 1 for k in named] if named else list(range(len(args)))
+        if not used or any(k >= len(args) or args[k] is None for k in used):
+            return macroname
+        texts = [l2tobj.node_arg_to_text(n, k) if args[k] is not None else "" for k in range(len(args))]
+        try:
+            if named:
+                return template % {str(k + 1): t for k, t in enumerate(texts)}
+            return template % tuple(texts)
+        except (TypeError, ValueError, KeyError):
+            return macroname
+
+    return repl
+
+
+def _text_db() -> Any:
+    """pylatexenc's replacements, with every ``%``-template made safe against missing arguments."""
+    db = latex2text.get_default_latex_context_db()
+    safe = [
+        latex2text.MacroTextSpec(spec.macroname, simplify_repl=_arguments_or_name(spec.simplify_repl))
+        for spec in db.iter_macro_specs()
+        if isinstance(spec.simplify_repl, str) and "%" in spec.simplify_repl and len(spec.simplify_repl) > 1
+    ]
+    db.add_context_category("desk-safe-arguments", macros=safe, prepend=True)
+    return db
+
+
+_T2T_DB = _text_db()
 _WALK_DB = latexwalker.get_default_latex_context_db()
 _local = threading.local()
 
@@ -73,7 +116,7 @@ def _converter() -> latex2text.LatexNodes2Text:
     # One converter per thread: pylatexenc keeps per-call state on the instance.
     conv = getattr(_local, "conv", None)
     if conv is None:
-        conv = latex2text.LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+        conv = latex2text.LatexNodes2Text(latex_context=_T2T_DB, math_mode="text", strict_latex_spaces=False)
         _local.conv = conv
     return conv
 
@@ -247,10 +290,27 @@ def convert_macro_at(text: str, start: int, depth: int = 0) -> tuple[str, int]:
             return "", after
         return name, after
     spec = _WALK_DB.get_macro_spec(name)
-    if spec is None or not getattr(spec.args_parser, "argspec", ""):
+    argspec = getattr(spec.args_parser, "argspec", "") if spec is not None else ""
+    if not argspec:
         return _convert_island(text[start:after]), _skip_empty_group(text, after)
+    if _arguments_missing(text, after, argspec):
+        return name, after  # "\frac and": not a/n + "d"; "here \frac" at the end: not "%s/%s"
     end = _macro_extent(text, start)
     return _convert_island(text[start:end]), end
+
+
+def _arguments_missing(text: str, after: int, argspec: str) -> bool:
+    """True when a text-mode macro taking arguments is followed by none it could mean.
+
+    Nothing after it, or a word where two arguments belong: in an abstract, ``\\frac and``
+    is a stray macro before a word, never the fraction a/n.
+    """
+    k = after
+    while k < len(text) and text[k] == " ":
+        k += 1
+    if k >= len(text) or text[k] == "}":
+        return True
+    return argspec.count("{") >= 2 and text[k].isalpha() and text[k] != "{"
 
 
 def _skip_empty_group(text: str, i: int) -> int:
@@ -285,6 +345,8 @@ def find_math_close(text: str, start: int, opener: str, end: int) -> int:
     """Index of the delimiter closing math opened just before `start`, or -1."""
     closer = _MATH_CLOSE[opener]
     limit = min(end, start + MAX_MATH)
+    # "$5 and $10": a dollar before a digit opens an amount, not math (as pandoc reads it).
+    amount = opener == "$" and start < len(text) and text[start].isdigit()
     i = start
     while i < limit:
         c = text[i]
@@ -294,6 +356,9 @@ def find_math_close(text: str, start: int, opener: str, end: int) -> int:
             i += 2
             continue
         if c == "$" and text.startswith(closer, i):
+            # After an amount, a dollar that opens something ("$10", " $k") ends the search.
+            if amount and ((i + 1 < end and text[i + 1].isdigit()) or text[i - 1].isspace()):
+                return -1
             return i
         i += 1
     return -1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import enum
 import html
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -20,6 +22,8 @@ from desk.core.text.latex import (
 )
 from desk.core.text.translate import Translator
 
+log = logging.getLogger(__name__)
+
 SpanKind = Literal["text", "bold", "italic", "code", "link"]
 
 
@@ -33,9 +37,25 @@ class Span:
 
 
 _PRIORITY: dict[SpanKind, int] = {"text": 0, "italic": 1, "bold": 2, "code": 3, "link": 4}
-_TEXT, _MATH, _LIT = 0, 1, 2  # how a piece's raw text becomes readable
-_Piece = tuple[str, SpanKind, str | None, int]  # raw text, kind, url, mode
-_Flush = tuple[int, int]  # where pending plain text starts, and its mode
+
+
+class _Mode(enum.Enum):
+    """How a piece's raw text becomes readable."""
+
+    TEXT = "text"  # LaTeX text mode: macros, dashes and quotes converted
+    MATH = "math"  # LaTeX math: symbols, scripts
+    LITERAL = "literal"  # as it is (code, link targets, marks kept literal)
+
+
+@dataclass(frozen=True, slots=True)
+class _Skip:
+    """What a markup handler returns when the characters are not markup: scanning resumes ``at``."""
+
+    at: int
+
+
+_Piece = tuple[str, SpanKind, str | None, _Mode]  # raw text, kind, url, mode
+_Flush = tuple[int, _Mode]  # where pending plain text starts, and its mode
 _MAX_DEPTH = 40
 
 # Zero-width, soft hyphen and bidi controls: invisible, and they would split or spoof words.
@@ -112,15 +132,15 @@ class _Scanner:
         self.s = text
         self.pieces: list[_Piece] = []
 
-    def add(self, raw: str, kind: SpanKind, url: str | None, mode: int) -> None:
+    def add(self, raw: str, kind: SpanKind, url: str | None, mode: _Mode) -> None:
         if raw:
             self.pieces.append((raw, kind, url, mode))
 
     def parse(self, start: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int) -> None:
         s = self.s
-        mode = _MATH if math else _TEXT
+        mode = _Mode.MATH if math else _Mode.TEXT
         if depth > _MAX_DEPTH:
-            self.add(crude_strip(s[start:end]), kind, url, _LIT)
+            self.add(crude_strip(s[start:end]), kind, url, _Mode.LITERAL)
             return
         token_re = _MATH_TOKEN_RE if math else _TEXT_TOKEN_RE
         i = buf = start
@@ -130,8 +150,8 @@ class _Scanner:
                 break
             j = m.start()
             nxt = self.token(j, end, kind, url, math, depth, flush=(buf, mode))
-            if nxt < 0:  # not markup: keep the characters as text
-                i = -nxt
+            if isinstance(nxt, _Skip):  # not markup: keep the characters as text
+                i = nxt.at
                 continue
             i = buf = nxt
         self.add(s[buf:end], kind, url, mode)
@@ -141,8 +161,8 @@ class _Scanner:
 
     def token(
         self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
-    ) -> int:
-        """Handle markup at `j`; return the index after it, or -(index to resume scanning) if none."""
+    ) -> int | _Skip:
+        """Handle markup at `j`; return the index after it, or where to resume scanning if it is none."""
         s = self.s
         c = s[j]
         if c == "\\":
@@ -165,19 +185,19 @@ class _Scanner:
             m = _AUTOLINK_RE.match(s, j, end)
             target = safe_url(m.group(1)) if m else None
             if m is None or target is None:
-                return -(j + 1)
+                return _Skip(j + 1)
             self._flush(flush, j, kind, url)
-            self.add(target, "link", url or target, _LIT)
+            self.add(target, "link", url or target, _Mode.LITERAL)
             return m.end()
         return self.bare_url(j, end, kind, url, flush)
 
     def macro(
         self, j: int, end: int, kind: SpanKind, url: str | None, math: bool, depth: int, flush: _Flush
-    ) -> int:
+    ) -> int | _Skip:
         s = self.s
         m = _NAME_RE.match(s, j, end)
         if m is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         name, symbol = m.group(1), m.group(2)
         if symbol is not None:
             if symbol in "([" and not math:
@@ -187,18 +207,18 @@ class _Scanner:
                     self._flush(flush, j, kind, url)
                     self.parse(m.end(), close, kind, url, True, depth + 1)
                     return close + 2
-            return -m.end()  # an escaped character stays for the LaTeX converter
+            return _Skip(m.end())  # an escaped character stays for the LaTeX converter
         if name in ("url", "href"):
             groups, after = brace_groups(s[:end], m.end(), 2 if name == "href" else 1)
             if not groups:
-                return -m.end()
+                return _Skip(m.end())
             self._flush(flush, j, kind, url)
             target = safe_url(groups[0].strip())
             if target is None:  # not a web address: just text
-                self.add(groups[-1], kind, url, _TEXT)
+                self.add(groups[-1], kind, url, _Mode.TEXT)
                 return after
             shown = groups[0].strip() if len(groups) == 1 else convert_text(groups[1])
-            self.add(shown, "link", url or target, _LIT)
+            self.add(shown, "link", url or target, _Mode.LITERAL)
             return after
         if name in STYLE_MACROS:
             style, is_math = STYLE_MACROS[name]
@@ -211,17 +231,19 @@ class _Scanner:
             inner_math = math if is_math is None else is_math
             self.parse(inner_start, inner_start + len(groups[0]), inner_kind, url, inner_math, depth + 1)
             return after
-        return -m.end()
+        return _Skip(m.end())
 
-    def emphasis(self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush) -> int:
+    def emphasis(
+        self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush
+    ) -> int | _Skip:
         s = self.s
         c = s[j]
         run = _run_length(s, j, end, c)
         after = j + run
         if after >= end or s[after].isspace():
-            return -after
+            return _Skip(after)
         if c == "_" and j > 0 and s[j - 1].isalnum():
-            return -after
+            return _Skip(after)
         close = -1
         width = 0
         if run >= 2:
@@ -231,10 +253,10 @@ class _Scanner:
             close = self._find_closer(c, after, end, double=False)
             width = 1
         if close < 0:
-            return -after
+            return _Skip(after)
         self._flush(flush, j, kind, url)
         if width == 1 and run > 1:  # **x* : the spare mark is literal
-            self.add(s[j : after - 1], kind, url, _LIT)
+            self.add(s[j : after - 1], kind, url, _Mode.LITERAL)
             j = after - 1
         style: SpanKind = "bold" if width == 2 else "italic"
         inner_kind = kind if _PRIORITY[style] < _PRIORITY[kind] else style
@@ -260,7 +282,7 @@ class _Scanner:
                 return q - 1 if run > 2 else p
             k = q
 
-    def code(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int:
+    def code(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int | _Skip:
         s = self.s
         run = _run_length(s, j, end, "`")
         after = j + run
@@ -273,50 +295,52 @@ class _Scanner:
         if run <= 2:
             quote = _latex_quote_end(s, after, end, run)
             if quote >= 0 and (close < 0 or quote < close):
-                return -after  # ``LaTeX quotes'' are converted with the text
+                return _Skip(after)  # ``LaTeX quotes'' are converted with the text
         if close < 0:  # an unmatched run stays literal (and so reads the same a second time)
             self._flush(flush, j, kind, url)
-            self.add(s[j:after], kind, url, _LIT)
+            self.add(s[j:after], kind, url, _Mode.LITERAL)
             return after
         body = s[after:close]
         if len(body) > 2 and body[0] == " " and body[-1] == " " and body.strip():
             body = body[1:-1]
         self._flush(flush, j, kind, url)
-        self.add(body, "link" if kind == "link" else "code", url, _LIT)
+        self.add(body, "link" if kind == "link" else "code", url, _Mode.LITERAL)
         return close + run
 
-    def md_link(self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush) -> int:
+    def md_link(
+        self, j: int, end: int, kind: SpanKind, url: str | None, depth: int, flush: _Flush
+    ) -> int | _Skip:
         s = self.s
         close = _matching(s, j, end, "[", "]")
         if close < 0 or close + 1 >= end or s[close + 1] != "(":
-            return -(j + 1)
+            return _Skip(j + 1)
         paren = _matching(s, close + 1, end, "(", ")")
         if paren < 0:
-            return -(j + 1)
+            return _Skip(j + 1)
         dest = s[close + 2 : paren].strip().split(" ")[0].strip("<>")
         target = safe_url(dest)
         if target is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         self._flush(flush, j, kind, url)
         if close == j + 1:
-            self.add(target, "link", url or target, _LIT)
+            self.add(target, "link", url or target, _Mode.LITERAL)
         else:
             self.parse(j + 1, close, "link", url or target, False, depth + 1)
         return paren + 1
 
-    def bare_url(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int:
+    def bare_url(self, j: int, end: int, kind: SpanKind, url: str | None, flush: _Flush) -> int | _Skip:
         s = self.s
         if j > 0 and s[j - 1].isalnum():
-            return -(j + 1)
+            return _Skip(j + 1)
         m = _URL_RE.match(s, j, end)
         if m is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         found = trim_url(m.group(0))
         target = safe_url(found)
         if target is None:
-            return -(j + 1)
+            return _Skip(j + 1)
         self._flush(flush, j, kind, url)
-        self.add(found, "link", url or target, _LIT)
+        self.add(found, "link", url or target, _Mode.LITERAL)
         return j + len(found)
 
 
@@ -354,10 +378,10 @@ def _latex_quote_end(s: str, start: int, end: int, run: int) -> int:
         k = q + 1
 
 
-def _convert(raw: str, mode: int) -> str:
-    if mode == _MATH:
+def _convert(raw: str, mode: _Mode) -> str:
+    if mode is _Mode.MATH:
         return convert_math(raw)
-    if mode == _TEXT:
+    if mode is _Mode.TEXT:
         return convert_text(raw)
     return raw
 
@@ -410,7 +434,8 @@ def parse_spans(raw: str) -> tuple[Span, ...]:
         scanner = _Scanner(text)
         scanner.parse(0, len(text), "text", None, False, 0)
         return _assemble(scanner.pieces)
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included: a bug here must not stop an import or a view
+        log.warning("abstract markup could not be parsed, shown as plain text: %.80r", raw, exc_info=True)
         fallback = _WS_RE.sub(" ", crude_strip(str(raw)).replace("**", "")).strip()
         return (Span(fallback, "text"),) if fallback else ()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -11,6 +12,8 @@ from desk.core.text.cues import STRONG_VERBS as _STRONG_VERBS
 from desk.core.text.cues import SUBJECT as _SUBJECT
 from desk.core.text.cues import CueScan
 from desk.core.text.markup import one_space
+
+log = logging.getLogger(__name__)
 
 TITLE_MAX = 120
 
@@ -226,7 +229,8 @@ def find_short_name(readable: str) -> str | None:
     """The method/system name the abstract introduces (RACER, STAR-KV, OGPO), or None."""
     try:
         return _find_short_name(readable)
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included: a bug here must not stop an import
+        log.warning("no short name: finding one failed on %.80r", readable, exc_info=True)
         return None
 
 
@@ -286,7 +290,8 @@ _DANGLING = frozenset(
     ("that", "which", "through", "as", "or", "comprising", "including", "such", "using", "while")
 )
 _LONG_FORM_NOUNS = r"(?:framework|method|approach|algorithm|model|module|layer|strategy|system|pipeline)"
-_P1_RE = re.compile(
+# "we propose / this paper introduces …": the sentence that says what the paper does.
+_WE_PROPOSE_RE = re.compile(
     rf"(?:{_SUBJECT}|\band)\s+{_ADVERBS}"
     r"(?:propose|introduce|present|develop|design|describe|unveil)(?:s|d|ed)?\s+",
     re.IGNORECASE,
@@ -472,7 +477,7 @@ def _sentence_title(text: str) -> str:
     secondary: list[str] = []  # "we then/further propose": usually not the main contribution
     parts: list[str] = []  # "we introduce two routes: …": components, not the paper
     for s in sentences:
-        m = _P1_RE.search(s)
+        m = _WE_PROPOSE_RE.search(s)
         if m and not (m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", s[: m.start()], re.I)):
             rest = s[m.end() :]
             if _PARTS_RE.match(rest):
@@ -525,7 +530,8 @@ def derive_title(readable: str, short_name: str | None) -> str:
     """A scannable title (≤ 120 chars, plain text): "NAME: what it is" or the abstract's key sentence."""
     try:
         title = _derive_title(readable, short_name)
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included: a bug here must not stop an import
+        log.warning("title derivation failed, the abstract's opening is used: %.80r", readable, exc_info=True)
         title = ""
     title = _plain_title(title) or _plain_title(readable)
     return fit_title(title) or "Untitled"

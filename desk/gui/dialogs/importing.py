@@ -85,7 +85,6 @@ class ImportRunner(QObject):
         self.parent_widget = parent
         self.dialog: QProgressDialog | None = None
         self._relay: ProgressRelay | None = None
-        self.reports_shown = 0
 
     def busy(self) -> bool:
         return self.dialog is not None
@@ -164,7 +163,6 @@ class ImportRunner(QObject):
         box.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors are not markup
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # window-modal, does not block the event loop
-        self.reports_shown += 1
         return box
 
 

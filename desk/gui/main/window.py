@@ -13,6 +13,7 @@ back through signals:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.review import DuplicatesReview
 from desk.gui.keymap import build_actions
 from desk.gui.main.external_changes import ExternalChanges
+from desk.gui.main.focus import FocusModel
 from desk.gui.main.startup import Startup
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -50,7 +52,7 @@ class MainWindow(QMainWindow):
         self.ready = False
         self.open_error: str | None = None
         self._closed = False
-        self._open_when_ready = False
+        self._deferred: list[Callable[[], object]] = []  # keys pressed while a search was on its way
         self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
         self.executor = LibraryExecutor(self)
@@ -98,6 +100,15 @@ class MainWindow(QMainWindow):
         self.related = self.reading.related
         self.tabs = self.reading.tabs
         self.right_splitter = self.reading
+        self.focus = FocusModel(
+            self.search_box,
+            self.results_view,
+            (self.abstract_view, self.related.list),
+            self.note_editor,
+            (self.search_box, self.results_view, self.abstract_view, self.note_editor),
+            lambda rows: self._after_search(lambda: self.move_selection(rows)),
+            self,
+        )
 
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
@@ -119,8 +130,8 @@ class MainWindow(QMainWindow):
         self.hits_label.setObjectName("hitsLabel")
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
 
-    def _handlers(self) -> dict[str, Any]:
-        r = self.reading
+    def _handlers(self) -> dict[str, Callable[[], object]]:
+        r, later = self.reading, self._after_search
         return {
             "import_files": lambda: self.import_paths(choose_files(self)),
             "import_folder": lambda: self.import_paths(choose_folder(self)),
@@ -133,16 +144,16 @@ class MainWindow(QMainWindow):
             "filter_notes": lambda: self.set_filter("notes"),
             "use_suggestion": self.use_suggestion,
             "open": self.open_current,
-            "next": lambda: self.move_selection(1),
-            "previous": lambda: self.move_selection(-1),
-            "star": lambda: r.toggle("starred"),
-            "read": lambda: r.toggle("read"),
-            "note": r.edit_note,
+            "next": lambda: later(lambda: self.move_selection(1)),
+            "previous": lambda: later(lambda: self.move_selection(-1)),
+            "star": lambda: later(lambda: r.toggle("starred")),
+            "read": lambda: later(lambda: r.toggle("read")),
+            "note": lambda: later(r.edit_note),
             "preview": r.toggle_preview,
-            "rename": r.rename,
-            "related": r.show_related,
+            "rename": lambda: later(r.rename),
+            "related": lambda: later(r.show_related),
             "duplicates": lambda: self.duplicates.open(),
-            "back": self.back_to_search,
+            "back": self.back,
             "shortcuts": self.show_shortcuts,
             "about": self.about,
         }
@@ -151,7 +162,7 @@ class MainWindow(QMainWindow):
         bar, results, reading = self.search_bar, self.results_view, self.reading
         bar.textEdited.connect(self.controller.set_text)
         bar.filterChosen.connect(self.set_filter)
-        bar.stepRequested.connect(self.move_selection)
+        bar.stepRequested.connect(self._step_from_box)
         bar.suggestionChosen.connect(self.use_suggestion)
         drop = FileDropFilter(self.import_paths, self)
         for w in (self.search_box, self.abstract_view.viewport(), self.note_editor.viewport()):
@@ -162,6 +173,7 @@ class MainWindow(QMainWindow):
         self.model.modelReset.connect(self._results_reset)
         self.controller.searched.connect(self._searched)
         self.controller.failed.connect(self.show_status)
+        self.controller.failed.connect(lambda _m: self._run_deferred())
         self.executor.failed.connect(self.show_status)
         reading.summariesChanged.connect(self.model.set_summaries)
         reading.status.connect(self.show_status)
@@ -242,11 +254,31 @@ class MainWindow(QMainWindow):
         self.hits_label.setText(f"{total} paper{'s' if total != 1 else ''} · {outcome.took_ms:.0f} ms")
         self.search_bar.show_outcome(outcome)
         self._suggestion = outcome.suggestion
-        if self._open_when_ready:  # Enter was pressed before this search landed
-            self._open_when_ready = False
-            self.open_current()
         if self.model.rowCount() == 0 and self.ready:
             self.reading.show_message(empty_text(outcome.query.strip(), self.controller.filter))
+        self._run_deferred()
+
+    # -- keys pressed while a search is on its way -------------------------------------------
+    def _after_search(self, action: Callable[[], object]) -> None:
+        """Run a key's action now, or once the search for what was typed has landed.
+
+        "diffusion ↓ ↓ s" typed quickly stars the third hit for "diffusion", never a hit of
+        the half-typed query whose results happened to be on screen.
+        """
+        if self.controller.pending():
+            self._deferred.append(action)
+            self.controller.hurry()
+        else:
+            action()
+
+    def _run_deferred(self) -> None:
+        while self._deferred and not self.controller.pending():
+            self._deferred.pop(0)()
+
+    def _step_from_box(self, step: int) -> None:
+        """↑/↓ in the search box: move the highlight, and the keys into the list."""
+        self._after_search(lambda: self.move_selection(step))
+        self.focus.to_list()
 
     def _results_reset(self) -> None:
         # New words highlight the best hit; a filter change or a re-run keeps the paper in view.
@@ -273,10 +305,9 @@ class MainWindow(QMainWindow):
         self.results_view.move_highlight(step)
 
     def open_current(self) -> None:
-        """Enter: read the highlighted paper (search first if a query is still pending)."""
+        """Enter: read the highlighted paper (once the search for what was typed has landed)."""
         if self.controller.pending():
-            self._open_when_ready = True
-            self.controller.run_now()
+            self._after_search(self.open_current)
             return
         if not self.results_view.currentIndex().isValid() and self.model.rowCount():
             self.results_view.select_row(0)
@@ -290,11 +321,13 @@ class MainWindow(QMainWindow):
             self.results_view.select_paper(pid)
 
     def focus_search(self) -> None:
-        self.search_bar.focus_box()
+        """Ctrl+K or /: the search box, the query selected (typing replaces it)."""
+        self.focus.to_search(select_all=True)
 
-    def back_to_search(self) -> None:
+    def back(self) -> None:
+        """Esc: note or abstract → result list → search box."""
         self.note.flush()
-        self.focus_search()
+        self.focus.back()
 
     # -- dialogs and messages ----------------------------------------------------------------
     def show_shortcuts(self) -> None:
@@ -366,6 +399,7 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self.results_view.viewport().update()
+            self.focus.restyle()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._closed:

@@ -137,15 +137,6 @@ class SearchBar(QWidget):
         self.hint.setStyleSheet(f"color: {theme.colors(self.palette()).warning.name()};")
 
     # -- keys --------------------------------------------------------------------------------
-    def focus_box(self, *, select_all: bool = True) -> None:
-        """Give the box the keys; `select_all` so that typing replaces the query (Ctrl+K, /)."""
-        self.box.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        if select_all:
-            self.box.selectAll()
-        else:
-            self.box.deselect()
-            self.box.end(False)
-
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.box and event.type() == QEvent.Type.KeyPress:
             key_event: QKeyEvent = event  # type: ignore[assignment]

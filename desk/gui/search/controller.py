@@ -120,6 +120,11 @@ class SearchController(QObject):
         """A search typed but not yet answered."""
         return self._timer.isActive() or self._dirty or self._shown_generation != self._generation
 
+    def hurry(self) -> None:
+        """Search now for what was typed if that search has not started yet (a key waits for it)."""
+        if self._timer.isActive():
+            self.run_now()
+
     @property
     def query(self) -> str:
         return effective_query(self.text, self.filter)
@@ -238,13 +243,3 @@ class SearchController(QObject):
             self.failed.emit(plain_message(exc))
 
         self.executor.submit(lambda lib: lib.summaries(asked), done, failed)
-
-    def refresh_rows(self, ids: Sequence[int]) -> None:
-        """Reload rows whose paper changed (star, read, note, title)."""
-        asked = [i for i in ids if self.model.row_of(i) is not None]
-        if asked:
-            self.executor.submit(
-                lambda lib: lib.summaries(asked),
-                lambda summaries: self.model.set_summaries(summaries, ()),
-                lambda exc: self.failed.emit(plain_message(exc)),
-            )

@@ -57,6 +57,13 @@ class ResultDelegate(QStyledItemDelegate):
         self.initStyleOption(opt, index)
         opt.text = ""
         widget = opt.widget
+        if opt.state & QStyle.StateFlag.State_Selected and widget is not None and not widget.hasFocus():
+            # The keys are elsewhere: the highlighted hit is shown softly, the list has no frame.
+            pal = QPalette(opt.palette)
+            role = QPalette.ColorRole
+            pal.setColor(role.Highlight, theme.blend(pal.color(role.Highlight), pal.color(role.Base), 0.28))
+            pal.setColor(role.HighlightedText, pal.color(role.Text))
+            opt.palette = pal
         style = widget.style() if widget is not None else QApplication.style()
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
 

@@ -1,0 +1,133 @@
+"""Commands for working through papers: tags, saved searches, undo and redo."""
+
+from __future__ import annotations
+
+import argparse
+
+from desk.cli.commands import json_flag, opened
+from desk.cli.output import emit_json, say, warn
+
+
+class _TagArguments(argparse.Action):
+    """``ID... NAME``: the last word is the tag, every one before it a paper id."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        _opt: object = None,
+    ) -> None:
+        words = list(values) if isinstance(values, list) else []
+        if len(words) < 2:
+            parser.error("give one or more paper ids, then the tag's name")
+        try:
+            ids = [int(w) for w in words[:-1]]
+        except ValueError:
+            parser.error("paper ids are numbers; the tag's name comes last (quote it when it has spaces)")
+        namespace.ids, namespace.name = ids, words[-1]
+
+
+def tag_args(p: argparse.ArgumentParser) -> None:
+    p.usage = "%(prog)s ID... NAME"
+    p.add_argument(
+        "words", metavar="ID... NAME", nargs="+", action=_TagArguments, help="paper ids, then the tag"
+    )
+
+
+def _what(ids: tuple[int, ...]) -> str:
+    return f"{len(ids)} paper(s)" if len(ids) != 1 else f"paper {ids[0]}"
+
+
+def run_tag(args: argparse.Namespace) -> int:
+    """desk tag ID... NAME"""
+    with opened(args) as lib:
+        change = lib.tag(args.ids, args.name)
+    skipped = len(set(args.ids)) - len(change.added)
+    say(f"Tagged {_what(change.added)} “{change.name}”" + (f" ({skipped} had it already)" if skipped else ""))
+    return 0
+
+
+def run_untag(args: argparse.Namespace) -> int:
+    """desk untag ID... NAME"""
+    with opened(args) as lib:
+        change = lib.untag(args.ids, args.name)
+    skipped = len(set(args.ids)) - len(change.removed)
+    say(
+        f"Untagged {_what(change.removed)} “{change.name}”"
+        + (f" ({skipped} did not have it)" if skipped else "")
+    )
+    return 0
+
+
+def tags_args(p: argparse.ArgumentParser) -> None:
+    json_flag(p)
+
+
+def run_tags(args: argparse.Namespace) -> int:
+    """desk tags"""
+    with opened(args) as lib:
+        found = lib.tags()
+    if args.json:
+        emit_json({"tags": [{"name": t.name, "count": t.count} for t in found]})
+        return 0
+    if not found:
+        say("No tags yet (desk tag ID... NAME adds one).")
+    for n, t in enumerate(found, start=1):
+        key = f"{n}" if n <= 9 else " "
+        say(f"{key} {t.count:>6}  {t.name}")
+    return 0
+
+
+def saved_args(p: argparse.ArgumentParser) -> None:
+    json_flag(p)
+
+
+def run_saved(args: argparse.Namespace) -> int:
+    """desk saved"""
+    with opened(args) as lib:
+        found = lib.saved_searches()
+        totals = [lib.search_ids(s.query, limit=0).total for s in found]
+    if args.json:
+        items = [{"name": s.name, "query": s.query, "count": n} for s, n in zip(found, totals, strict=True)]
+        emit_json({"saved": items})
+        return 0
+    if not found:
+        say("No saved searches (desk save-search NAME QUERY adds one).")
+    for s, n in zip(found, totals, strict=True):
+        say(f"{n:>6}  {s.name}: {s.query}")
+    return 0
+
+
+def save_search_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("query", metavar="QUERY")
+
+
+def run_save_search(args: argparse.Namespace) -> int:
+    """desk save-search NAME QUERY"""
+    with opened(args) as lib:
+        lib.save_search(args.name, args.query)
+        total = lib.search_ids(args.query, limit=0).total
+    say(f"Saved “{args.name}”: {args.query} ({total} paper(s) now)")
+    return 0
+
+
+def _history_step(args: argparse.Namespace, backwards: bool) -> int:
+    with opened(args) as lib:
+        done = lib.undo() if backwards else lib.redo()
+    if done is None:
+        warn(f"desk: nothing to {'undo' if backwards else 'redo'}")
+        return 1
+    say(done.description)
+    return 0
+
+
+def run_undo(args: argparse.Namespace) -> int:
+    """desk undo"""
+    return _history_step(args, True)
+
+
+def run_redo(args: argparse.Namespace) -> int:
+    """desk redo"""
+    return _history_step(args, False)

@@ -1,0 +1,351 @@
+"""Acronyms the library defines ("neural architecture search (NAS)"), learned from its abstracts.
+
+Finding definitions follows Schwartz and Hearst (2003, "A simple algorithm for identifying
+abbreviation definitions in biomedical text"): a short form in parentheses after its long
+form, or a long form in parentheses after its short form; the long form is the shortest run
+of words before it whose letters hold the short form's letters in order, the first one
+starting a word. Short forms must look like acronyms (two or more capitals: NAS, SfM, ViT,
+NeRF; a plural ``s`` is dropped), so "(e.g. ...)", "(see Fig. 2)" or "(1)" never count.
+
+The store maps each short form to its long forms with the number of documents defining it.
+It is derived data kept beside the index (``acronyms.json``: a format number, the entries and
+their SHA-256); an unreadable or altered file reads as CORRUPT and the index is rebuilt.
+Counts grow as papers are indexed and are recomputed by a rebuild (a deleted paper's
+definitions stay until then, as the lexicon's words do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from whoosh.analysis import STOP_WORDS
+
+from desk.core.search.query import Word
+from desk.core.search.schema import TOKEN_PATTERN, cached_stem
+
+FORMAT = 1
+ACRONYMS_NAME = "acronyms.json"
+MAX_LONG_FORMS = 3  # long forms kept per short form (the most defined first)
+MIN_SHARE = 0.2  # a long form defined by less than this share of the short form's definitions is noise
+
+# "(NAS)", "(NeRFs)", "(VQ-VAE)": two or more capitals, at most 10 characters.
+_SHORT = re.compile(r"[A-Za-z][A-Za-z0-9\-]{1,9}")
+_PARENS = re.compile(r"\(([^()]{2,80})\)")
+_SHORT_AT_END = re.compile(r"([A-Za-z][A-Za-z0-9\-]{1,9})\s*$")
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]]")
+_UP_TO_CLAUSE_END = re.compile(r".*[.;:!?()\[\]]", re.S)
+_TWO_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
+_WORD = re.compile(r"\S+")
+_TOKEN = re.compile(r"[^\W_]+")
+_INDEX_TOKEN = re.compile(TOKEN_PATTERN)
+_STOPS = frozenset(STOP_WORDS)
+
+
+def stems(text: str) -> tuple[str, ...]:
+    """analyze(text) of the stemmed fields' analyzer, without its per-call cost (tested equal)."""
+    return tuple(
+        cached_stem(t) for t in _INDEX_TOKEN.findall(text.lower()) if len(t) >= 2 and t not in _STOPS
+    )
+
+
+Definition = tuple[str, str, str]  # (short form as defined, long form lowercased, its stems joined by spaces)
+
+
+def _acronym_shaped(short: str) -> bool:
+    return _TWO_CAPITALS.search(short) is not None and short[0].isalnum()
+
+
+def normal_short(short: str) -> str:
+    """The short form without a plural ``s`` (NeRFs -> NeRF, DNNs -> DNN; "SfM" stays)."""
+    if len(short) > 2 and short.endswith("s") and short[-2].isupper():
+        return short[:-1]
+    return short
+
+
+def long_form(short: str, text: str) -> str | None:
+    """Schwartz-Hearst: the end of ``text`` that spells ``short``, or None when nothing does.
+
+    The short form's letters are found in ``text`` from right to left, each before the last;
+    the first one must start a word.
+    """
+    low, i = text.lower(), len(text)
+    for k in range(len(short) - 1, -1, -1):
+        c = short[k].lower()
+        if not c.isalnum():
+            continue
+        while True:
+            i = low.rfind(c, 0, i)
+            if i < 0:
+                return None
+            if k > 0 or i == 0 or not low[i - 1].isalnum():
+                break
+    start = text.rfind(" ", 0, i) + 1  # the whole word: "self-supervised learning (SSL)"
+    found = text[start:].strip()
+    if len(found) <= len(short) or short.lower() in found.lower().split():
+        return None
+    # "neural architecture search with weight sharing (NAS)": more words than letters to spell.
+    letters = sum(c.isalnum() for c in short)
+    if sum(1 for w in found.lower().split() if w not in _STOPS) > letters + 1:
+        return None
+    return found
+
+
+def definitions(text: str) -> set[Definition]:
+    """The (short form, long form) pairs ``text`` defines; cheap when it has no parentheses."""
+    if "(" not in text:
+        return set()
+    found: set[Definition] = set()
+    for m in _PARENS.finditer(text):
+        inside = m.group(1).strip()
+        if _SHORT.fullmatch(inside):  # "neural architecture search (NAS)"
+            short = inside.strip("-")
+            if not _acronym_shaped(short):
+                continue
+            before = text[max(0, m.start() - 200) : m.start()]
+            clause = _UP_TO_CLAUSE_END.match(before)
+            words = _WORD.findall(before[clause.end() :] if clause else before)
+            window = words[-min(len(short) + 5, 2 * len(short)) :]
+            if window:
+                _add(found, short, " ".join(window))
+        elif " " in inside and not _CLAUSE_END.search(inside):  # "NAS (neural architecture search)"
+            last = _SHORT_AT_END.search(text, max(0, m.start() - 12), m.start())
+            short = last.group(1).strip("-") if last else ""
+            if _acronym_shaped(short) and long_form(short, inside) == inside:
+                _add(found, short, inside)
+    return found
+
+
+def _add(found: set[Definition], short: str, window: str) -> None:
+    long = long_form(short, window)
+    if long is None:
+        return
+    long = long.strip(" ,-").lower()
+    if len(_TOKEN.findall(long)) >= 2:
+        found.add((normal_short(short), long, " ".join(stems(long))))
+
+
+# short form (lowercased) -> its definitions' counts; a long form's stems -> its short forms' counts
+_Tables = tuple[dict[str, dict[Definition, int]], dict[tuple[str, ...], dict[str, int]]]
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """One long form of a short form: its stemmed words and how many documents define it."""
+
+    short: str
+    long: str
+    stems: tuple[str, ...]
+    documents: int
+
+
+class Acronyms:
+    """The acronym definitions of each indexed document, and what they add up to (see the module doc)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.by_doc: dict[int, frozenset[Definition]] = {}
+        self._stamp: tuple[int, int] | None = None
+        self._tables: (
+            tuple[dict[str, dict[Definition, int]], dict[tuple[str, ...], dict[str, int]]] | None
+        ) = None
+        self._memo: dict[str, list[Expansion]] = {}
+
+    def __len__(self) -> int:
+        return len(self.by_doc)
+
+    def counts(self) -> Counter[Definition]:
+        """Documents defining each (short form, long form)."""
+        total: Counter[Definition] = Counter()
+        for found in self.by_doc.values():
+            total.update(found)
+        return total
+
+    def set_docs(self, found: Mapping[int, Iterable[Definition]]) -> bool:
+        """Record the definitions of these documents (replacing what they had); True when that changed."""
+        changed = False
+        for doc_id, defs in found.items():
+            new = frozenset(defs)
+            if self.by_doc.get(doc_id, frozenset()) != new:
+                changed = True
+                if new:
+                    self.by_doc[doc_id] = new
+                else:
+                    del self.by_doc[doc_id]
+        if changed:
+            self._tables = None
+        return changed
+
+    def drop(self, ids: Iterable[int]) -> bool:
+        """Forget removed documents; True when one had definitions."""
+        return self.set_docs({i: () for i in ids})
+
+    # ---- the file ---------------------------------------------------------------------
+
+    def save(self, path: Path | None = None) -> None:
+        """Write atomically (temp file + replace), with the payload's checksum."""
+        target = path or self.path
+        if target is None:
+            return
+        defs = sorted({d for found in self.by_doc.values() for d in found})
+        number = {d: k for k, d in enumerate(defs)}
+        docs = [[doc_id, *sorted(number[d] for d in found)] for doc_id, found in sorted(self.by_doc.items())]
+        body = _dump({"defs": defs, "docs": docs})
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+        data = f'{{"format":{FORMAT},"sha256":"{digest}","payload":{body}}}'
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(data, encoding="utf-8")
+        os.replace(tmp, target)
+        if target == self.path:
+            st = target.stat()
+            self._stamp = (st.st_mtime_ns, st.st_size)
+
+    def refresh(self) -> None:
+        """Reload when another writer changed the file; a missing or bad file reads as empty."""
+        if self.path is None:
+            return
+        try:
+            st = self.path.stat()
+        except OSError:
+            self.by_doc, self._stamp, self._tables = {}, None, None
+            return
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == self._stamp:
+            return
+        self.by_doc = read(self.path) or {}
+        self._stamp, self._tables = stamp, None
+
+    # ---- looking up -------------------------------------------------------------------
+
+    def _lookup(self) -> _Tables:
+        """short form (lowercased) -> its definitions' counts; long form's stems -> short forms' counts."""
+        if self._tables is None:
+            by_short: dict[str, dict[Definition, int]] = {}
+            by_stems: dict[tuple[str, ...], dict[str, int]] = {}
+            for found in self.by_doc.values():
+                for d in found:
+                    key = d[0].lower()
+                    forms = by_short.setdefault(key, {})
+                    forms[d] = forms.get(d, 0) + 1
+                    shorts = by_stems.setdefault(tuple(d[2].split()), {})
+                    shorts[key] = shorts.get(key, 0) + 1
+            self._tables = (by_short, by_stems)
+            self._memo.clear()
+        return self._tables
+
+    def expansions(self, short: str) -> list[Expansion]:
+        """The long forms of ``short`` (any case), most defined first."""
+        key = normal_short(short).lower()
+        by_short = self._lookup()[0]
+        kept = self._memo.get(key)
+        if kept is None:
+            grouped: Counter[tuple[str, ...]] = Counter()
+            surface: dict[tuple[str, ...], Counter[str]] = {}
+            for (_, long, stemmed), n in by_short.get(key, {}).items():
+                found = tuple(stemmed.split())
+                grouped[found] += n
+                surface.setdefault(found, Counter())[long] += n
+            total = sum(grouped.values())
+            kept = self._memo[key] = [
+                Expansion(key, surface[found].most_common(1)[0][0], found, n)
+                for found, n in grouped.most_common(MAX_LONG_FORMS)
+                if n >= MIN_SHARE * total and len(found) >= 2
+            ]
+        return kept
+
+    def short_form(self, stems: Iterable[str]) -> Expansion | None:
+        """The definition whose long form has exactly these stemmed words, or None."""
+        found = tuple(stems)
+        shorts = self._lookup()[1].get(found)
+        if not shorts:
+            return None
+        best = max(sorted(shorts), key=shorts.__getitem__)
+        return next((e for e in self.expansions(best) if e.stems == found), None)
+
+    @property
+    def longest(self) -> int:
+        """The most words a known long form has (how far a query is scanned for one)."""
+        return max(map(len, self._lookup()[1]), default=0)
+
+
+def _dump(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def read(path: Path) -> dict[int, frozenset[Definition]] | None:
+    """The definitions in an acronyms file; None when absent, unreadable, of another format or altered."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        payload = data["payload"]
+        digest = hashlib.sha256(_dump(payload).encode("utf-8")).hexdigest()
+        if data.get("format") != FORMAT or data.get("sha256") != digest:
+            return None
+        defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
+        return {int(row[0]): frozenset(defs[k] for k in row[1:]) for row in payload["docs"]}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+# ---- a query's acronyms and long forms ------------------------------------------------------
+
+#: The score of an acronym's long form (or a long form's acronym) searched for a typed word, as a
+#: share of the typed word's: found papers join the results, below those holding the typed word.
+WEIGHT = 0.5
+#: A lowercase word ("nerf", "cat") is taken for the acronym only when at least this share of
+#: the papers holding it define the acronym, and two papers do.
+LOWERCASE_SHARE = 0.25
+_GAP = re.compile(r"[\s\-]*")
+
+
+def query_alternatives(
+    acronyms: Acronyms,
+    query: str,
+    words: Sequence[Word],
+    word_documents: Callable[[str], int],
+) -> dict[tuple[int, int], list[tuple[tuple[str, ...], float]]]:
+    """(start, end) of typed words -> (stems, factor) to search as well, for compile_query.
+
+    A typed acronym ("NAS") is also searched as its long forms' phrases, each at WEIGHT over
+    its length in words (a phrase scores about one of its words a word); typed long-form words
+    ("neural architecture search") are also searched as the acronym, WEIGHT shared between them.
+    ``word_documents``: papers holding a lowercased word (the lexicon).
+    """
+    plain = [w for w in words if w.field is None and not w.prefix and query[w.start : w.end] == w.text]
+    if not plain or not acronyms.by_doc:
+        return {}
+    out: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+    typed = {s for w in plain for s in stems(w.text)}
+    for w in plain:
+        found = acronyms.expansions(w.text)
+        if not found or (w.text.islower() and not _lowercase_means_acronym(w.text, found, word_documents)):
+            continue
+        for e in found:
+            if not set(e.stems) <= typed:
+                out.setdefault((w.start, w.end), []).append((e.stems, WEIGHT / len(e.stems)))
+    longest = acronyms.longest
+    word_stems = [stems(w.text) for w in plain]
+    for i in range(len(plain)):
+        run: list[str] = []
+        for j in range(i, len(plain)):
+            if j > i and not _GAP.fullmatch(query, plain[j - 1].end, plain[j].start):
+                break
+            run.extend(word_stems[j])
+            if len(run) > longest:
+                break
+            named = acronyms.short_form(run) if len(run) >= 2 else None
+            short = stems(named.short) if named is not None else ()
+            if len(short) == 1 and short[0] not in typed:
+                for w in plain[i : j + 1]:
+                    out.setdefault((w.start, w.end), []).append((tuple(short), WEIGHT / (j + 1 - i)))
+    return out
+
+
+def _lowercase_means_acronym(word: str, found: list[Expansion], word_documents: Callable[[str], int]) -> bool:
+    defined = sum(e.documents for e in found)
+    return defined >= 2 and defined >= LOWERCASE_SHARE * max(1, word_documents(word))

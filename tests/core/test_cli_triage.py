@@ -1,0 +1,122 @@
+"""Issue 15's flows through the command line: tags, saved searches, undo/redo, the trash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from desk.cli.main import main
+
+
+class Desk:
+    """`desk --library L ...` in this process, with its exit status, stdout and stderr."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], library: Path) -> None:
+        self.capsys, self.library = capsys, str(library)
+
+    def __call__(self, *argv: str) -> tuple[int, str, str]:
+        try:
+            code = main(["--library", self.library, *argv])
+        except SystemExit as exc:  # argparse's usage errors
+            code = int(exc.code or 0)
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
+    def ok(self, *argv: str) -> str:
+        code, out, err = self(*argv)
+        assert code == 0, err
+        return out
+
+    def json(self, *argv: str) -> dict:  # type: ignore[type-arg]
+        return json.loads(self.ok(*argv, "--json"))
+
+    def checked(self) -> None:
+        assert self("check")[0] == 0
+
+
+@pytest.fixture
+def desk(capsys: pytest.CaptureFixture[str], seeded_dir: Path) -> Desk:
+    return Desk(capsys, seeded_dir)
+
+
+def _ids(desk: Desk, *argv: str) -> list[int]:
+    return [p["id"] for p in desk.json(*argv)["papers" if argv[0] == "list" else "results"]]
+
+
+def test_tag_three_papers_filter_by_tag_untag(desk: Desk) -> None:
+    a, b, c = _ids(desk, "list")[:3]
+    assert "Tagged 3 paper(s) “reading group”" in desk.ok("tag", str(a), str(b), str(c), "reading group")
+    desk.checked()
+    assert desk.json("tags") == {"tags": [{"name": "reading group", "count": 3}]}
+    assert sorted(_ids(desk, "search", 'tag:"reading group"')) == [a, b, c]
+    listed = {p["id"]: p["tags"] for p in desk.json("list")["papers"]}
+    assert listed[a] == ["reading group"] and listed[_ids(desk, "list")[3]] == []
+    hits = desk.json("search", 'tag:"reading group"')["results"]
+    assert all(h["tags"] == ["reading group"] for h in hits)
+    assert desk.json("stats")["tags"] == {"reading group": 3}
+    desk.ok("untag", str(b), "READING GROUP")
+    desk.checked()
+    assert sorted(_ids(desk, "search", 'tag:"reading group"')) == [a, c]
+    assert sorted(_ids(desk, "search", '-tag:"reading group"', "--limit", "200")) == sorted(
+        set(_ids(desk, "list")) - {a, c}
+    )
+    exported = desk.ok("export", "--tag", "reading group")
+    assert exported.count("\n## ") == 2 and "Tags: reading group" in exported
+
+
+def test_tag_usage_errors_and_unknown_ids(desk: Desk) -> None:
+    assert desk("tag", "onlyname")[0] == 2
+    assert desk("tag", "x", "1", "name")[0] == 2
+    code, _, err = desk("tag", "999999", "x")
+    assert code == 1 and "no paper has id 999999" in err and "Traceback" not in err
+    assert desk.json("tags") == {"tags": []}
+
+
+def test_saved_searches(desk: Desk) -> None:
+    a, b = _ids(desk, "list")[:2]
+    query = 'tag:"reading group" is:unread'
+    desk.ok("save-search", "group", query)
+    assert desk.json("saved")["saved"] == [{"name": "group", "query": query, "count": 0}]
+    desk.ok("tag", str(a), str(b), "reading group")
+    desk.ok("read", str(a))
+    assert desk.json("saved")["saved"][0]["count"] == 1  # it follows the library
+    desk.checked()
+
+
+def test_ten_decisions_then_undo_four_then_redo(desk: Desk) -> None:
+    ids = _ids(desk, "search", "is:unread", "--limit", "10")
+    for n, i in enumerate(ids):  # a triage pass: star some, mark the rest done
+        desk.ok("star" if n % 3 == 0 else "read", str(i))
+    desk.checked()
+    for _ in range(4):
+        assert desk.ok("undo").startswith("Undid: ")
+        desk.checked()
+    papers = {p["id"]: p for p in desk.json("list")["papers"]}
+    decided = [papers[i]["starred"] or papers[i]["read"] for i in ids]
+    assert decided == [True] * 6 + [False] * 4
+    assert desk.ok("redo").startswith("Redid: ")
+    assert desk.json("show", str(ids[6]))["starred"] is True  # the 7th decision was a star
+    desk.checked()
+
+
+def test_bulk_star_five_is_one_undo_step(desk: Desk) -> None:
+    ids = _ids(desk, "list")[:5]
+    desk.ok("star", *map(str, ids))
+    assert desk.ok("undo") == "Undid: star 5 papers\n"
+    assert desk.json("list", "--starred")["papers"] == []
+    desk.checked()
+    code, _, err = desk("undo")
+    assert code == 1 and err == "desk: nothing to undo\n"
+
+
+def test_undo_never_takes_back_a_later_change(desk: Desk) -> None:
+    a = _ids(desk, "list")[0]
+    desk.ok("note", str(a), "--set", "first")
+    desk.ok("tag", str(a), "t")
+    desk.ok("undo")  # the tag
+    desk.ok("undo")  # the note
+    desk.ok("note", str(a), "--set", "mine now")
+    assert desk("redo")[0] == 1  # a new change forgot what could be redone
+    assert desk.json("show", str(a))["note"] == "mine now"

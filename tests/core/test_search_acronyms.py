@@ -1,0 +1,158 @@
+"""Acronyms learned from the library: definitions found, stored, kept up to date, and searched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from desk.core.search import IndexDoc, IndexState, SearchIndex
+from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, definitions, long_form, read, stems
+from desk.core.search.schema import analyze
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    return {(short, long) for short, long, _ in definitions(text)}
+
+
+def test_definitions_are_found_in_both_orders() -> None:
+    text = (
+        "We revisit neural architecture search (NAS) for detectors. Stein variational gradient "
+        "descent (SVGD) moves particles. Clients train with federated learning (FL). "
+        "We use ViT (vision transformer) backbones and self-supervised learning (SSL)."
+    )
+    assert _pairs(text) == {
+        ("NAS", "neural architecture search"),
+        ("SVGD", "stein variational gradient descent"),
+        ("FL", "federated learning"),
+        ("ViT", "vision transformer"),
+        ("SSL", "self-supervised learning"),
+    }
+
+
+def test_plural_short_forms_and_hyphenated_long_forms() -> None:
+    text = (
+        "Neural radiance fields (NeRFs) and vision-and-language navigation (VLN) agents; "
+        "deep neural networks (DNNs)."
+    )
+    assert _pairs(text) == {
+        ("NeRF", "neural radiance fields"),
+        ("VLN", "vision-and-language navigation"),
+        ("DNN", "deep neural networks"),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Results improve (e.g. on ImageNet) a lot.",
+        "as shown in prior work (Smith et al.) and (see Fig. 2).",
+        "a loss (1) and a bound (Eq. 3)",
+        "the model (SOTA) is fast",  # the words before do not spell it
+        "we call it (Ours)",  # one capital: not an acronym
+        "neural architecture search with weight sharing (NAS)",  # more words than its letters
+    ],
+)
+def test_text_that_defines_nothing(text: str) -> None:
+    assert definitions(text) == set()
+
+
+def test_long_form_is_the_shortest_run_that_spells_the_short_form() -> None:
+    assert long_form("NAS", "a novel and fast neural architecture search") == "neural architecture search"
+    assert long_form("SSL", "recent self-supervised learning") == "self-supervised learning"
+    assert long_form("XYZ", "nothing spelled here") is None
+
+
+@given(st.text(alphabet="abcdefghij NeRF-é.,()1AB ", max_size=60))
+def test_stems_equal_the_analyzer(text: str) -> None:
+    assert list(stems(text)) == analyze(text)
+
+
+def _doc(i: int, abstract: str, rev: int = 1) -> IndexDoc:
+    return IndexDoc(i, rev, f"Paper {i}", "", abstract, "", False, False, ("Test",))
+
+
+LIBRARY = [
+    _doc(1, "We propose a neural architecture search (NAS) method for detectors."),
+    _doc(2, "A neural architecture search over cell structures finds compact networks."),
+    _doc(3, "Our NAS controller samples architectures with a recurrent policy."),
+    _doc(4, "Diffusion models generate images from noise."),
+    _doc(5, "We study neural architecture search with weight sharing (NAS) on small budgets."),
+]
+
+
+@pytest.fixture()
+def index(tmp_path: Path) -> SearchIndex:
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(LIBRARY, len(LIBRARY))
+    return ix
+
+
+def _ids(ix: SearchIndex, query: str) -> list[int]:
+    return [h.id for h in ix.search(query).hits]
+
+
+def test_a_typed_acronym_also_finds_its_long_form_below_the_typed_word(index: SearchIndex) -> None:
+    found = _ids(index, "NAS")
+    assert set(found) == {1, 2, 3, 5}  # 2 only spells it out
+    assert found[-1] == 2  # below every paper holding the typed word
+    assert 4 not in found
+
+
+def test_typed_long_form_words_also_find_the_acronym_below_them(index: SearchIndex) -> None:
+    found = _ids(index, "neural architecture search")
+    assert set(found) == {1, 2, 3, 5}  # 3 only says "NAS"
+    assert found[-1] == 3
+
+
+def test_definitions_are_stored_and_counted(index: SearchIndex) -> None:
+    store = Acronyms(index.directory / ACRONYMS_NAME)
+    store.refresh()
+    assert [e.long for e in store.expansions("nas")] == ["neural architecture search"]
+    assert store.expansions("NAS")[0].documents == 1  # paper 5's words do not spell it (see below)
+    assert store.short_form(analyze("neural architecture search")) is not None
+
+
+def test_acronyms_are_updated_on_import_and_delete(index: SearchIndex) -> None:
+    index.update([_doc(6, "Stein variational gradient descent (SVGD) transports particles.")])
+    index.update([_doc(7, "Kernelized Stein variational gradient descent for inference.")])
+    assert _ids(index, "SVGD") == [6, 7]
+    index.delete([6])
+    assert _ids(index, "SVGD") == []  # the only definition is gone with its paper
+
+
+def test_a_changed_abstract_replaces_its_definitions(index: SearchIndex) -> None:
+    index.update([_doc(3, "Federated learning (FL) keeps data on clients.", rev=2)])
+    index.update([_doc(8, "Clients in federated learning share gradients.")])
+    assert _ids(index, "FL")[-1] == 8
+    store = Acronyms(index.directory / ACRONYMS_NAME)
+    store.refresh()
+    assert store.by_doc[3] == frozenset(definitions("Federated learning (FL) keeps data on clients."))
+
+
+def test_a_lowercase_common_word_is_not_taken_for_an_acronym(tmp_path: Path) -> None:
+    cats = [_doc(i, f"A photo of a cat number {i} on a sofa.") for i in range(1, 9)]
+    defined = _doc(9, "A cascade detection transformer (CAT) localizes objects.")
+    spelled = _doc(10, "We train a cascade detection transformer end to end.")
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild([*cats, defined, spelled], 10)
+    assert 10 not in _ids(ix, "cat")  # "cat" is mostly the animal here
+    assert 10 in _ids(ix, "CAT")  # typed as the acronym
+
+
+def test_the_store_file_is_checked_and_rebuilt(index: SearchIndex) -> None:
+    path = index.directory / ACRONYMS_NAME
+    assert read(path) is not None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["payload"]["defs"][0][1] = "something else entirely"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert read(path) is None  # the checksum no longer matches
+    assert index.state() is IndexState.CORRUPT
+    path.unlink()
+    assert index.state() is IndexState.CORRUPT
+    index.rebuild(LIBRARY, len(LIBRARY))
+    assert index.state() is IndexState.OK
+    assert _ids(index, "NAS")[-1] == 2
