@@ -134,7 +134,7 @@ def test_a_full_disk_is_said_as_such_and_keeps_what_was_imported(tmp_path: Path,
     assert kept >= 0
 
 
-def test_a_read_only_library_is_said_as_such(seeded_dir: Path) -> None:
+def test_a_read_only_library_is_said_as_such_and_still_reads(seeded_dir: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("a read-only bind mount needs root")
     if subprocess.run(["mount", "--bind", str(seeded_dir), str(seeded_dir)], capture_output=True).returncode:
@@ -145,6 +145,12 @@ def test_a_read_only_library_is_said_as_such(seeded_dir: Path) -> None:
         assert star.returncode == 1 and "Traceback" not in star.stderr
         assert f"the library folder is read-only: {seeded_dir}" in star.stderr
         assert "cannot be opened as a desk library" not in star.stderr
+        # The truth stays readable: reading never needs the folder to be writable.
+        stats = desk(seeded_dir, "stats", "--json")
+        assert stats.returncode == 0 and json.loads(stats.stdout)["papers"] == 94, stats.stderr
+        found = desk(seeded_dir, "search", "policy", "--json")
+        assert found.returncode == 0 and json.loads(found.stdout)["total"] > 0
+        assert desk(seeded_dir, "check").returncode == 0
     finally:
         subprocess.run(["umount", str(seeded_dir)], capture_output=True)
 

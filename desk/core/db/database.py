@@ -9,14 +9,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import create_engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from desk.core import failures
 from desk.core.db.backup import online_copy
-from desk.core.db.migrations import migrate
-from desk.core.errors import DeskError, LibraryBusy, LibraryDamaged
+from desk.core.db.migrations import SCHEMA_VERSION, migrate
+from desk.core.errors import DeskError, LibraryBusy, LibraryDamaged, LibraryReadOnly
 from desk.core.files import replace_file
 from desk.core.paths import INDEX_DIR_NAME
 
@@ -34,6 +34,11 @@ def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
     cur.close()
 
 
+def _on_connect_read_only(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
 def _on_begin(conn: Any) -> None:
     # Writers take the write lock up front so two copies queue instead of deadlocking.
     write = conn.get_execution_options().get("desk_write", False)
@@ -45,16 +50,13 @@ class Database:
 
     def __init__(self, path: Path, backup_dir: Path | None = None) -> None:
         self.path = path
+        self.read_only = False
+        """Opened for reading only: the library folder cannot be written (writes say so)."""
         _refuse_emptied(path)
-        self.engine: Engine = create_engine(f"sqlite:///{path}", future=True)
-        event.listen(self.engine, "connect", _on_connect)
-        event.listen(self.engine, "begin", _on_begin)
-        self._write_engine = self.engine.execution_options(desk_write=True)
-        self._read = sessionmaker(self.engine, expire_on_commit=False)
-        self._write = sessionmaker(self._write_engine, expire_on_commit=False)
         self._version_conn: sqlite3.Connection | None = None  # see data_version
         self._version_lock = threading.Lock()
         try:
+            self._open(f"sqlite:///{path}", _on_connect)
             migrate(self.engine, path, backup_dir or path.parent / "backups")
         except DeskError:
             self.engine.dispose()
@@ -62,12 +64,45 @@ class Database:
         except (DBAPIError, sqlite3.Error, OSError) as exc:
             self.engine.dispose()
             plain = failures.translate(exc, path)
+            if isinstance(plain, LibraryReadOnly) and self._open_read_only():
+                return
             if plain is None:
                 why = failures.message_of(exc)
                 plain = LibraryDamaged(
                     f"{path} cannot be opened as a desk library ({why}): {failures.way_out(path.parent)}"
                 )
             raise plain from exc
+
+    def _open(self, url: str, on_connect: Any) -> None:
+        self.engine = create_engine(url, future=True)
+        event.listen(self.engine, "connect", on_connect)
+        event.listen(self.engine, "begin", _on_begin)
+        self._write_engine = self.engine.execution_options(desk_write=True)
+        self._read = sessionmaker(self.engine, expire_on_commit=False)
+        self._write = sessionmaker(self._write_engine, expire_on_commit=False)
+
+    def _open_read_only(self) -> bool:
+        """Open a library in a folder that cannot be written, for reading (True when it can be).
+
+        SQLite reads a WAL database there only as an immutable file, which is exact when no
+        ``-wal`` file holds commits not yet copied into the database file.
+        """
+        wal = Path(f"{self.path}-wal")
+        if not self.path.is_file() or (wal.exists() and wal.stat().st_size > 0):
+            return False
+        self._open(f"sqlite:///file:{self.path}?mode=ro&immutable=1&uri=true", _on_connect_read_only)
+        try:
+            with self.engine.connect() as conn:
+                if int(conn.exec_driver_sql("PRAGMA user_version").scalar() or 0) != SCHEMA_VERSION:
+                    raise LibraryReadOnly(
+                        f"the library folder is read-only: {self.path.parent} cannot be written, and the "
+                        "library needs an upgrade before this desk can read it"
+                    )
+        except (DBAPIError, sqlite3.Error):
+            self.engine.dispose()
+            return False
+        self.read_only = True
+        return True
 
     def _plain(self, exc: BaseException) -> BaseException:
         """``exc`` as a plain-words DeskError when it is a failure of the disk or the file."""
@@ -91,6 +126,8 @@ class Database:
     @contextmanager
     def writing(self) -> Iterator[Session]:
         """A session for one unit of work that writes; committed at the end, rolled back on error."""
+        if self.read_only:
+            raise LibraryReadOnly(f"the library folder is read-only: {self.path.parent} cannot be written")
         try:
             with self._write() as session, session.begin():
                 yield session
@@ -160,7 +197,8 @@ class Database:
         """
         with self._version_lock:
             if self._version_conn is None:
-                self._version_conn = sqlite3.connect(self.path, check_same_thread=False)
+                where = f"file:{self.path}?mode=ro&immutable=1" if self.read_only else f"file:{self.path}"
+                self._version_conn = sqlite3.connect(where, uri=True, check_same_thread=False)
             row = self._version_conn.execute("PRAGMA data_version").fetchone()
         return int(row[0])
 
