@@ -53,11 +53,11 @@ def variants_text() -> str:
 
 
 @pytest.fixture(scope="session")
-def dupes_template(template_library: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def dupes_template(seeded_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seeds library plus the variants: three groups, one of three papers, one exact."""
     root = tmp_path_factory.mktemp("dupes")
     directory = root / "library"
-    shutil.copytree(template_library, directory)
+    shutil.copytree(seeded_template, directory)
     (root / VARIANTS).write_text(variants_text(), encoding="utf-8")
     with Library(directory) as lib:
         report = lib.import_paths([root / VARIANTS])
@@ -69,10 +69,8 @@ def dupes_template(template_library: Path, tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.fixture
-def dupes_dir(dupes_template: Path, tmp_path: Path) -> Path:
-    directory = tmp_path / "dupes-library"
-    shutil.copytree(dupes_template, directory)
-    return directory
+def dupes_dir(dupes_template: Path, copy_library: Callable[..., Path]) -> Path:
+    return copy_library(dupes_template, "dupes-library")
 
 
 @pytest.fixture

@@ -34,11 +34,14 @@ def _highlighted(text: str, highlight: frozenset[str]) -> str:
 
 def spans_to_html(spans: Sequence[Span], highlight: Collection[str] = ()) -> str:
     """An HTML fragment: all text escaped, emphasis as <b>/<i>/<code>, http(s) links as <a>,
-    words whose stem is in `highlight` wrapped in <span class="hl">."""
+    math sub/superscripts as <sub>/<sup>, words whose stem is in `highlight` wrapped in <span class="hl">."""
     stems = frozenset(highlight)
     out: list[str] = []
     for span in spans:
-        body = _highlighted(_WS_RE.sub(" ", span.text), stems)
+        if span.script is not None:  # real sub/superscript: <sub>/<sup> around its own text
+            body = f"<{span.script}>{_highlighted(span.raised, stems)}</{span.script}>"
+        else:
+            body = _highlighted(_WS_RE.sub(" ", span.text), stems)
         if span.kind == "link":
             url = safe_url(span.url or "")
             if url is not None:
