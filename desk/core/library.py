@@ -251,7 +251,8 @@ class Library(Workflow):
         with self.db.writing() as session:
             changes = edits.set_value(session, ids, field, value)
             if changes:
-                step = history.newest_in_group(session, group) if group is not None else None
+                coalesce = group is not None and not history.in_batch()
+                step = history.newest_in_group(session, group) if coalesce and group else None
                 if step is not None:
                     first = history.payload_of(step)["changes"]
                     history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
