@@ -18,7 +18,7 @@ from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_KIND = "desk-near-duplicates"
-CACHE_VERSION = 2  # 1 was a pickle: never read again
+CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not words and sentences
 CACHE_FILE_NAME = "near-duplicates.npz"
 LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
 HASH_BATCH = 10_000  # new papers hashed together
@@ -117,7 +117,7 @@ class DuplicateFinder:
                     log.debug("near-duplicate hashing failed on a worker; done here later", exc_info=True)
                     continue
                 picked = [
-                    (i, r - lo) for i, r in zip(ids, rows, strict=True) if lo <= r < lo + len(ready.sets)
+                    (i, r - lo) for i, r in zip(ids, rows, strict=True) if lo <= r < lo + len(ready.words)
                 ]
                 if picked:
                     self._index.add_prepared([i for i, _ in picked], ready.subset([r for _, r in picked]))

@@ -11,7 +11,7 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from desk.core import edits, export, history, importer, merging, sorting, undo
+from desk.core import edits, export, history, importer, merge_plan, merging, sorting, undo
 from desk.core import tags as tagging
 from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
@@ -19,6 +19,7 @@ from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
 from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush
+from desk.core.merge_plan import PlannedMerge
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
@@ -371,6 +372,42 @@ class Library(Workflow):
             if not known:
                 label = f"Say {lo} and {hi} are not duplicates"
                 history.record(session, "distinct", label, {"a": lo, "b": hi})
+
+    def unmark_distinct(self, a: int, b: int) -> None:
+        """Take back "not a duplicate": the two papers can be offered together again (one undo step)."""
+        with self.db.writing() as session:
+            lo, hi = sorted((a, b))
+            merging.unmark_distinct(session, a, b)
+            history.record(
+                session, "undistinct", f"Offer {lo} and {hi} as duplicates again", {"a": lo, "b": hi}
+            )
+
+    def merge_plan(self, kind: str) -> list[PlannedMerge]:
+        """What merging every group of ``kind`` ("exact" or "truncation") would do: a preview."""
+        groups = self.near_duplicates()
+        ids = [i for g in groups if g.kind == kind for i in g.ids]
+        with self.db.reading() as session:
+            lengths = {
+                int(i): int(n or 0)
+                for i, n in session.execute(
+                    select(Paper.id, func.length(Paper.abstract)).where(Paper.id.in_(ids))
+                )
+            }
+        return merge_plan.plan(groups, kind, lengths)
+
+    def merge_all(self, kind: str) -> list[PlannedMerge]:
+        """Merge every group of ``kind`` as merge_plan() shows it, as one undo step (each merge
+        can also be taken back alone with unmerge)."""
+        planned = self.merge_plan(kind)
+        if not planned:
+            return planned
+        with self.db.writing() as session:
+            payloads = [undo.merge_with_tags(session, step.keep, list(step.others)) for step in planned]
+            folded = sum(len(step.others) for step in planned)
+            label = f"Merge {len(planned)} {kind} groups ({folded} papers)"
+            history.record(session, "merge-all", label, {"merges": payloads})
+        self._sync.flush()
+        return planned
 
     def distinct_pairs(self) -> set[tuple[int, int]]:
         """Every (a, b) pair, a < b, a user said is not a duplicate."""

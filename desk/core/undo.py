@@ -110,6 +110,25 @@ def _distinct(session: Session, payload: dict[str, Any], backwards: bool) -> App
     return Applied([], 1)
 
 
+def _undistinct(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """Taking back "not a duplicate" (``desk distinct --undo``): a distinct step the other way."""
+    return _distinct(session, payload, not backwards)
+
+
+def _merge_all(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """Every merge of a "merge all of this kind", taken back newest first or made again in order."""
+    merges = payload["merges"]
+    touched: list[int] = []
+    skipped = 0
+    kept: list[dict[str, Any]] = []
+    for part in reversed(merges) if backwards else merges:
+        applied = _merge_step(session, part, backwards)
+        touched += applied.paper_ids
+        skipped += applied.skipped
+        kept.append(applied.payload if applied.payload is not None else part)
+    return Applied(touched, skipped, payload={"merges": kept[::-1] if backwards else kept})
+
+
 def _saved(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
     from desk.core import saved
 
@@ -129,6 +148,8 @@ APPLIERS: dict[str, Applier] = {
     "merge": _merge_step,
     "unmerge": _unmerge_step,
     "distinct": _distinct,
+    "undistinct": _undistinct,
+    "merge-all": _merge_all,
     "saved": _saved,
 }
 

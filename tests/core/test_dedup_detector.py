@@ -102,7 +102,8 @@ def test_groups_are_transitive_components() -> None:
     )
     groups = index.groups()
     assert sorted(ids(groups)) == [(10, 11, 12), (20, 21)]
-    assert all(g.similarity >= index.threshold for g in groups)
+    assert all(link.match.score >= index.threshold for g in groups for link in g.links)
+    assert {g.ids: g.kind for g in groups}[(10, 11, 12)] == "revision"  # one link is an edit
     index.add(13, mixed)  # shares text with both papers, enough with neither
     assert sorted(ids(index.groups())) == [(10, 11, 12), (20, 21)]
 

@@ -9,7 +9,7 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -117,8 +117,10 @@ class _Compiler:
         alternatives: Mapping[tuple[int, int], str] | None = None,
         tags: TagLookup | None = None,
         expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+        replaced: Collection[tuple[int, int]] = (),
     ) -> None:
         self.alternatives = alternatives or {}
+        self.replaced = replaced
         self.tags = tags
         self.tag_sets: dict[str | None, IdSet] = {}
         self.expansions = expansions or {}
@@ -152,26 +154,30 @@ class _Compiler:
             return self.prefix(word.text.lower(), fields, positive)
         plain = fields == ("collections",)
         toks = [t.text for t in _PLAIN(word.text)] if plain else analyze(word.text)
-        if positive and not plain and toks:
-            self.terms.extend(toks)
-            if word.spell:
-                self.spell_words.append(word)
-            if word.field is None:
-                self.add_words(word.text)
-            else:
-                self.slot += 1  # breaks word adjacency
-        subs = [p] if (p := _terms(toks, fields)) is not None else []
-        if toks and (word.field is None or "short_kw" in fields):
-            subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
         fix = self.alternatives.get((word.start, word.end))
         fixed = analyze(fix) if fix is not None and not plain else []
+        # A form no paper uses ("shapely") whose stem is a paper's word ("shape") is searched
+        # as its correction only ("shapley"); its stem would match by accident.
+        replaced = bool(fixed) and fixed != toks and (word.start, word.end) in self.replaced
+        if positive and not plain and toks:
+            if not replaced:
+                self.terms.extend(toks)
+            if word.spell:
+                self.spell_words.append(word)
+            if word.field is not None:
+                self.slot += 1  # breaks word adjacency
+            elif not replaced:
+                self.add_words(word.text)
+        subs = [p] if not replaced and (p := _terms(toks, fields)) is not None else []
+        if toks and not replaced and (word.field is None or "short_kw" in fields):
+            subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
         if fixed and fixed != toks and (alt := _terms(fixed, fields)) is not None:
             # A word the index does not know is searched together with its correction.
             subs.append(alt)
             if positive:
                 self.terms.extend(fixed)
                 if word.field is None:
-                    self.add_words(fix or "", slot=self.slot - 1)
+                    self.add_words(fix or "", slot=None if replaced else self.slot - 1)
         for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
             boosted = _boosted(PHRASE_FIELDS if word.field is None else fields)
             other = (
@@ -283,15 +289,17 @@ def compile_query(
     alternatives: Mapping[tuple[int, int], str] | None = None,
     tags: TagLookup | None = None,
     expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+    replaced: Collection[tuple[int, int]] = (),
 ) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
     that is searched as well: the word's part then matches papers holding either. ``tags``
     answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
-    to other words searched too, their score scaled (see Alternative).
+    to other words searched too, their score scaled (see Alternative). A word of ``replaced``
+    that has an alternative of another stem is searched as that alternative only.
     """
-    c = _Compiler(alternatives, tags, expansions)
+    c = _Compiler(alternatives, tags, expansions, replaced)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)

@@ -33,6 +33,7 @@ from desk.core.search.schema import (
     LEXICON_NAME,
     SCHEMA_VERSION,
     TEXT_FIELDS,
+    analyze,
     build_schema,
     codec,
     read_marker,
@@ -40,7 +41,7 @@ from desk.core.search.schema import (
     write_marker,
 )
 from desk.core.search.snippets import Highlighter, lead, snippet
-from desk.core.search.spelling import Lexicon, apply, corrections
+from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
@@ -443,14 +444,17 @@ class SearchIndex:
             expansions = query_alternatives(
                 self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
             )
-            if expansions:  # acronyms searched as their long forms too, and the reverse
+            for at, others in spelling_variants(self._lexicon, query, compiled.spell_words).items():
+                expansions.setdefault(at, []).extend((tuple(analyze(v)), 1.0) for v in others)
+            if expansions:  # acronyms searched as their long forms too (and the reverse), "colour" as "color"
                 compiled = compile_query(parsed, None, tags, expansions)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
-            merged = compile_query(parsed, fixes, tags, expansions) if fixes else compiled
+            unused = {at for at, fix in fixes.items() if other_word(query[at[0] : at[1]], fix, self._lexicon)}
+            merged = compile_query(parsed, fixes, tags, expansions, unused) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.
