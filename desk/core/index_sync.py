@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
-from desk.core.search import index as search_index
 from desk.core.search.index import StagedBatch
 from desk.core.search.staging import discard
+from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -67,9 +67,10 @@ def _docs_where(session: Session, condition: Any, limit: int | None = None) -> l
 class IndexSync:
     """Applies queued changes to the index, rebuilds it, and compares it with the database."""
 
-    def __init__(self, db: Database, index: SearchIndex) -> None:
+    def __init__(self, db: Database, index: SearchIndex, tuning: Tuning | None = None) -> None:
         self.db = db
         self.index = index
+        self.tuning = tuning  # for the pools it starts itself (None: the default)
 
     def flush(self, pool: WorkerPool | None = None) -> int:
         """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many."""
@@ -99,7 +100,7 @@ class IndexSync:
         """
         with self.db.reading() as session:
             ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
-            big = self.index.can_stage(pool) and len(ids) >= search_index.PARALLEL_FROM
+            big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
             self.flush(pool)
@@ -149,10 +150,10 @@ class IndexSync:
         self.index.sweep()
         reason = self.needs_rebuild()
         if reason:
-            with WorkerPool() as pool:
+            with WorkerPool(tuning=self.tuning) as pool:
                 self.rebuild(progress, pool=pool)
             return reason
-        with WorkerPool() as pool:
+        with WorkerPool(tuning=self.tuning) as pool:
             flushed = self.flush(pool)
         if flushed:
             return "the search index missed recent changes"
