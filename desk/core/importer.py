@@ -28,22 +28,18 @@ from desk.core.workers import WorkerPool
 ImportProgress = Callable[[int, int, str], None]
 
 
-PARALLEL_FROM = 1000  # below this, handing abstracts to worker processes costs more than it saves
-_PART = 256  # abstracts per job given to a worker
-START_WORKERS_FROM_BYTES = 1_000_000  # lists this big hold about PARALLEL_FROM abstracts
-
-
 class PendingAnalysis:
     """The analysis of one file's abstracts, started on the pool's workers (or done here, when small)."""
 
     def __init__(self, abstracts: Sequence[str], pool: WorkerPool | None = None) -> None:
         self._abstracts = abstracts
-        if pool is None or not pool.parallel or len(abstracts) < PARALLEL_FROM:
+        if pool is None or not pool.parallel or len(abstracts) < pool.tuning.analyse_on_workers_from:
             self._done: list[Analysed] | None = analyse_many(abstracts)
             self._jobs: list[Future[list[Analysed]]] = []
         else:
             self._done = None
-            parts = [abstracts[i : i + _PART] for i in range(0, len(abstracts), _PART)]
+            size = pool.tuning.analyse_part
+            parts = [abstracts[i : i + size] for i in range(0, len(abstracts), size)]
             self._jobs = [pool.submit(analyse_many, part) for part in parts]
 
     def result(self) -> list[Analysed]:
@@ -227,7 +223,7 @@ def import_paths(
     workers load the modules ``preload`` names once the first file is analysed.
     """
     files = list(find_list_files(paths))
-    if pool is not None and _total_size(files) >= START_WORKERS_FROM_BYTES:
+    if pool is not None and _total_size(files) >= pool.tuning.start_workers_from_bytes:
         pool.start()  # they start up (≈0.5 s) while the first file is read
     errors: list[ImportFileError] = []
     paragraphs = added = merged = already = 0

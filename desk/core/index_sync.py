@@ -13,11 +13,11 @@ from sqlalchemy.orm import Session
 from desk.core import failures
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex, manifest
-from desk.core.search import index as search_index
 from desk.core.search.disk import DIGEST_PRIME, revision_digest
 from desk.core.search.index import StagedBatch
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
+from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -77,9 +77,10 @@ def _docs_where(session: Session, condition: Any, limit: int | None = None) -> l
 class IndexSync:
     """Applies queued changes to the index, rebuilds it, and compares it with the database."""
 
-    def __init__(self, db: Database, index: SearchIndex) -> None:
+    def __init__(self, db: Database, index: SearchIndex, tuning: Tuning | None = None) -> None:
         self.db = db
         self.index = index
+        self.tuning = tuning  # for the pools it starts itself (None: the default)
         self.behind: str | None = None
         """Why the index is behind the database (it could not be written), or None."""
 
@@ -136,7 +137,7 @@ class IndexSync:
         """
         with self.db.reading() as session:
             ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
-            big = self.index.can_stage(pool) and len(ids) >= search_index.PARALLEL_FROM
+            big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
             self.flush(pool)
@@ -202,14 +203,14 @@ class IndexSync:
         reason = self.needs_rebuild()
         if reason:
             try:
-                with WorkerPool() as pool:
+                with WorkerPool(tuning=self.tuning) as pool:
                     self.rebuild(progress, pool=pool)
             except Exception as exc:
                 self.behind = f"{reason}, and it could not be rebuilt ({failures.reason(exc)})"
                 log.debug("index rebuild failed", exc_info=True)
                 return None
             return reason
-        with WorkerPool() as pool:
+        with WorkerPool(tuning=self.tuning) as pool:
             flushed = self.flush(pool)
         if flushed:
             return "the search index missed recent changes"

@@ -134,6 +134,12 @@ def colors(palette: QPalette) -> Colors:
     )
 
 
+def mark_span(palette: QPalette) -> str:
+    """An opening `<span>` marking a matched word where no style sheet reaches (a QLabel)."""
+    c = colors(palette)
+    return f'<span style="background-color: {c.hl_background.name()}; color: {c.hl_text.name()};">'
+
+
 def html_style(palette: QPalette) -> str:
     """The default style sheet for the abstract and note views (highlights, links)."""
     c = colors(palette)

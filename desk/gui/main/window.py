@@ -87,7 +87,9 @@ class MainWindow(QMainWindow):
         self.results_view = ResultList()
         self.model = self.results_view.results
         self.controller = SearchController(self.executor, self.model, self)
-        self.reading = ReadingPane(self.executor, lambda: self.controller.terms)
+        self.reading = ReadingPane(
+            self.executor, lambda: self.controller.terms, lambda: self.controller.marks
+        )
         # The widgets tests and scripts look at, by the names they have always had.
         self.search_box = self.search_bar.box
         self.query_message = self.search_bar.hint
