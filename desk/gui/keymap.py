@@ -76,8 +76,11 @@ REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("previous_other", REVIEW, "Compare with the previous paper of the group", ("Up",)),
     ActionSpec("scroll_down", REVIEW, "Scroll both abstracts down", ("PgDown",)),
     ActionSpec("scroll_up", REVIEW, "Scroll both abstracts up", ("PgUp",)),
-    ActionSpec("undo_merge", REVIEW, "Undo the last merge made in the review", ("U", "Ctrl+Z")),
+    ActionSpec(
+        "undo_merge", REVIEW, "Undo the last merge or “not a duplicate” of the review", ("U", "Ctrl+Z")
+    ),
     ActionSpec("merge_exact", REVIEW, "Merge all exact-after-cleanup groups…", ("Ctrl+Shift+M",)),
+    ActionSpec("merge_truncations", REVIEW, "Merge all truncated copies (previewed)…", ("Ctrl+Shift+T",)),
     ActionSpec("close_review", REVIEW, "Close the review", ("Esc",)),
 )
 

@@ -195,15 +195,16 @@ def test_a_big_list_dropped_is_imported_on_worker_processes_from_the_window(
     open_window, library_dir: Path, tmp_path: Path, qtbot, monkeypatch
 ) -> None:
     import multiprocessing
+    from dataclasses import replace
 
-    import desk.core.dedup.detector as detector
-    import desk.core.importer as importer
-    import desk.core.search.index as search_index
+    from desk.core import tuning
 
-    # The thresholds of a 5,000-abstract list, lowered so 60 abstracts take the same path.
-    monkeypatch.setattr(importer, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(search_index, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(detector, "PARALLEL_FROM", 10)
+    # The thresholds of a 5,000-abstract list, lowered so 60 abstracts take the same path (the
+    # window's library, opened on its worker thread, takes the default tuning).
+    lowered = replace(
+        tuning.Tuning(), analyse_on_workers_from=10, index_on_workers_from=10, dedup_on_workers_from=10
+    )
+    monkeypatch.setattr(tuning, "DEFAULT", lowered)
     big = tmp_path / "big.txt"
     big.write_text(
         "ICML 2032 Papers\n\n"

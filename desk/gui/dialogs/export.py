@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk.core.errors import DeskError
+from desk.core.files import write_text
 from desk.gui.workers import LibraryExecutor, plain_message
 
 if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
@@ -133,12 +134,7 @@ class Exporter(QObject):
                 if not ids:
                     raise DeskError("the current search has no results to export")
             text = lib.export_markdown(ids, what=what)
-            tmp = path.with_name(f".{path.name}.desk-tmp")
-            try:
-                tmp.write_text(text, encoding="utf-8")
-                tmp.replace(path)  # a reader never sees half a file
-            finally:
-                tmp.unlink(missing_ok=True)
+            write_text(path, text)  # atomic for a file; a symlink is followed, a FIFO written through
             return len(ids)
 
         self.executor.submit(
