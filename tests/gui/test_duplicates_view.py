@@ -391,3 +391,13 @@ def test_merge_all_truncations_shows_each_merge_first(review, dupes_dir: Path, q
     window.close()
     with Library(dupes_dir) as lib:
         assert lib.count() == total
+
+
+def test_a_reload_on_the_heels_of_a_step_keeps_the_step(review, dupes_dir: Path, qtbot) -> None:
+    """The window's delayed refresh can reload the review just after a key moved on: it stays moved."""
+    _window, dialog = review(dupes_dir)
+    second = dialog.groups[1].ids
+    press(qtbot, "n")
+    dialog.reload()  # before the step's group has loaded
+    settle(qtbot, dialog)
+    assert dialog.view.candidate.ids == second

@@ -49,6 +49,7 @@ class DuplicatesDialog(DuplicatesLayout):
         self._token = 0
         self._loading: int | None = None  # the token of the load on its way, if any
         self._error: str | None = None  # why the groups could not be found, if they could not
+        self._going_to: tuple[int, ...] | None = None  # the group a step is loading
         self.decisions = ReviewDecisions(self, self)
         self._button_keys: dict[str, str] = {}
         self.setObjectName("duplicatesView")
@@ -164,7 +165,9 @@ class DuplicatesDialog(DuplicatesLayout):
         """Find the groups again; show the one holding a preferred paper, else stay in place."""
         if self._busy:
             return  # the change in flight finds the groups again after it, and knows what to show
-        if not prefer and self.view is not None:
+        if not prefer and self._going_to is not None:
+            prefer = self._going_to  # a key moved on: a reload on its heels must not take it back
+        elif not prefer and self.view is not None:
             prefer = self.view.candidate.ids
         position = self.view.index if self.view is not None else 0
         token = self._next_token()
@@ -279,8 +282,10 @@ class DuplicatesDialog(DuplicatesLayout):
     def go(self, index: int) -> None:
         groups = self.groups
         token = self._next_token()
+        self._going_to = groups[index].ids
 
         def done(view: GroupView) -> None:
+            self._going_to = None
             if self._current(token):
                 self.view = view
                 self.other = 0
@@ -288,6 +293,7 @@ class DuplicatesDialog(DuplicatesLayout):
                 self._render()
 
         def failed(_exc: Exception) -> None:
+            self._going_to = None
             if self._current(token):
                 self.reload()  # the group changed under us (another program): find them again
 
