@@ -99,11 +99,10 @@ def run_import(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.as_json())
     else:
-        say(
-            f"Imported {report.files} file(s): {report.paragraphs} abstracts, {report.added} new papers, "
-            f"{report.merged} already known"
-            + (f", {report.already_imported} file(s) imported before" if report.already_imported else "")
-        )
+        from desk.core.summary import import_summary
+
+        for line in import_summary(report, review="desk dupes"):
+            say(line)
     for err in report.errors:
         warn(f"desk: skipped {err.file}: {err.error}")
     return 1 if report.errors else 0
@@ -177,7 +176,7 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
         warn(f"desk: {page.hint}")
     if page.suggestion:
         say(f"Did you mean: {page.suggestion}" + (" (showing results for it)" if page.corrected else ""))
-    say(f"{page.total} hit(s) in {page.took_ms:.1f} ms")
+    say(f"{page.total} {'hit' if page.total == 1 else 'hits'} in {page.took_ms:.1f} ms")
     for row in page.rows:
         say(summary_line(row.paper))
         say(f"         {row.snippet}")
@@ -293,7 +292,7 @@ def run_export(args: argparse.Namespace) -> int:
         from desk.core.files import write_text
 
         write_text(args.output, text)
-        warn(f"desk: wrote {len(ids)} paper(s) to {args.output}")
+        warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {args.output}")
     return 0
 
 

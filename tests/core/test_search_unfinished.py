@@ -245,3 +245,6 @@ def test_cli_searches_an_open_quote(capsys: pytest.CaptureFixture[str], seeded_d
     code = main(["--library", str(seeded_dir), "search", "polic\udcff*"])
     out, err = capsys.readouterr()
     assert code == 0 and "could not be read" not in err and "polic" not in err
+    code = main(["--library", str(seeded_dir), "export", "--query", "NOT " * 1000 + "policy"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Recursion" not in err and out.count("\n## ") > 3
