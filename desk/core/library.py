@@ -138,6 +138,15 @@ class Library(Workflow):
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
 
+    @property
+    def index_behind(self) -> str | None:
+        """Why the search index is behind the database (it could not be written), or None.
+
+        The database has every committed change; searches see them once the index catches up
+        (at the next change or open that can write it).
+        """
+        return self._sync.behind
+
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
         """Close the index and the database (saving the near-duplicate cache)."""
@@ -261,7 +270,8 @@ class Library(Workflow):
         with self.db.writing() as session:
             changes = edits.set_value(session, ids, field, value)
             if changes:
-                step = history.newest_in_group(session, group) if group is not None else None
+                coalesce = group is not None and not history.in_batch()
+                step = history.newest_in_group(session, group) if coalesce and group else None
                 if step is not None:
                     first = history.payload_of(step)["changes"]
                     history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
@@ -445,10 +455,13 @@ class Library(Workflow):
         """Problems with the database or between it and the index (empty when all is well)."""
         return self.db.integrity_problems() + self._sync.differences()
 
-    def backup(self, dest: Path | None = None) -> Path:
-        """An online copy of the database (the index is rebuilt from it on restore)."""
+    def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
+        """An online copy of the database (the index is rebuilt from it on restore).
+
+        A damaged database is refused unless ``force`` (its copy would be damaged too).
+        """
         if dest is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
-        self.db.backup_to(dest)
+        self.db.backup_to(dest, force=force)
         return dest

@@ -21,7 +21,7 @@ from whoosh.searching import Searcher
 
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
 from desk.core.search.compiler import Compiled, TagLookup, compile_query
-from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
+from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, Marks, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
@@ -365,6 +365,11 @@ class SearchIndex:
         """How many documents the index holds (read from its table of contents, no postings)."""
         with self._lock:
             return int(self._index().doc_count())
+
+    def live_revisions(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, revs) of every live document: two bulk column reads, no postings."""
+        with self._lock, self._index().reader() as reader:
+            return live_revisions(reader)
 
     def revisions(self) -> dict[int, int]:
         """id -> rev of every indexed document."""
