@@ -270,14 +270,231 @@ def growth(rows: list[dict[str, Any]], key: str) -> float | None:
     return round(math.log(b[key] / a[key]) / math.log(b["abstracts"] / a["abstracts"]), 2)
 
 
+# -- the real-abstract set (bench/dedup_real.py) -------------------------------------------------
+
+
+def _offered(texts: dict[int, str], docs: list[int]) -> tuple[set[tuple[int, int]], dict[int, Candidate]]:
+    index = NearDuplicateIndex()
+    index.add_many((d, texts[d]) for d in docs)
+    groups = index.groups()
+    return pairs_of(groups), {i: g for g in groups for i in g.ids}
+
+
+def real(seed: int, bases: int) -> dict[str, Any]:
+    """Recall, precision and the hardest negative per kind on the set made from real abstracts.
+
+    Each kind of copy is indexed on its own with the whole background (the corpus, the look-alikes),
+    so a copy is not found through a sibling copy of another kind; the look-alikes are measured on
+    the background alone, and everything together gives the overall pair precision.
+    """
+    import dedup_real as dr
+
+    data = dr.build(seed=seed, bases=bases)
+    texts = {doc: ds.readable(raw) for doc, raw in data.raw.items()}
+    score = _scorer()
+    background = [d for d, k in data.kind.items() if k not in dr.POSITIVE_KINDS]
+    started = time.perf_counter()
+    everything, _ = _offered(texts, list(texts))
+    took = time.perf_counter() - started
+    ambiguous = [(a, b) for a, b, k in data.negatives if k.endswith("ambiguous")]
+    unknowable = {(min(p), max(p)) for p in ambiguous}
+    everything -= unknowable
+    rows: dict[str, dict[str, Any]] = {}
+    for kind in (*dr.POSITIVE_KINDS, "look-alikes"):
+        made = [d for d, k in data.kind.items() if k == kind]
+        offered, group_of = _offered(texts, background + made)
+        offered -= unknowable
+        true = {p for p in offered if data.paper[p[0]] == data.paper[p[1]]}
+        if kind in dr.POSITIVE_KINDS:
+            pos = [(a, b) for a, b, k in data.positives if k == kind]
+            neg = [(a, b) for a, b, k in data.negatives if set(made) & {a, b} and not k.endswith("ambiguous")]
+            touching = {p for p in offered if set(made) & set(p)}
+            rows[kind] = _kind_row(data, texts, score, pos, neg, touching, true, group_of)
+            continue
+        for neg_kind in dr.NEGATIVE_KINDS:
+            neg = [(a, b) for a, b, k in data.negatives if k == neg_kind]
+            docs = {d for pair in neg for d in pair}
+            touching = {p for p in offered if docs & set(p)}
+            rows[neg_kind] = _kind_row(data, texts, score, [], neg, touching, true, group_of)
+        rows["corpus"] = _kind_row(data, texts, score, [], [], offered, true, group_of)
+    true_all = {p for p in everything if data.paper[p[0]] == data.paper[p[1]]}
+    return {
+        "texts": len(texts),
+        "bases": bases,
+        "offered_pairs": len(everything),
+        "false_pairs": len(everything - true_all),
+        "pair_precision": round(len(true_all) / len(everything), 4) if everything else 1.0,
+        "ambiguous_left_out": len(ambiguous),
+        "seconds": round(took, 2),
+        "kinds": rows,
+    }
+
+
+def _kind_row(
+    data: Any,
+    texts: dict[int, str],
+    score: Callable[[str, str], float],
+    pos: list[tuple[int, int]],
+    neg: list[tuple[int, int]],
+    touching: set[tuple[int, int]],
+    true: set[tuple[int, int]],
+    group_of: dict[int, Candidate],
+) -> dict[str, Any]:
+    found = sum(a in group_of and b in group_of[a].ids for a, b in pos)
+    neg_scores = [score(texts[a], texts[b]) for a, b in neg]
+    pos_scores = [score(texts[a], texts[b]) for a, b in pos]
+    false = sorted(touching - true)
+    return {
+        "pairs": len(pos) or len(neg) or len(touching),
+        "recall": round(found / len(pos), 4) if pos else None,
+        "precision": round(1 - len(false) / len(touching), 4) if touching else 1.0,
+        "false_pairs": len(false),
+        "weakest_positive": round(min(pos_scores), 3) if pos_scores else None,
+        "hardest_negative": round(max(neg_scores), 3) if neg_scores else None,
+        "false_examples": [[texts[a][:70], texts[b][:70]] for a, b in false[:3]],
+    }
+
+
+def _scorer() -> Callable[[str, str], float]:
+    """The library's pair score (what the offer threshold is compared with)."""
+    return similarity
+
+
+def print_real(r: dict[str, Any]) -> None:
+    print(
+        f"real set: {r['texts']} texts ({r['bases']} bases with variants, the rest of the corpus as "
+        f"background); {r['offered_pairs']} pairs offered, {r['false_pairs']} false, "
+        f"pair precision {r['pair_precision']:.4f} ({r['seconds']} s); "
+        f"{r['ambiguous_left_out']} copies wholly inside a shared opening left out (either paper's)"
+    )
+    print("  kind                   pairs  recall  precision  false  weakest+  hardest-")
+    for kind, k in r["kinds"].items():
+        recall = "   -  " if k["recall"] is None else f"{k['recall']:.3f} "
+        weakest = "   -  " if k["weakest_positive"] is None else f"{k['weakest_positive']:.3f} "
+        hardest = "   -  " if k["hardest_negative"] is None else f"{k['hardest_negative']:.3f}"
+        print(
+            f"  {kind:22s} {k['pairs']:5d}  {recall}  {k['precision']:.3f}     {k['false_pairs']:4d}   "
+            f"{weakest}   {hardest}"
+        )
+
+
+# -- speed on real sentences (realcorpus.py), copies of the new kinds planted ---------------------
+
+
+def real_corpus(size: int, seed: int = 7, planted: float = 0.03) -> tuple[list[str], set[tuple[int, int]]]:
+    """``size`` abstracts recombined from the dev corpus's sentences, ``planted`` of them a
+    truncated (30-50 %, head, tail or middle), revised, reordered or boilerplate copy of another."""
+    import dedup_real as dr
+    import realcorpus
+
+    rng = random.Random(seed)
+    gen = realcorpus.RealGenerator(seed)
+    copies = int(size * planted)
+    texts = [gen.abstract(i) for i in range(size - copies)]
+    pool = [s for t in texts[:3000] for s in dr.sentences(t) if len(s.split()) >= 8]
+    pairs = set()
+    for k in range(copies):
+        source = rng.randrange(size - copies)
+        text = texts[source]
+        which = k % 6
+        if which < 3:
+            copy = dr.truncate(text, rng.choice(dr.TRUNCATION_SHARES), ("head", "tail", "middle")[which], rng)
+        elif which == 3:
+            copy = dr.revise(text, rng.choice(dr.REWRITTEN), rng, pool)
+        elif which == 4:
+            copy = dr.reorder(text, rng)
+        else:
+            copy = dr.add_boilerplate(text, rng)
+        pairs.add((source, len(texts)))
+        texts.append(copy)
+    return texts, pairs
+
+
+def real_speed(size: int) -> dict[str, Any]:
+    """Indexing and all candidates at ``size`` (real sentences), then 100 new papers alone."""
+    texts, planted = real_corpus(size)
+    readable = [ds.readable(t) for t in texts]
+    gc.collect()
+    before = rss_mb()
+    index = NearDuplicateIndex()
+    cpu = time.process_time()
+    started = time.perf_counter()
+    index.add_many(enumerate(readable))
+    indexed = time.perf_counter()
+    groups = index.groups()
+    done = time.perf_counter()
+    cpu = time.process_time() - cpu
+    memory = rss_mb() - before
+    group_of = {i: g for g in groups for i in g.ids}
+    found = sum(a in group_of and b in group_of[a].ids for a, b in planted)
+    offered = pairs_of(groups)
+    truth = {(min(a, b), max(a, b)) for a, b in planted}
+    by_source: dict[int, list[int]] = defaultdict(list)
+    for a, b in planted:
+        by_source[a].append(b)
+    for copies in by_source.values():  # copies of one source are one paper too
+        truth |= {(min(x, y), max(x, y)) for i, x in enumerate(copies) for y in copies[i + 1 :]}
+    rng = random.Random(5)
+    new = [(size + k, ds.readable(ds.typo(texts[rng.randrange(size)], rng))) for k in range(100)]
+    started_new = time.perf_counter()
+    index.add_many(new)
+    for paper_id, _ in new:
+        index.candidates_for(paper_id)
+    took_new = time.perf_counter() - started_new
+    return {
+        "abstracts": size,
+        "index_s": round(indexed - started, 2),
+        "candidates_s": round(done - indexed, 2),
+        "total_s": round(done - started, 2),
+        "total_cpu_s": round(cpu, 2),
+        "candidate_pairs_verified": index.checks,
+        "groups": len(groups),
+        "planted_pairs": len(planted),
+        "planted_found": round(found / len(planted), 4),
+        "unplanted_pairs_offered": len(offered - truth),
+        "add_100_new_and_candidates_s": round(took_new, 2),
+        "rss_growth_mb": round(memory, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000])
     parser.add_argument("--synthetic", type=int, default=300, help="chain-made papers added to the seeds")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-datasketch", action="store_true", help="skip the MinHashLSH comparison")
+    parser.add_argument("--bases", type=int, default=60, help="real abstracts given a variant of each kind")
+    parser.add_argument("--real-only", action="store_true", help="only the set made from real abstracts")
+    parser.add_argument(
+        "--real-sizes",
+        type=int,
+        nargs="*",
+        default=[],
+        help="speed on recombined real sentences at these sizes",
+    )
+    parser.add_argument("--out", type=Path, default=OUT, help="where the JSON report goes")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {"threshold": DEFAULT_THRESHOLD, "cores": os.cpu_count()}
+    import dedup_real as dr
+
+    if dr.CORPUS.exists():
+        report["real"] = real(args.seed, args.bases)
+        print_real(report["real"])
+    else:
+        print(f"real set skipped: {dr.CORPUS} not found")
+    rows = report["speed_real"] = [real_speed(n) for n in args.real_sizes]
+    for r in rows:
+        print(
+            f"speed, real sentences recombined, {r['abstracts']}: index {r['index_s']:.2f} s + candidates "
+            f"{r['candidates_s']:.2f} s = {r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); "
+            f"{r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; planted found "
+            f"{r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; 100 new papers "
+            f"added and their candidates {r['add_100_new_and_candidates_s']:.2f} s; "
+            f"RSS +{r['rss_growth_mb']} MB"
+        )
+    if args.real_only:
+        _write(args.out, report)
+        return 0
 
     lab = report["labelled"] = labelled(args.seed, args.synthetic)
     print(
@@ -331,10 +548,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['query_all_s']} s (no hashing, no verifying), {r['candidate_pairs']} pairs, "
                 f"RSS +{r['rss_growth_mb']} MB"
             )
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {OUT}")
+    _write(args.out, report)
     return 0
+
+
+def _write(out: Path, report: dict[str, Any]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

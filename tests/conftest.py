@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,21 +23,35 @@ def seeds_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A library folder with the seeds imported, built once; copy it, never change it."""
+    """A library folder with the seeds imported, built once; copy it (copy_library), never change it."""
     from desk.core.library import Library
 
     path = tmp_path_factory.mktemp("template") / "library"
     with Library(path) as lib:
-        lib.import_paths([SEEDS])
+        report = lib.import_paths([SEEDS])
+        assert report.added > 0 and not report.errors
     return path
 
 
 @pytest.fixture
-def seeded_dir(seeded_template: Path, tmp_path: Path) -> Path:
+def copy_library(tmp_path: Path) -> Callable[..., Path]:
+    """copy(template, name="library"): a fresh copy of a template library in this test's folder.
+
+    Templates (``seeded_template``, and others built from it) are built once per session.
+    """
+
+    def copy(template: Path, name: str = "library") -> Path:
+        dest = tmp_path / name
+        shutil.copytree(template, dest)
+        return dest
+
+    return copy
+
+
+@pytest.fixture
+def seeded_dir(seeded_template: Path, copy_library: Callable[..., Path]) -> Path:
     """A fresh copy of the seeded library for one test."""
-    dest = tmp_path / "library"
-    shutil.copytree(seeded_template, dest)
-    return dest
+    return copy_library(seeded_template)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from desk.cli import discovery as s
 from desk.cli import duplicates as d
 from desk.cli import maintenance as m
 from desk.cli import organize as o
+from desk.cli import trash as t
 from desk.cli.commands import Command, ids_arguments, no_arguments
 
 COMMANDS: tuple[Command, ...] = (
@@ -31,6 +32,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("tag", "give papers a tag", o.tag_args, o.run_tag),
     Command("untag", "take a tag off papers", o.tag_args, o.run_untag),
     Command("tags", "every tag, with how many papers carry it", o.tags_args, o.run_tags),
+    Command("delete", "move papers to the trash", t.delete_args, t.run_delete),
+    Command("remove-list", "move an imported list to the trash", t.remove_list_args, t.run_remove_list),
+    Command("trash", "what the trash holds", t.trash_args, t.run_trash),
+    Command("restore-paper", "put papers back from the trash", t.restore_paper_args, t.run_restore_paper),
+    Command("empty-trash", "delete what the trash holds for good", t.empty_trash_args, t.run_empty_trash),
     Command("saved", "the saved searches", o.saved_args, o.run_saved),
     Command("save-search", "save a query under a name", o.save_search_args, o.run_save_search),
     Command("undo", "take back the last change (any command's or the window's)", no_arguments, o.run_undo),
@@ -41,5 +47,6 @@ COMMANDS: tuple[Command, ...] = (
     Command("check", "verify the database and that the index agrees with it", no_arguments, m.run_check),
     Command("backup", "write an online copy of the library", m.backup_args, m.run_backup),
     Command("restore", "put a backup back in place of the library", m.restore_args, m.run_restore),
+    Command("salvage", "copy what can be read into a new library", m.salvage_args, m.run_salvage),
     Command("install-desktop", "add desk to the application menu", no_arguments, m.run_install_desktop),
 )

@@ -129,8 +129,7 @@ class Discovery:
         elif not kept:
             message = NOTHING_TO_GO_ON
         else:
-            lexical = self.index.key_term_scores(sorted(kept))
-            scored = recommending.rank(data, sorted(kept), left, candidates, limit, lexical)
+            scored = recommending.rank(data, sorted(kept), left, candidates, limit)
         result = self.index.listing(label, scored, len(candidates) if scored else 0)
         page = self._page(result)
         return page if message is None else _with_message(page, message)

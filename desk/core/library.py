@@ -11,7 +11,7 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from desk.core import edits, export, history, importer, merging, sorting, undo
+from desk.core import edits, export, history, importer, merge_plan, merging, sorting, undo
 from desk.core import tags as tagging
 from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
@@ -20,6 +20,7 @@ from desk.core.dedup import Candidate
 from desk.core.discovery import Discovery
 from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush
+from desk.core.merge_plan import PlannedMerge
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
@@ -31,9 +32,12 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.search.model import Marks
+from desk.core.search.snippets import Highlighter
 from desk.core.search.staging import write_segment
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
+from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 from desk.core.workflow import Workflow
 
@@ -122,18 +126,33 @@ class Library(Workflow, Discovery):
     related papers, recommendations and the vectors in ``Discovery`` (desk/core/discovery.py).
     """
 
-    def __init__(self, directory: Path, progress: Progress | None = None) -> None:
-        """Open (creating if needed) the library in directory and repair its index."""
+    def __init__(
+        self, directory: Path, progress: Progress | None = None, *, tuning: Tuning | None = None
+    ) -> None:
+        """Open (creating if needed) the library in directory and repair its index.
+
+        ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
+        """
         self.directory = directory
+        self.tuning = tuning
         directory.mkdir(parents=True, exist_ok=True)
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
-        self._sync = IndexSync(self.db, self.index)
+        self._sync = IndexSync(self.db, self.index, tuning)
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
         self.index.semantic = self.vectors
+
+    @property
+    def index_behind(self) -> str | None:
+        """Why the search index is behind the database (it could not be written), or None.
+
+        The database has every committed change; searches see them once the index catches up
+        (at the next change or open that can write it).
+        """
+        return self._sync.behind
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
@@ -227,7 +246,7 @@ class Library(Workflow, Discovery):
 
         A big file is analysed and indexed on worker processes (both cores).
         """
-        with WorkerPool() as pool:
+        with WorkerPool(tuning=self.tuning) as pool:
             follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
@@ -258,7 +277,8 @@ class Library(Workflow, Discovery):
         with self.db.writing() as session:
             changes = edits.set_value(session, ids, field, value)
             if changes:
-                step = history.newest_in_group(session, group) if group is not None else None
+                coalesce = group is not None and not history.in_batch()
+                step = history.newest_in_group(session, group) if coalesce and group else None
                 if step is not None:
                     first = history.payload_of(step)["changes"]
                     history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
@@ -336,6 +356,14 @@ class Library(Workflow, Discovery):
 
         return order
 
+    def marks_in(self, marks: Marks, texts: Sequence[str]) -> list[tuple[tuple[int, int], ...]]:
+        """Where a search's words (and phrases) stand in each text, as (start, end) code points.
+
+        For the titles, short names and abstracts the window shows beside a result's snippet.
+        """
+        highlighter = Highlighter.of(marks)
+        return [highlighter.spans(text) if text else () for text in texts]
+
     # -- duplicates --------------------------------------------------------------------------
     def near_duplicates(self) -> list[Candidate]:
         """Groups of papers that look like one paper, best first, minus pairs ruled out."""
@@ -373,6 +401,42 @@ class Library(Workflow, Discovery):
                 label = f"Say {lo} and {hi} are not duplicates"
                 history.record(session, "distinct", label, {"a": lo, "b": hi})
 
+    def unmark_distinct(self, a: int, b: int) -> None:
+        """Take back "not a duplicate": the two papers can be offered together again (one undo step)."""
+        with self.db.writing() as session:
+            lo, hi = sorted((a, b))
+            merging.unmark_distinct(session, a, b)
+            history.record(
+                session, "undistinct", f"Offer {lo} and {hi} as duplicates again", {"a": lo, "b": hi}
+            )
+
+    def merge_plan(self, kind: str) -> list[PlannedMerge]:
+        """What merging every group of ``kind`` ("exact" or "truncation") would do: a preview."""
+        groups = self.near_duplicates()
+        ids = [i for g in groups if g.kind == kind for i in g.ids]
+        with self.db.reading() as session:
+            lengths = {
+                int(i): int(n or 0)
+                for i, n in session.execute(
+                    select(Paper.id, func.length(Paper.abstract)).where(Paper.id.in_(ids))
+                )
+            }
+        return merge_plan.plan(groups, kind, lengths)
+
+    def merge_all(self, kind: str) -> list[PlannedMerge]:
+        """Merge every group of ``kind`` as merge_plan() shows it, as one undo step (each merge
+        can also be taken back alone with unmerge)."""
+        planned = self.merge_plan(kind)
+        if not planned:
+            return planned
+        with self.db.writing() as session:
+            payloads = [undo.merge_with_tags(session, step.keep, list(step.others)) for step in planned]
+            folded = sum(len(step.others) for step in planned)
+            label = f"Merge {len(planned)} {kind} groups ({folded} papers)"
+            history.record(session, "merge-all", label, {"merges": payloads})
+        self._sync.flush()
+        return planned
+
     def distinct_pairs(self) -> set[tuple[int, int]]:
         """Every (a, b) pair, a < b, a user said is not a duplicate."""
         with self.db.reading() as session:
@@ -386,7 +450,7 @@ class Library(Workflow, Discovery):
     # -- maintenance -------------------------------------------------------------------------
     def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
         """Rebuild the search index from the database (on worker processes when it is big)."""
-        with WorkerPool() as pool:
+        with WorkerPool(tuning=self.tuning) as pool:
             self._sync.rebuild(progress, cancelled, pool)
 
     def check(self) -> list[str]:
@@ -396,10 +460,13 @@ class Library(Workflow, Discovery):
         """
         return self.db.integrity_problems() + self._sync.differences() + self.check_vectors()
 
-    def backup(self, dest: Path | None = None) -> Path:
-        """An online copy of the database (the index is rebuilt from it on restore)."""
+    def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
+        """An online copy of the database (the index is rebuilt from it on restore).
+
+        A damaged database is refused unless ``force`` (its copy would be damaged too).
+        """
         if dest is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
-        self.db.backup_to(dest)
+        self.db.backup_to(dest, force=force)
         return dest

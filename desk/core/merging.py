@@ -272,3 +272,12 @@ def mark_distinct(session: Session, a: int, b: int) -> None:
 def distinct_pairs(session: Session) -> set[tuple[int, int]]:
     """Every pair a user said is not a duplicate."""
     return {(a, b) for a, b in session.execute(select(DistinctPair.a, DistinctPair.b))}
+
+
+def unmark_distinct(session: Session, a: int, b: int) -> None:
+    """Take back "not a duplicate" for two papers: they can be offered again."""
+    lo, hi = sorted((a, b))
+    pair = session.get(DistinctPair, (lo, hi))
+    if pair is None:
+        raise DeskError(f"papers {lo} and {hi} were not marked as distinct")
+    session.delete(pair)

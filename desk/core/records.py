@@ -167,10 +167,18 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class TrashedPaper:
-    """A paper in the trash."""
+    """A paper in the trash: its row as it was, when it went, and with which list."""
 
-    paper_id: int
-    title: str
-    has_note: bool
+    paper: PaperSummary
     removed_at: datetime
     removed_with: str | None  # the file whose removal took it, None when deleted alone
+
+
+@dataclass(frozen=True)
+class ListRemoval:
+    """What removing a list does (or did): the files, the papers trashed, those that stay."""
+
+    files: tuple[str, ...]
+    trashed: tuple[int, ...]  # papers only these files held: to the trash
+    kept: tuple[int, ...]  # papers also in another list: they lose these files' sources only
+    with_notes: tuple[int, ...]  # trashed papers that carry a note (ask first)

@@ -110,6 +110,25 @@ def _distinct(session: Session, payload: dict[str, Any], backwards: bool) -> App
     return Applied([], 1)
 
 
+def _undistinct(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """Taking back "not a duplicate" (``desk distinct --undo``): a distinct step the other way."""
+    return _distinct(session, payload, not backwards)
+
+
+def _merge_all(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """Every merge of a "merge all of this kind", taken back newest first or made again in order."""
+    merges = payload["merges"]
+    touched: list[int] = []
+    skipped = 0
+    kept: list[dict[str, Any]] = []
+    for part in reversed(merges) if backwards else merges:
+        applied = _merge_step(session, part, backwards)
+        touched += applied.paper_ids
+        skipped += applied.skipped
+        kept.append(applied.payload if applied.payload is not None else part)
+    return Applied(touched, skipped, payload={"merges": kept[::-1] if backwards else kept})
+
+
 def _saved(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
     from desk.core import saved
 
@@ -129,6 +148,8 @@ APPLIERS: dict[str, Applier] = {
     "merge": _merge_step,
     "unmerge": _unmerge_step,
     "distinct": _distinct,
+    "undistinct": _undistinct,
+    "merge-all": _merge_all,
     "saved": _saved,
 }
 
@@ -142,15 +163,22 @@ def _run(session: Session, backwards: bool) -> tuple[str, Applied] | None:
     step = history.newest(session) if backwards else history.oldest_undone(session)
     if step is None:
         return None
-    applier = APPLIERS.get(step.kind)
-    if applier is None:
-        raise DeskError(f"this desk does not know how to undo “{step.label}”")
-    applied = applier(session, history.payload_of(step), backwards)
-    if applied.payload is not None:
-        history.replace_payload(step, applied.payload)
-    step.undone = backwards
-    step.group_key = None  # an undone note session is not extended by a later save
-    return step.label, applied
+    batch = history.batch_label(step.group_key)
+    steps = history.batch_steps(session, step, backwards) if batch is not None else [step]
+    total = Applied([])
+    for each in steps:
+        applier = APPLIERS.get(each.kind)
+        if applier is None:
+            raise DeskError(f"this desk does not know how to undo “{each.label}”")
+        applied = applier(session, history.payload_of(each), backwards)
+        if applied.payload is not None:
+            history.replace_payload(each, applied.payload)
+        each.undone = backwards
+        if batch is None:
+            each.group_key = None  # an undone note session is not extended by a later save
+        total.paper_ids += applied.paper_ids
+        total.skipped += applied.skipped
+    return batch or step.label, total
 
 
 def undo(session: Session) -> tuple[str, Applied] | None:
@@ -184,3 +212,33 @@ def merge_payload(session: Session, paper_id: int) -> dict[str, Any] | None:
     assert record is not None
     others = [int(x) for x in record.merged_ids.split(",") if x]
     return {"keep": record.keep_id, "others": others, "record": rec_id, "tags": {}, "gave": []}
+
+
+def _trash_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """A deletion or a list's removal: undo puts back, redo removes again (new trash entries)."""
+    from desk.core import trash
+    from desk.core.db import ImportRecord
+
+    if backwards:  # by paper: a paper restored and trashed again since has a newer entry
+        restored = [i for lid in payload.get("lists", []) for i in trash.restore_list(session, lid)]
+        restored += trash.restore_entries(session, trash.entries_of(session, payload["ids"], strict=False))
+        skipped = len(set(payload["ids"]) - set(restored))
+        return Applied(restored, skipped)
+    if payload.get("lists"):
+        records = [r for i in payload["imports"] if (r := session.get(ImportRecord, i)) is not None]
+        records = [r for r in records if not r.sha256.startswith(trash.REMOVED_PREFIX)]
+        if not records:
+            return Applied([], 1)
+        lists, entries, kept = trash.remove_lists(session, records)
+        return Applied([*payload["ids"], *kept], payload={**payload, "lists": lists, "entries": entries})
+    present = list(load_papers(session, payload["ids"]))
+    entries = trash.trash_papers(session, present)
+    return Applied(present, len(payload["ids"]) - len(present), {**payload, "entries": entries})
+
+
+def _restore_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """A restore from the trash: undoing it trashes the papers again; redoing restores them."""
+    return _trash_step(session, payload, not backwards)
+
+
+APPLIERS.update({"trash": _trash_step, "restore": _restore_step})

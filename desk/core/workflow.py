@@ -8,12 +8,25 @@ change is one step of the undo history.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from desk.core import history, saved, undo
+from sqlalchemy import func, select
+
+from desk.core import history, saved, trash, undo
 from desk.core import tags as tagging
-from desk.core.records import HistoryEntry, SavedSearchInfo, TagChange, TagCount, UndoOutcome
+from desk.core.db import Paper
+from desk.core.db.queries import require_papers
+from desk.core.records import (
+    HistoryEntry,
+    ListRemoval,
+    SavedSearchInfo,
+    TagChange,
+    TagCount,
+    TrashedPaper,
+    UndoOutcome,
+)
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
     from desk.core.db import Database
@@ -124,6 +137,16 @@ class Workflow:
         with self.db.reading() as session:
             return history.entries(session, limit)
 
+    @contextmanager
+    def batch(self, label: str) -> Iterator[None]:
+        """Every change made inside (by this thread) is one undo step, said back as ``label``.
+
+        For an action made of several calls: "merge every exact duplicate", a triage key that
+        stars and marks read. Each call still commits on its own.
+        """
+        with history.batch(label):
+            yield
+
     def begin_note_session(self, paper_id: int) -> str:
         """A token for one editing session of a note: pass it to every set_note of the session.
 
@@ -137,3 +160,77 @@ class Workflow:
             step = history.newest_in_group(session, token)
             if step is not None:
                 step.group_key = None
+
+    # -- the trash -----------------------------------------------------------------------------
+    def papers_with_notes(self, ids: Sequence[int]) -> list[int]:
+        """Which of these papers carry a note (ask before deleting them); raises PaperNotFound."""
+        with self.db.reading() as session:
+            found = require_papers(session, ids)
+            return [i for i in dict.fromkeys(ids) if found[i].note.strip()]
+
+    def delete_papers(self, ids: Sequence[int]) -> list[int]:
+        """Move papers to the trash, as one undo step (restore_papers or undo brings them back).
+
+        Raises PaperNotFound for an unknown id before anything moves. Ask first when
+        papers_with_notes(ids) is not empty: a note goes to the trash with its paper.
+        """
+        wanted = list(dict.fromkeys(ids))
+        with self.db.writing() as session:
+            entries = trash.trash_papers(session, wanted)
+            what = f"{len(wanted)} papers" if len(wanted) != 1 else f"paper {wanted[0]}"
+            history.record(session, "trash", f"Delete {what}", {"ids": wanted, "entries": entries})
+        self._sync.flush()
+        return wanted
+
+    def list_removal(self, target: str) -> ListRemoval:
+        """What remove_list(target) would do, changing nothing (to ask about notes first)."""
+        with self.db.reading() as session:
+            records = trash.records_named(session, target)
+            gone, kept = trash.list_papers(session, records)
+            noted = session.scalars(select(Paper.id).where(Paper.id.in_(gone), func.trim(Paper.note) != ""))
+            files = tuple(dict.fromkeys(r.file for r in records))
+            return ListRemoval(files, tuple(gone), tuple(kept), tuple(sorted(noted)))
+
+    def remove_list(self, target: str) -> ListRemoval:
+        """Remove an imported list (a file's name, or a collection: all its files), as one undo step.
+
+        Papers only it held go to the trash; papers also in another list stay and lose its
+        sources. The same file can be imported again afterwards. DeskError when nothing is
+        called ``target``.
+        """
+        plan = self.list_removal(target)
+        with self.db.writing() as session:
+            records = trash.records_named(session, target)
+            lists, entries, _ = trash.remove_lists(session, records)
+            imports = [r.id for r in records]
+            payload = {"lists": lists, "imports": imports, "ids": list(plan.trashed), "entries": entries}
+            label = f"Remove the list “{target}” ({len(plan.trashed)} papers)"
+            history.record(session, "trash", label, payload)
+        self._sync.flush()
+        return plan
+
+    def trash(self) -> list[TrashedPaper]:
+        """What the trash holds, the latest removed first."""
+        with self.db.reading() as session:
+            return trash.listed(session)
+
+    def restore_papers(self, ids: Sequence[int]) -> list[int]:
+        """Put papers back from the trash, as one undo step; returns their ids as they are now.
+
+        A paper whose text was imported again meanwhile is folded into that paper (its star,
+        note, title and tags kept), and that paper's id is returned. DeskError for an id that is
+        not in the trash (nothing is restored then).
+        """
+        with self.db.writing() as session:
+            entries = trash.entries_of(session, ids)
+            restored = trash.restore_entries(session, entries)
+            itself = [i for i in restored if i in set(ids)]
+            what = f"paper {restored[0]}" if len(restored) == 1 else f"{len(restored)} papers"
+            history.record(session, "restore", f"Restore {what}", {"ids": itself, "entries": entries})
+        self._sync.flush()
+        return restored
+
+    def empty_trash(self) -> int:
+        """Delete what the trash holds for good (not undoable); returns how many papers went."""
+        with self.db.writing() as session:
+            return trash.empty(session)

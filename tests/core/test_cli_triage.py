@@ -120,3 +120,82 @@ def test_undo_never_takes_back_a_later_change(desk: Desk) -> None:
     desk.ok("note", str(a), "--set", "mine now")
     assert desk("redo")[0] == 1  # a new change forgot what could be redone
     assert desk.json("show", str(a))["note"] == "mine now"
+
+
+class _Terminal:
+    """A stdin that is a terminal where a person types ``answer``."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.answer + "\n"
+
+
+def test_delete_a_paper_with_a_note_asks_then_restore(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = _ids(desk, "list")[:2]
+    desk.ok("note", str(a), "--set", "my thoughts")
+    code, _, err = desk("delete", str(a), str(b))  # no terminal to ask: refused
+    assert code == 1 and "have a note" in err and "--yes" in err
+    monkeypatch.setattr("sys.stdin", _Terminal("n"))
+    code, _, err = desk("delete", str(a))
+    assert code == 1 and "have a note" in err and "nothing was changed" in err
+    assert len(desk.json("list")["papers"]) == 94
+    monkeypatch.setattr("sys.stdin", _Terminal("y"))
+    desk.ok("delete", str(a), str(b))
+    desk.checked()
+    assert a not in _ids(desk, "list") and desk.json("search", "note:thoughts")["total"] == 0
+    trashed = desk.json("trash")["papers"]
+    assert [p["id"] for p in trashed] == [b, a]  # the latest removed first
+    assert trashed[1]["has_note"] and set(trashed[1]) >= {"title", "sources", "tags", "starred"}
+    desk.ok("restore-paper", str(a))
+    desk.checked()
+    assert desk.json("show", str(a))["note"] == "my thoughts"
+    assert [p["id"] for p in desk.json("trash")["papers"]] == [b]
+    assert [r["id"] for r in desk.json("search", "note:thoughts")["results"]] == [a]
+    assert desk.ok("undo") == f"Undid: restore paper {a}\n"
+    assert desk.ok("undo") == "Undid: delete 2 papers\n"
+    desk.checked()
+    assert desk.json("trash")["papers"] == [] and len(desk.json("list")["papers"]) == 94
+    assert desk("restore-paper", str(a))[0] == 1  # not in the trash
+
+
+def test_remove_a_list_then_import_it_again(desk: Desk, seeds_dir: Path) -> None:
+    name = "003_cbc2104d6f6e18af.txt"
+    before = desk.json("stats")
+    desk.ok("remove-list", name, "--yes")
+    desk.checked()
+    stats = desk.json("stats")
+    assert stats["papers"] < before["papers"]
+    assert all(s["file"] != name for p in desk.json("list")["papers"] for s in p["sources"])
+    removed = before["papers"] - stats["papers"]
+    assert len(desk.json("trash")["papers"]) == removed
+    again = desk.json("import", str(seeds_dir / name))
+    assert again["added"] == removed and again["errors"] == []
+    desk.checked()
+    assert desk.json("stats")["papers"] == before["papers"]
+    assert desk.json("import", str(seeds_dir / name))["added"] == 0  # imported: adding it again adds nothing
+    code, _, err = desk("remove-list", "no such list")
+    assert code == 1 and "no imported list" in err
+
+
+def test_remove_a_collection_undo_and_empty_the_trash(desk: Desk) -> None:
+    collection = next(iter(desk.json("stats")["collections"]))
+    papers = len(desk.json("list")["papers"])
+    desk.ok("remove-list", collection)
+    left = len(desk.json("list")["papers"])
+    assert left < papers
+    desk.ok("undo")
+    desk.checked()
+    assert len(desk.json("list")["papers"]) == papers and desk.json("trash")["papers"] == []
+    desk.ok("redo")
+    desk.checked()
+    assert len(desk.json("list")["papers"]) == left
+    code, _, err = desk("empty-trash")  # no terminal: it cannot ask
+    assert code == 1 and "cannot be undone" in err
+    assert "Deleted" in desk.ok("empty-trash", "--yes")
+    desk.checked()
+    assert desk.json("trash")["papers"] == []

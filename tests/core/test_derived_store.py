@@ -12,6 +12,7 @@ import pytest
 
 from desk.core.dedup import NearDuplicateIndex
 from desk.core.derived import read_arrays, write_arrays
+from desk.core.duplicates import CACHE_VERSION
 from desk.core.library import Library
 
 
@@ -48,7 +49,7 @@ def test_a_planted_pickle_in_the_cache_runs_nothing(
         assert _groups(lib) == whole
     assert not (tmp_path / "PWNED").exists()
     assert not (cache / "near-duplicates.pickle").exists()  # the old format is dropped on save
-    assert read_arrays(cache / "near-duplicates.npz", "desk-near-duplicates", 2) is not None
+    assert read_arrays(cache / "near-duplicates.npz", "desk-near-duplicates", CACHE_VERSION) is not None
 
 
 def test_the_cache_round_trips_and_a_damaged_one_is_rebuilt(seeded_dir: Path, tmp_path: Path) -> None:
@@ -63,7 +64,7 @@ def test_the_cache_round_trips_and_a_damaged_one_is_rebuilt(seeded_dir: Path, tm
     cache.write_bytes(bytes(data))
     with Library(seeded_dir) as lib:
         assert _groups(lib) == whole
-    assert read_arrays(cache, "desk-near-duplicates", 2) is not None  # rewritten whole
+    assert read_arrays(cache, "desk-near-duplicates", CACHE_VERSION) is not None  # rewritten whole
 
 
 def test_an_array_changed_with_its_zip_crc_still_fails_the_checksum(tmp_path: Path) -> None:

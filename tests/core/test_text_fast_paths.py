@@ -84,11 +84,11 @@ token_text = st.one_of(
 @settings(max_examples=800, deadline=None)
 @given(token_text)
 def test_the_short_name_scan_sees_the_same_tokens_that_do_not_start_lowercase(text: str) -> None:
-    from desk.core.text import titles
+    from desk.core.text import short_names
 
-    tokens = titles._TOKEN_RE.finditer(text)
+    tokens = short_names._TOKEN_RE.finditer(text)
     expected = [(m.start(), m.group()) for m in tokens if not "a" <= m.group()[0] <= "z"]
-    got = [(m.start(), m.group()) for m in titles._UNLOWER_TOKEN_RE.finditer(text)]
+    got = [(m.start(), m.group()) for m in short_names._UNLOWER_TOKEN_RE.finditer(text)]
     assert got == expected
 
 
@@ -104,9 +104,9 @@ url_text = st.lists(
 @settings(max_examples=1000, deadline=None)
 @given(st.one_of(st.text(max_size=100), url_text), st.sampled_from([" ", ""]))
 def test_url_stripping_runs_the_regex_only_where_an_address_can_be(text: str, replacement: str) -> None:
-    from desk.core.text import titles
+    from desk.core.text import sentences
 
-    assert titles.strip_urls(text, replacement) == titles._URL_RE.sub(replacement, text)
+    assert sentences.strip_urls(text, replacement) == sentences._URL_RE.sub(replacement, text)
 
 
 cue_words = st.sampled_from(
@@ -129,11 +129,11 @@ cue_text = st.one_of(
 @example("In thıs paper propose RACER. Thiſ work introduces STAR. wE Design it, called OGPO.")
 @example("İn this paper we propose RACER, and we present X.\tWe address these issues via Y.")
 def test_the_cue_scan_finds_what_searching_each_sentence_finds(text: str) -> None:
-    from desk.core.text import titles
+    from desk.core.text import sentences
     from desk.core.text.cues import CUES, CueScan
 
     scan, pos = CueScan(text), 0
-    for sentence in titles.split_sentences(text):
+    for sentence in sentences.split_sentences(text):
         offset = text.find(sentence, pos)
         pos = max(offset, pos)
         found = scan.matches(offset, offset + len(sentence))

@@ -92,7 +92,7 @@ URLS = st.sampled_from(
 )
 generated = st.lists(st.one_of(WORDS, LATEX_BITS, MD_BITS, URLS), min_size=1, max_size=25).map(" ".join)
 
-ALLOWED_TAGS = {"b", "i", "code", "a", "span"}
+ALLOWED_TAGS = {"b", "i", "code", "a", "span", "sub", "sup"}
 
 
 @SETTINGS

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from desk.core.text import derive_title, find_short_name, readable_text
-from desk.core.text.titles import GENERIC, fit_title, gerund, split_sentences
+from desk.core.text.acronyms import GENERIC
+from desk.core.text.sentences import split_sentences
+from desk.core.text.titles import fit_title, gerund
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -203,13 +205,13 @@ def test_helpers() -> None:
 def test_a_failure_inside_title_or_short_name_finding_is_logged_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from desk.core.text import titles
+    from desk.core.text import short_names, titles
 
     def broken(*args: object) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(titles, "_derive_title", broken)
-    monkeypatch.setattr(titles, "_find_short_name", broken)
+    monkeypatch.setattr(short_names, "_find_short_name", broken)
     text = "We propose RACER, a router for sparse experts. It is fast."
     with caplog.at_level(logging.WARNING, logger=titles.__name__):
         assert find_short_name(text) is None

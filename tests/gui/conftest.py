@@ -7,7 +7,6 @@ import os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt loads
 os.environ.pop("DESK_COLOR_SCHEME", None)
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,26 +14,11 @@ import pytest
 from gui_helpers import wait_ready
 from PySide6.QtCore import QSettings
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
-
-
-@pytest.fixture(scope="session")
-def template_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seeds imported once per session; tests get a copy."""
-    from desk.core.library import Library
-
-    directory = tmp_path_factory.mktemp("template") / "library"
-    with Library(directory) as lib:
-        report = lib.import_paths([SEEDS])
-        assert report.added > 0 and not report.errors
-    return directory
-
 
 @pytest.fixture
-def library_dir(template_library: Path, tmp_path: Path) -> Path:
-    directory = tmp_path / "library"
-    shutil.copytree(template_library, directory)
-    return directory
+def library_dir(seeded_dir: Path) -> Path:
+    """A fresh copy of the seeds library (tests/conftest.py's seeded_template) for one test."""
+    return seeded_dir
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The incremental near-duplicate index: MinHash-LSH candidates, exact verification, groups.
+"""The incremental near-duplicate index: MinHash-LSH and sentence-key candidates, verification, groups.
 
 A small numpy band index rather than ``datasketch.MinHashLSH``: the same banding, but the keys
 live in one array (50k abstracts: 13 MB, where MinHashLSH's dicts of sets grow the process by
@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations
 from typing import cast
 
 import numpy as np
 
-from desk.core.dedup.score import DEFAULT_THRESHOLD, score_sets
-from desk.core.dedup.shingles import TAIL, normalize, shingle
+from desk.core.dedup.candidates import band_pairs, fingerprint_pairs, sentence_pairs
+from desk.core.dedup.groups import Candidate, join
+from desk.core.dedup.sentences import normalized_sentences, structure
+from desk.core.dedup.shingles import shingle
 from desk.core.dedup.signature import band_keys, signatures
+from desk.core.dedup.verify import DEFAULT_THRESHOLD, KINDS, Match, compare, function_words
 from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
@@ -28,33 +30,24 @@ candidate with p = 0.985, 0.43 (a containment of 0.6 between equal lengths) with
 0.5 (a copy cut at half) with p = 0.9998, one of 0.05 with p = 0.008. 128 permutations (42 bands)
 missed one half-length copy in 900 on the benchmark; 192 cost 2 % more indexing time."""
 
-MAX_BUCKET = 64
-"""A band bucket holding more texts is boilerplate, not a paper; its pairs are not tried
-(texts equal after cleanup are linked by their fingerprint anyway)."""
+SKETCH_BITS = 1024
+"""Bits of the content-word sketch a candidate pair is screened with."""
+MIN_WORDS_SHARED = 0.5
+"""A candidate pair is verified when the sketches say the text with fewer content words shares
+half of them with the other: a cut copy shares all, a revision most, papers on one topic a third."""
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
-PARALLEL_FROM = 2 * _CHUNK  # fewer texts are hashed here: a worker's start-up costs more
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """Papers that look like one paper."""
-
-    ids: tuple[int, ...]
-    """Sorted, two or more."""
-    similarity: float
-    """The lowest verified similarity among the group's linked pairs."""
-    exact_after_cleanup: bool
-    """All texts are equal after cleanup (case, punctuation, markup, math rendering): safe to merge."""
+# Fewer than pool.tuning.dedup_on_workers_from texts are hashed here: a worker's start-up costs more.
 
 
 @dataclass(frozen=True)
 class Prepared:
     """What indexing a batch of texts needs, computed apart from the index (in a worker process)."""
 
-    sets: list[np.ndarray]
-    tails: np.ndarray
+    words: list[np.ndarray]
+    starts: list[np.ndarray]
+    sentence_keys: list[np.ndarray]
     cleanup: np.ndarray
     keys: np.ndarray
     """``(n, bands)`` LSH band keys; zeros for a text without shingles."""
@@ -62,25 +55,34 @@ class Prepared:
     def subset(self, rows: Sequence[int]) -> Prepared:
         """What prepare() gives for the texts at ``rows`` alone, in that order."""
         at = np.asarray(rows, dtype=np.int64)
-        return Prepared([self.sets[r] for r in rows], self.tails[at], self.cleanup[at], self.keys[at])
+        return Prepared(
+            [self.words[r] for r in rows],
+            [self.starts[r] for r in rows],
+            [self.sentence_keys[r] for r in rows],
+            self.cleanup[at],
+            self.keys[at],
+        )
 
 
 def prepare(texts: Sequence[str], num_perm: int) -> Prepared:
-    """Shingles, fingerprints and band keys of ``texts`` (readable abstracts)."""
-    shingled = shingle([normalize(t) for t in texts])
+    """Words, sentences, fingerprints and band keys of ``texts`` (readable abstracts)."""
+    normalized, starts = normalized_sentences(texts)
+    shingled = shingle(normalized)
     sets = shingled.sets
     keys = np.zeros((len(texts), num_perm // BAND_ROWS), dtype=np.uint32)
     filled = [k for k, s in enumerate(sets) if len(s)]
     if filled:
         keys[np.array(filled)] = band_keys(signatures([sets[k] for k in filled], num_perm), BAND_ROWS)
-    return Prepared(sets, shingled.tails, shingled.cleanup, keys)
+    structured = structure(shingled.hashes, shingled.counts, starts)
+    return Prepared(structured.words, structured.starts, structured.keys, shingled.cleanup, keys)
 
 
 class NearDuplicateIndex:
-    """Incremental MinHash-LSH index over paper texts; no all-pairs comparison.
+    """Incremental near-duplicate index over paper texts; no all-pairs comparison.
 
-    ``add`` only hashes; links are found lazily for the texts added since the last question,
-    one by one when they are few, by sorting each band when many. Saved as plain arrays
+    ``add`` only hashes; links are found lazily for the texts added since the last question:
+    pairs sharing an LSH band bucket, the cleanup fingerprint or a sentence key, each verified
+    by ``verify.compare``. One by one when few, by sorting each band when many. Saved as plain arrays
     (state_arrays / from_state_arrays), never as a pickle.
     """
 
@@ -92,14 +94,18 @@ class NearDuplicateIndex:
         bands = num_perm // BAND_ROWS
         self._keys = np.zeros((0, bands), dtype=np.uint32)
         self._ids = np.zeros(0, dtype=np.int64)
-        self._live = np.zeros(0, dtype=bool)  # alive and with at least one shingle
+        self._live = np.zeros(0, dtype=bool)  # alive and with at least one word
         self._fps = np.zeros(0, dtype=np.uint64)
-        self._tails = np.zeros((0, TAIL), dtype=np.uint32)
-        self._sets: list[np.ndarray | None] = []
+        self._words: list[np.ndarray | None] = []
+        self._starts: list[np.ndarray] = []
+        self._skeys: list[np.ndarray] = []
+        self._flat: tuple[np.ndarray, np.ndarray] | None = None  # (sentence keys, rows), built lazily
+        self._sketch: np.ndarray | None = None  # content-word bit sets, filled lazily per row
+        self._sketch_done = np.zeros(0, dtype=bool)
         self._row_of: dict[int, int] = {}
         self._used = 0
         self._pending: set[int] = set()
-        self._links: dict[int, dict[int, float]] = {}
+        self._links: dict[int, dict[int, Match]] = {}
         self.checks = 0
         """Candidate pairs verified so far (a benchmark figure)."""
 
@@ -107,51 +113,60 @@ class NearDuplicateIndex:
         return len(self._row_of)
 
     def __getstate__(self) -> dict[str, object]:
-        """Used rows only, and the shingle sets in one buffer (for sending to another process;
-        the on-disk cache is state_arrays(), never a pickle)."""
+        """Used rows only, and the per-text arrays in one buffer each (for sending to another
+        process; the on-disk cache is state_arrays(), never a pickle)."""
         state = dict(vars(self))
         used = self._used
-        for name in ("_keys", "_ids", "_live", "_fps", "_tails"):
+        for name in ("_keys", "_ids", "_live", "_fps"):
             state[name] = state[name][:used]
-        sizes = np.array([0 if s is None else len(s) for s in self._sets], dtype=np.int64)
-        state["_sets"] = (
-            sizes,
-            np.concatenate([s for s in self._sets if s is not None] or [np.zeros(0, np.uint32)]),
-        )
+        state["_flat"], state["_sketch"], state["_sketch_done"] = None, None, np.zeros(0, dtype=bool)
+        for name, dtype in (("_words", np.uint32), ("_starts", np.uint32), ("_skeys", np.uint32)):
+            arrays = [np.zeros(0, dtype) if a is None else a for a in getattr(self, name)]
+            sizes = np.array([len(a) for a in arrays], dtype=np.int64)
+            state[name] = (sizes, np.concatenate(arrays or [np.zeros(0, dtype)]).astype(dtype))
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        sizes, values = cast("tuple[np.ndarray, np.ndarray]", state.pop("_sets"))  # as __getstate__ left it
+        packed = {name: state.pop(name) for name in ("_words", "_starts", "_skeys")}
         vars(self).update(state)
-        ends = np.cumsum(sizes).tolist()
-        self._sets = [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)]
+        for name, pair in packed.items():
+            sizes, values = cast("tuple[np.ndarray, np.ndarray]", pair)  # as __getstate__ left it
+            ends = np.cumsum(sizes).tolist()
+            setattr(self, name, [values[e - n : e] for n, e in zip(sizes.tolist(), ends, strict=True)])
+        alive = set(self._row_of.values())
+        for row in range(self._used):  # a removed paper's row has no words
+            if row not in alive:
+                self._words[row] = None
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         """The whole index as plain numeric arrays (what the on-disk cache holds: data only)."""
         rows = np.array(sorted(self._row_of.values()), dtype=np.int64)
-        sets = [self._sets[r] for r in rows.tolist()]
-        link_a, link_b, link_sim = [], [], []
+        packed: dict[str, np.ndarray] = {}
+        for name in ("words", "starts", "skeys"):
+            arrays = [getattr(self, "_" + name)[r] for r in rows.tolist()]
+            arrays = [np.zeros(0, np.uint32) if a is None else np.asarray(a, dtype=np.uint32) for a in arrays]
+            packed[f"{name}_sizes"] = np.array([len(a) for a in arrays], dtype=np.int64)
+            packed[f"{name}_values"] = np.concatenate(arrays or [np.zeros(0, np.uint32)])
+        link_ids: list[tuple[int, int]] = []
+        link_figures: list[tuple[float, float, float, float]] = []
+        link_flags: list[tuple[int, int, int]] = []
         for a, peers in self._links.items():
-            for b, sim in peers.items():
+            for b, m in peers.items():
                 if a < b:
-                    link_a.append(a)
-                    link_b.append(b)
-                    link_sim.append(sim)
+                    link_ids.append((a, b))
+                    link_figures.append((m.score, m.similarity, m.containment, m.length_ratio))
+                    link_flags.append((KINDS.index(m.kind), int(m.a_is_shorter), int(m.reordered)))
         return {
             "params": np.array([self.threshold, float(self.num_perm), float(self.checks)], dtype=np.float64),
             "keys": self._keys[rows],
             "ids": self._ids[rows],
             "live": self._live[rows],
             "fps": self._fps[rows],
-            "tails": self._tails[rows],
-            "set_sizes": np.array([0 if s is None else len(s) for s in sets], dtype=np.int64),
-            "set_values": np.concatenate(
-                [np.asarray(s, dtype=np.uint32) for s in sets if s is not None] or [np.zeros(0, np.uint32)]
-            ),
+            **packed,
             "pending": np.array(sorted(self._pending), dtype=np.int64),
-            "link_a": np.array(link_a, dtype=np.int64),
-            "link_b": np.array(link_b, dtype=np.int64),
-            "link_sim": np.array(link_sim, dtype=np.float64),
+            "link_ids": np.array(link_ids, dtype=np.int64).reshape(-1, 2),
+            "link_figures": np.array(link_figures, dtype=np.float64).reshape(-1, 4),
+            "link_flags": np.array(link_flags, dtype=np.int8).reshape(-1, 3),
         }
 
     @classmethod
@@ -161,40 +176,52 @@ class NearDuplicateIndex:
         if num_perm != int(num_perm) or num_perm < BAND_ROWS:
             raise ValueError("bad num_perm")
         index = cls(threshold, int(num_perm))
-        ids, keys, live = arrays["ids"], arrays["keys"], arrays["live"]
-        fps, tails, sizes, values = arrays["fps"], arrays["tails"], arrays["set_sizes"], arrays["set_values"]
+        ids = arrays["ids"]
         n = len(ids)
         expected = {
             "ids": (np.int64, (n,)),
             "keys": (np.uint32, (n, index._keys.shape[1])),
             "live": (np.bool_, (n,)),
             "fps": (np.uint64, (n,)),
-            "tails": (np.uint32, (n, TAIL)),
-            "set_sizes": (np.int64, (n,)),
+            **{f"{name}_sizes": (np.int64, (n,)) for name in ("words", "starts", "skeys")},
         }
         for name, (dtype, shape) in expected.items():
             if arrays[name].dtype != dtype or arrays[name].shape != shape:
                 raise ValueError(f"bad array {name}")
-        if values.dtype != np.uint32 or values.ndim != 1 or (sizes < 0).any() or sizes.sum() != len(values):
-            raise ValueError("bad shingle sets")
+        per_text: dict[str, list[np.ndarray]] = {}
+        for name in ("words", "starts", "skeys"):
+            sizes, values = arrays[f"{name}_sizes"], arrays[f"{name}_values"]
+            if values.dtype != np.uint32 or values.ndim != 1 or (sizes < 0).any():
+                raise ValueError(f"bad {name}")
+            if sizes.sum() != len(values):
+                raise ValueError(f"bad {name}")
+            ends = np.cumsum(sizes).tolist()
+            per_text[name] = [values[e - k : e] for k, e in zip(sizes.tolist(), ends, strict=True)]
+        for words, starts in zip(per_text["words"], per_text["starts"], strict=True):
+            if len(starts) and (int(starts[0]) != 0 or int(starts.max()) >= len(words)):
+                raise ValueError("bad sentence starts")
         if len(set(ids.tolist())) != n:
             raise ValueError("repeated ids")
-        ends = np.cumsum(sizes).tolist()
-        index._keys, index._ids, index._live, index._fps, index._tails = keys, ids, live, fps, tails
-        index._sets = [values[e - k : e] for k, e in zip(sizes.tolist(), ends, strict=True)]
+        index._keys, index._ids, index._live, index._fps = arrays["keys"], ids, arrays["live"], arrays["fps"]
+        index._words = list(per_text["words"])
+        index._starts, index._skeys = per_text["starts"], per_text["skeys"]
         index._row_of = {int(pid): k for k, pid in enumerate(ids.tolist())}
         index._used = n
         pending = set(arrays["pending"].tolist())
-        link_a, link_b = arrays["link_a"].tolist(), arrays["link_b"].tolist()
-        link_sim = arrays["link_sim"].tolist()
-        if not pending <= index._row_of.keys() or not len(link_a) == len(link_b) == len(link_sim):
+        link_ids, figures, flags = arrays["link_ids"], arrays["link_figures"], arrays["link_flags"]
+        if link_ids.ndim != 2 or link_ids.shape[1:] != (2,) or figures.shape != (len(link_ids), 4):
+            raise ValueError("bad links")
+        if flags.shape != (len(link_ids), 3) or ((flags < 0) | (flags > 2)).any():
+            raise ValueError("bad link flags")
+        if not pending <= index._row_of.keys() or not set(link_ids.ravel().tolist()) <= index._row_of.keys():
             raise ValueError("bad pending or links")
-        if not set(link_a) | set(link_b) <= index._row_of.keys():
-            raise ValueError("links to unknown papers")
         index._pending = pending
-        for a, b, sim in zip(link_a, link_b, link_sim, strict=True):
-            index._links.setdefault(a, {})[b] = sim
-            index._links.setdefault(b, {})[a] = sim
+        for (a, b), (score, sim, contained, ratio), (kind, shorter, reordered) in zip(
+            link_ids.tolist(), figures.tolist(), flags.tolist(), strict=True
+        ):
+            match = Match(KINDS[kind], score, sim, contained, ratio, bool(shorter), bool(reordered))
+            index._links.setdefault(a, {})[b] = match
+            index._links.setdefault(b, {})[a] = match.flipped()
         index.checks = int(checks)
         return index
 
@@ -224,7 +251,7 @@ class NearDuplicateIndex:
         self._grow(len(ids))
         chunks = [ids[lo : lo + _CHUNK] for lo in range(0, len(ids), _CHUNK)]
         texts = [[latest[i] for i in chunk] for chunk in chunks]
-        if pool is not None and pool.parallel and len(ids) >= PARALLEL_FROM:
+        if pool is not None and pool.parallel and len(ids) >= pool.tuning.dedup_on_workers_from:
             prepared = pool.map(partial(prepare, num_perm=self.num_perm), texts)
         else:
             prepared = [prepare(t, self.num_perm) for t in texts]
@@ -240,17 +267,19 @@ class NearDuplicateIndex:
         self._append(list(ids), ready)
 
     def _append(self, ids: list[int], ready: Prepared) -> None:
-        sets = ready.sets
+        words = ready.words
         rows = slice(self._used, self._used + len(ids))
         self._keys[rows] = ready.keys
         self._ids[rows] = ids
-        self._live[rows] = [len(s) > 0 for s in sets]
+        self._live[rows] = [len(w) > 0 for w in words]
         self._fps[rows] = ready.cleanup
-        self._tails[rows] = ready.tails
-        self._sets.extend(sets)
+        self._words.extend(words)
+        self._starts.extend(ready.starts)
+        self._skeys.extend(ready.sentence_keys)
+        self._flat = None
         for k, paper_id in enumerate(ids):
             self._row_of[paper_id] = self._used + k
-            if len(sets[k]):
+            if len(words[k]):
                 self._pending.add(paper_id)
         self._used += len(ids)
 
@@ -260,7 +289,8 @@ class NearDuplicateIndex:
         if row is None:
             return
         self._live[row] = False
-        self._sets[row] = None
+        self._words[row] = None
+        self._flat = None
         self._pending.discard(paper_id)
         for other in self._links.pop(paper_id, {}):
             self._links[other].pop(paper_id, None)
@@ -278,62 +308,42 @@ class NearDuplicateIndex:
             out[: self._used] = a[: self._used]
             return out
 
-        self._keys, self._ids, self._live = grown(self._keys), grown(self._ids), grown(self._live)
-        self._fps, self._tails = grown(self._fps), grown(self._tails)
+        self._keys, self._ids, self._live, self._fps = (
+            grown(self._keys),
+            grown(self._ids),
+            grown(self._live),
+            grown(self._fps),
+        )
 
     def _compact(self) -> None:
         rows = np.array(sorted(self._row_of.values()), dtype=np.int64)
         self._keys, self._ids = self._keys[rows], self._ids[rows]
-        self._live, self._fps, self._tails = self._live[rows], self._fps[rows], self._tails[rows]
-        self._sets = [self._sets[r] for r in rows]
+        self._live, self._fps = self._live[rows], self._fps[rows]
+        self._words = [self._words[r] for r in rows]
+        self._starts = [self._starts[r] for r in rows]
+        self._skeys = [self._skeys[r] for r in rows]
+        self._flat, self._sketch = None, None
         self._row_of = {int(pid): k for k, pid in enumerate(self._ids)}
         self._used = len(rows)
 
     # -- questions ----------------------------------------------------------------------
 
     def candidates_for(self, paper_id: int) -> list[tuple[int, float]]:
-        """Verified near-duplicates of one paper as ``(other_id, similarity)``, best first."""
+        """Verified near-duplicates of one paper as ``(other_id, score)``, best first."""
         self._settle()
         links = self._links.get(paper_id, {})
-        return sorted(links.items(), key=lambda item: (-item[1], item[0]))
+        return sorted(((b, m.score) for b, m in links.items()), key=lambda item: (-item[1], item[0]))
+
+    def match(self, a: int, b: int) -> Match | None:
+        """How paper ``b`` compares with paper ``a`` when they are linked (``a_is_shorter`` is a's)."""
+        self._settle()
+        return self._links.get(a, {}).get(b)
 
     def groups(self, exclude_pairs: Collection[tuple[int, int]] = ()) -> list[Candidate]:
-        """All groups of linked papers, best first; no group holds a pair of ``exclude_pairs``.
-
-        Groups are the connected components of the verified links; where an excluded pair
-        would end up in one component, links are joined strongest first and a link that would
-        bring an excluded pair together is left out.
-        """
+        """All groups of linked papers, best first; no group holds a pair of ``exclude_pairs``
+        (see ``groups.join``)."""
         self._settle()
-        banned: dict[int, set[int]] = {}
-        for a, b in exclude_pairs:
-            banned.setdefault(a, set()).add(b)
-            banned.setdefault(b, set()).add(a)
-        links = sorted(
-            (-sim, a, b)
-            for a, peers in self._links.items()
-            for b, sim in peers.items()
-            if a < b and b not in banned.get(a, ())
-        )
-        members: dict[int, set[int]] = {}
-        for _, a, b in links:
-            group_a = members.get(a) or {a}
-            group_b = members.get(b) or {b}
-            if group_a is group_b or (banned and any(banned.get(m, set()) & group_b for m in group_a)):
-                continue
-            if len(group_a) < len(group_b):
-                group_a, group_b = group_b, group_a
-            group_a |= group_b
-            for m in group_a:
-                members[m] = group_a
-        found = {id(g): g for g in members.values()}.values()
-        return sorted((self._candidate(g) for g in found), key=lambda c: (-c.similarity, c.ids))
-
-    def _candidate(self, group: set[int]) -> Candidate:
-        ids = tuple(sorted(group))
-        sims = [sim for a in ids for b, sim in self._links[a].items() if a < b and b in group]
-        fps = {int(self._fps[self._row_of[i]]) for i in ids}
-        return Candidate(ids, min(sims), len(fps) == 1)
+        return join(self._links, lambda i: int(self._fps[self._row_of[i]]), exclude_pairs)
 
     # -- finding links ------------------------------------------------------------------
 
@@ -346,9 +356,55 @@ class NearDuplicateIndex:
             pairs = np.concatenate([self._pairs_of(int(r)) for r in pending])
         else:
             pairs = self._all_pairs(pending)
-        for lo, hi in pairs.tolist():
+        for lo, hi in self._worth_verifying(pairs, self._sentence_pairs(pending)).tolist():
             self._verify(lo, hi)
         self._pending.clear()
+
+    def _worth_verifying(self, band_pairs: np.ndarray, sentence_pairs: np.ndarray) -> np.ndarray:
+        """The candidate pairs with enough evidence to verify: equal after cleanup, two LSH bands
+        (a Jaccard near 0.3 or more), or sentence keys beyond one shared sentence's three."""
+        keyed, shared = np.unique(sentence_pairs, axis=0, return_counts=True)
+        pairs = np.unique(np.concatenate([band_pairs, keyed]), axis=0)
+        if not len(pairs):
+            return pairs
+        keys = np.zeros(len(pairs), dtype=np.int64)
+        if len(keyed):
+            keys[
+                np.searchsorted(
+                    pairs[:, 0] * self._used + pairs[:, 1], keyed[:, 0] * self._used + keyed[:, 1]
+                )
+            ] = shared
+        lo, hi = pairs[:, 0], pairs[:, 1]
+        bands = (self._keys[lo] == self._keys[hi]).sum(axis=1)
+        exact = self._fps[lo] == self._fps[hi]
+        keep = exact | (bands >= 2) | (keys >= 3) | ((bands >= 1) & (keys >= 2))
+        pairs, exact = pairs[keep], exact[keep]
+        sketch = self._sketches(np.unique(pairs))
+        a, b = sketch[pairs[:, 0]], sketch[pairs[:, 1]]
+        both = np.bitwise_count(a & b).sum(axis=1)
+        fewer = np.minimum(np.bitwise_count(a).sum(axis=1), np.bitwise_count(b).sum(axis=1))
+        return pairs[exact | (both >= MIN_WORDS_SHARED * np.maximum(fewer, 1))]
+
+    def _sketches(self, rows: np.ndarray) -> np.ndarray:
+        """``(used, SKETCH_BITS // 64)`` bit sets of each text's content words, filled for ``rows``
+        (a cheap estimate of how many words two texts share, before verifying them)."""
+        if self._sketch is None or len(self._sketch) < self._used:
+            grown = np.zeros((len(self._ids), SKETCH_BITS // 64), dtype=np.uint64)
+            done = np.zeros(len(self._ids), dtype=bool)
+            if self._sketch is not None:
+                grown[: len(self._sketch)] = self._sketch
+                done[: len(self._sketch_done)] = self._sketch_done
+            self._sketch, self._sketch_done = grown, done
+        skip = np.array(sorted(function_words()), dtype=np.uint32)
+        for row in rows[~self._sketch_done[rows]].tolist():
+            words = self._words[row]
+            if words is not None:
+                bits = np.unique(words[~np.isin(words, skip)] % np.uint32(SKETCH_BITS)).astype(np.uint64)
+                np.bitwise_or.at(
+                    self._sketch[row], bits >> np.uint64(6), np.uint64(1) << (bits & np.uint64(63))
+                )
+            self._sketch_done[row] = True
+        return self._sketch
 
     def _pairs_of(self, row: int) -> np.ndarray:
         """Rows sharing a band bucket or the cleanup fingerprint with ``row``, as row pairs."""
@@ -359,57 +415,42 @@ class NearDuplicateIndex:
         others = np.flatnonzero(hits)
         return np.stack([np.minimum(others, row), np.maximum(others, row)], axis=1)
 
-    def _all_pairs(self, pending: np.ndarray) -> np.ndarray:
-        """Row pairs sharing a bucket in some band, one end pending; buckets sorted, not probed."""
-        rows = np.flatnonzero(self._live[: self._used])
+    def _sentence_pairs(self, pending: np.ndarray) -> np.ndarray:
+        """Row pairs sharing a sentence key, one end pending (only the pending texts' keys are looked up)."""
+        if self._flat is None:
+            rows = [r for r in range(self._used) if self._live[r] and len(self._skeys[r])]
+            keys = np.concatenate([self._skeys[r] for r in rows] or [np.zeros(0, np.uint32)])
+            owners = np.repeat(np.array(rows, dtype=np.int64), [len(self._skeys[r]) for r in rows])
+            order = np.argsort(keys, kind="stable")
+            self._flat = (keys[order], owners[order])
+        held = [self._skeys[r] for r in pending.tolist()]
+        wanted = np.unique(np.concatenate(held or [np.zeros(0, np.uint32)]))
+        keys, owners = self._flat
+        return sentence_pairs(keys, owners, wanted, self._pending_mask(pending))
+
+    def _pending_mask(self, pending: np.ndarray) -> np.ndarray:
         is_pending = np.zeros(self._used, dtype=bool)
         is_pending[pending] = True
-        found = [self._fingerprint_pairs(rows)]
-        for band in range(self._keys.shape[1]):
-            col = self._keys[rows, band]
-            order = np.argsort(col, kind="stable")
-            ordered = col[order]
-            same = ordered[1:] == ordered[:-1]
-            if not same.any():
-                continue
-            edges = np.flatnonzero(np.diff(np.concatenate(([False], same, [False])).astype(np.int8)))
-            starts, stops = edges[0::2], edges[1::2] + 1
-            sizes = stops - starts
-            twos = starts[sizes == 2]
-            found.append(np.stack([rows[order[twos]], rows[order[twos + 1]]], axis=1))
-            for s, e in zip(
-                starts[(sizes > 2) & (sizes <= MAX_BUCKET)],
-                stops[(sizes > 2) & (sizes <= MAX_BUCKET)],
-                strict=True,
-            ):
-                found.append(np.array(list(combinations(rows[order[s:e]].tolist(), 2)), dtype=np.int64))
-        pairs = np.concatenate(found)
-        pairs = np.sort(pairs, axis=1)
-        pairs = pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]
-        return np.unique(pairs, axis=0)
+        return is_pending
 
-    def _fingerprint_pairs(self, rows: np.ndarray) -> np.ndarray:
-        """Texts equal after cleanup, each linked to the first of its kind (a star, not a clique)."""
-        fps = self._fps[rows]
-        order = np.argsort(fps, kind="stable")
-        ordered = fps[order]
-        first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
-        head = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
-        dup = ~first
-        return np.stack([rows[order[head[dup]]], rows[order[dup]]], axis=1)
+    def _all_pairs(self, pending: np.ndarray) -> np.ndarray:
+        """Row pairs sharing a band bucket or the cleanup fingerprint, one end pending."""
+        rows = np.flatnonzero(self._live[: self._used])
+        is_pending = self._pending_mask(pending)
+        same = fingerprint_pairs(self._fps, rows)
+        same = np.sort(same, axis=1)[is_pending[same[:, 0]] | is_pending[same[:, 1]]]
+        return np.unique(np.concatenate([same, band_pairs(self._keys, rows, is_pending)]), axis=0)
 
     def _verify(self, lo: int, hi: int) -> None:
         a, b = int(self._ids[lo]), int(self._ids[hi])
         if b in self._links.get(a, ()):
             return
+        words_a, words_b = self._words[lo], self._words[hi]
+        if words_a is None or words_b is None:
+            return
         self.checks += 1
-        set_a, set_b = self._sets[lo], self._sets[hi]
-        assert set_a is not None and set_b is not None
-        sim = (
-            1.0
-            if self._fps[lo] == self._fps[hi]
-            else score_sets(set_a, set_b, self._tails[lo], self._tails[hi])
-        )
-        if sim >= self.threshold:
-            self._links.setdefault(a, {})[b] = sim
-            self._links.setdefault(b, {})[a] = sim
+        exact = bool(self._fps[lo] == self._fps[hi])
+        match = compare(words_a, self._starts[lo], words_b, self._starts[hi], exact)
+        if match.score >= self.threshold:
+            self._links.setdefault(a, {})[b] = match
+            self._links.setdefault(b, {})[a] = match.flipped()

@@ -180,6 +180,10 @@ class Shingled:
     """``(n, TAIL)``: the last shingles in text order (the last repeated when fewer)."""
     cleanup: np.ndarray
     """Per text, a 64-bit fingerprint of its word sequence: equal when texts differ only in cleanup."""
+    hashes: np.ndarray
+    """Every text's 64-bit word hashes in order, one array for all."""
+    counts: np.ndarray
+    """Words per text."""
 
 
 def shingle(normalized: Sequence[str]) -> Shingled:
@@ -215,4 +219,4 @@ def shingle(normalized: Sequence[str]) -> Shingled:
     bounds = np.searchsorted(keys >> np.uint64(32), np.arange(len(counts) + 1, dtype=np.uint64))
     unique = (keys & np.uint64(0xFFFFFFFF)).astype(np.uint32)
     sets = [unique[bounds[i] : bounds[i + 1]] for i in range(len(counts))]
-    return Shingled(sets, tails, cleanup)
+    return Shingled(sets, tails, cleanup, hashes, counts)

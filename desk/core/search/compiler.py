@@ -9,7 +9,7 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -75,6 +75,11 @@ class Compiled:
     spell_words: list[Word]  # positive plain words a typo may hide in
     ranked: bool  # False: no positive part, hits are listed by id
     words: list[QueryWord] = field(default_factory=list)  # positive unfielded words, in query order
+    # Positive phrases of two words or more (stems in a row, prefix variants of a last word
+    # being typed), and the terms and prefixes searched outside them: highlighting marks a
+    # word found only in a phrase where the phrase stands, not everywhere.
+    phrases: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -117,8 +122,10 @@ class _Compiler:
         alternatives: Mapping[tuple[int, int], str] | None = None,
         tags: TagLookup | None = None,
         expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+        replaced: Collection[tuple[int, int]] = (),
     ) -> None:
         self.alternatives = alternatives or {}
+        self.replaced = replaced
         self.tags = tags
         self.tag_sets: dict[str | None, IdSet] = {}
         self.expansions = expansions or {}
@@ -126,6 +133,8 @@ class _Compiler:
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
         self.words: list[QueryWord] = []
+        self.phrases: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        self.loose: list[str] = []
         self.slot = 0
         self.ranked = False
 
@@ -152,26 +161,32 @@ class _Compiler:
             return self.prefix(word.text.lower(), fields, positive)
         plain = fields == ("collections",)
         toks = [t.text for t in _PLAIN(word.text)] if plain else analyze(word.text)
-        if positive and not plain and toks:
-            self.terms.extend(toks)
-            if word.spell:
-                self.spell_words.append(word)
-            if word.field is None:
-                self.add_words(word.text)
-            else:
-                self.slot += 1  # breaks word adjacency
-        subs = [p] if (p := _terms(toks, fields)) is not None else []
-        if toks and (word.field is None or "short_kw" in fields):
-            subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
         fix = self.alternatives.get((word.start, word.end))
         fixed = analyze(fix) if fix is not None and not plain else []
+        # A form no paper uses ("shapely") whose stem is a paper's word ("shape") is searched
+        # as its correction only ("shapley"); its stem would match by accident.
+        replaced = bool(fixed) and fixed != toks and (word.start, word.end) in self.replaced
+        if positive and not plain and toks:
+            if not replaced:
+                self.terms.extend(toks)
+                self.loose.extend(toks)
+            if word.spell:
+                self.spell_words.append(word)
+            if word.field is not None:
+                self.slot += 1  # breaks word adjacency
+            elif not replaced:
+                self.add_words(word.text)
+        subs = [p] if not replaced and (p := _terms(toks, fields)) is not None else []
+        if toks and not replaced and (word.field is None or "short_kw" in fields):
+            subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
         if fixed and fixed != toks and (alt := _terms(fixed, fields)) is not None:
             # A word the index does not know is searched together with its correction.
             subs.append(alt)
             if positive:
                 self.terms.extend(fixed)
+                self.loose.extend(fixed)
                 if word.field is None:
-                    self.add_words(fix or "", slot=self.slot - 1)
+                    self.add_words(fix or "", slot=None if replaced else self.slot - 1)
         for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
             boosted = _boosted(PHRASE_FIELDS if word.field is None else fields)
             other = (
@@ -198,6 +213,7 @@ class _Compiler:
             return None
         if positive:
             self.prefixes.extend(variants)
+            self.loose.extend(variants)
             self.slot += 1  # breaks word adjacency
         return Prefixes(_boosted(fields), variants)
 
@@ -212,6 +228,7 @@ class _Compiler:
         toks = [t.text for t in _PLAIN(node.text)] if plain else analyze(node.text)
         if positive and not plain:
             self.terms.extend(toks)
+            self.mark_phrase(toks, ())
             self.spell_words.extend(w for w in words if w.spell)
             if node.field is None:
                 self.add_words(node.text)
@@ -242,9 +259,17 @@ class _Compiler:
                 self.add_words(head)
             self.slot += 1  # the prefix breaks word adjacency
             self.prefixes.extend(variants)
+            self.mark_phrase(toks, variants)
         if not toks:
             return Prefixes(_boosted(fields), variants)
         return PhraseTerms(_boosted(fields), tuple(toks), variants)
+
+    def mark_phrase(self, toks: list[str], variants: tuple[str, ...]) -> None:
+        """Remember a positive phrase for highlighting (one word alone is marked anywhere)."""
+        if len(toks) + bool(variants) > 1:
+            self.phrases.append((tuple(toks), variants))
+        else:
+            self.loose.extend([*toks, *variants])
 
     def add_words(self, text: str, slot: int | None = None) -> None:
         """Record the words of ``text`` in query order; ``slot`` is given for a correction."""
@@ -283,15 +308,26 @@ def compile_query(
     alternatives: Mapping[tuple[int, int], str] | None = None,
     tags: TagLookup | None = None,
     expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
+    replaced: Collection[tuple[int, int]] = (),
 ) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
     ``alternatives`` maps the (start, end) of a typed word in the query string to a correction
     that is searched as well: the word's part then matches papers holding either. ``tags``
     answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
-    to other words searched too, their score scaled (see Alternative).
+    to other words searched too, their score scaled (see Alternative). A word of ``replaced``
+    that has an alternative of another stem is searched as that alternative only.
     """
-    c = _Compiler(alternatives, tags, expansions)
+    c = _Compiler(alternatives, tags, expansions, replaced)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
-    return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)
+    return Compiled(
+        plan,
+        terms,
+        list(dict.fromkeys(c.prefixes)),
+        c.spell_words,
+        c.ranked,
+        c.words,
+        list(dict.fromkeys(c.phrases)),
+        list(dict.fromkeys(c.loose)),
+    )

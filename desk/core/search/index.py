@@ -21,9 +21,9 @@ from whoosh.searching import Searcher
 
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
 from desk.core.search.compiler import Compiled, TagLookup, compile_query
-from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
+from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, probe, sweep_builds
 from desk.core.search.fields import writer_fields
-from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
+from desk.core.search.model import Hit, IndexDoc, IndexState, Marks, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import ParsedQuery, clean_query, parse
 from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
@@ -33,6 +33,7 @@ from desk.core.search.schema import (
     LEXICON_NAME,
     SCHEMA_VERSION,
     TEXT_FIELDS,
+    analyze,
     build_schema,
     codec,
     read_marker,
@@ -40,12 +41,13 @@ from desk.core.search.schema import (
     write_marker,
 )
 from desk.core.search.snippets import Highlighter, lead, snippet
-from desk.core.search.spelling import Lexicon, apply, corrections
+from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
 from desk.core.semantic.fusion import fuse, related_fusion
 from desk.core.semantic.vectors import SemanticVectors
+from desk.core.tuning import DEFAULT as DEFAULT_TUNING
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
@@ -55,11 +57,8 @@ SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 Order = Callable[[np.ndarray], Sequence[int]]
 
 
-# A batch this big is cut into one segment per worker process; a smaller one is written
-# here (starting a worker and moving its segment in costs more than it saves).
-PARALLEL_FROM = 1000
-# Papers per segment of a rebuild: a segment's postings are held in memory (≈20 KB a paper).
-REBUILD_PART = 5000
+# A batch of pool.tuning.index_on_workers_from papers or more is cut into one segment per
+# worker process; a smaller one is written here (a worker and moving its segment in cost more).
 FEW_HITS = 3  # below this many, the typed words count as not found ("corrected")
 MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
 RELATED_TERMS = 12
@@ -183,9 +182,10 @@ class SearchIndex:
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
         if not fast():
             return self._build_public(ix, build, docs, total, progress, cancelled)
-        if pool is None or not pool.parallel or total < PARALLEL_FROM:
-            pool = WorkerPool(1)  # runs each part here, in turn
-        part = min(REBUILD_PART, max(1, -(-total // pool.workers)))
+        tuning = pool.tuning if pool is not None else DEFAULT_TUNING
+        if pool is None or not pool.parallel or total < tuning.index_on_workers_from:
+            pool = WorkerPool(1, tuning)  # runs each part here, in turn
+        part = min(tuning.rebuild_part, max(1, -(-total // pool.workers)))
         pending: list[Future[StagedSegment]] = []
         staged: list[StagedSegment] = []
         written = 0
@@ -249,7 +249,7 @@ class SearchIndex:
                     return False
                 writer.add_document(**writer_fields(doc))
                 written += 1
-                if progress is not None and written % REBUILD_PART == 0:
+                if progress is not None and written % DEFAULT_TUNING.rebuild_part == 0:
                     progress(written, total)
         except BaseException:
             writer.cancel()
@@ -282,7 +282,7 @@ class SearchIndex:
         index lock (searches go on meanwhile), and moved in with one commit.
         """
         latest = {d.id: d for d in docs}
-        if pool is not None and self.can_stage(pool) and len(latest) >= PARALLEL_FROM:
+        if pool is not None and self.can_stage(pool) and len(latest) >= pool.tuning.index_on_workers_from:
             batch = self.stage(list(latest.values()), pool)
             self.commit_staged(batch.ids, batch.result())
         elif latest:
@@ -370,6 +370,11 @@ class SearchIndex:
         with self._lock:
             return int(self._index().doc_count())
 
+    def live_revisions(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, revs) of every live document: two bulk column reads, no postings."""
+        with self._lock, self._index().reader() as reader:
+            return live_revisions(reader)
+
     def revisions(self) -> dict[int, int]:
         """id -> rev of every indexed document."""
         with self._lock:
@@ -447,14 +452,17 @@ class SearchIndex:
             expansions = query_alternatives(
                 self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
             )
-            if expansions:  # acronyms searched as their long forms too, and the reverse
+            for at, others in spelling_variants(self._lexicon, query, compiled.spell_words).items():
+                expansions.setdefault(at, []).extend((tuple(analyze(v)), 1.0) for v in others)
+            if expansions:  # acronyms searched as their long forms too (and the reverse), "colour" as "color"
                 compiled = compile_query(parsed, None, tags, expansions)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
-            merged = compile_query(parsed, fixes, tags, expansions) if fixes else compiled
+            unused = {at for at, fix in fixes.items() if other_word(query[at[0] : at[1]], fix, self._lexicon)}
+            merged = compile_query(parsed, fixes, tags, expansions, unused) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.
@@ -467,7 +475,8 @@ class SearchIndex:
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
-        hl = Highlighter(terms, compiled.prefixes)
+        marks = Marks(terms, tuple(compiled.prefixes), tuple(compiled.phrases), tuple(compiled.loose))
+        hl = Highlighter.of(marks)
         stored: dict[int, dict[str, Any]] = {}
         if order is not None:
             positions = order(corpus.ids[[f[0] for f in found]]) if found else []
@@ -479,7 +488,16 @@ class SearchIndex:
                 total += joined
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(
-            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+            query,
+            total,
+            hits,
+            _ms(started),
+            suggestion,
+            corrected,
+            terms,
+            parsed.message,
+            parsed.hint,
+            marks=marks,
         )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
@@ -517,35 +535,9 @@ class SearchIndex:
             terms = tuple(t for t, _ in keys)
             found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
-            return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
-
-    def key_term_scores(self, doc_ids: Sequence[int], numterms: int = RELATED_TERMS * 2) -> dict[int, float]:
-        """BM25F of the key terms the papers ``doc_ids`` share (Bo1 over their joined texts), per
-        live paper id, scaled to the best (1.0); {} when none is indexed."""
-        with self._lock:
-            corpus = self._current()
-            if corpus is None or not doc_ids:
-                return {}
-            wanted = np.flatnonzero(np.isin(corpus.ids, np.asarray(list(doc_ids), np.int64)) & corpus.alive)
-            texts = []
-            for docnum in wanted.tolist():
-                stored = corpus.searcher.stored_fields(docnum)
-                texts.append(f"{stored.get('title', '')}\n{stored.get('abstract', '')}")
-            if not texts:
-                return {}
-            keys = corpus.searcher.key_terms_from_text("abstract", "\n".join(texts), numterms=numterms)
-            if not keys:
-                return {}
-            heaviest = max(w for _, w in keys) or 1.0
-            scores = np.zeros(corpus.n, np.float32)
-            for term, weight in keys:
-                s, _ = bm25f(corpus, [("abstract", term, 1.0), ("title", term, 2.0)])
-                scores += s * np.float32(weight / heaviest)
-            live = np.flatnonzero(corpus.alive & (scores > 0))
-            best = float(scores[live].max()) if len(live) else 0.0
-            if best <= 0:
-                return {}
-            return dict(zip(corpus.ids[live].tolist(), (scores[live] / best).tolist(), strict=True))
+            return SearchResult(
+                label, total, hits, _ms(started), None, False, terms, None, marks=Marks(terms)
+            )
 
     def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
         """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""

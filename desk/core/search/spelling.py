@@ -8,6 +8,7 @@ written per abstract, and indexing speed is a product target.
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -20,6 +21,8 @@ from desk.core.search.schema import analyze
 
 MIN_LENGTH = 3  # shorter words are too often acronyms to correct
 MAX_LENGTH = 40  # a longer "word" is pasted junk: its edit automaton would take seconds to build
+KNOWN = 3  # a word in this many papers is the library's own: never corrected
+RARER = 20  # a word in fewer papers is corrected only into one this many times as common
 
 
 class Lexicon:
@@ -109,35 +112,38 @@ class Lexicon:
         return list(find_all_matches(dfa, lookup))
 
     def correct(self, word: str, stem_known: Callable[[str], bool]) -> str | None:
-        """The most frequent close word for an unknown ``word``; None when known or hopeless."""
+        """The most frequent close word for a word the library (nearly) lacks; None when known or hopeless.
+
+        ``stem_known`` is kept for callers; a typed word whose stem is indexed is corrected all
+        the same ("shapely" stems to "shape", but a library with Shapley means that).
+        """
         w = word.lower()
         if w in self._memo:
             return self._memo[w]
-        fix = self._correct(w, stem_known)
+        fix = self._correct(w)
         if len(self._memo) > 4096:
             self._memo.clear()
         self._memo[w] = fix
         return fix
 
-    def _correct(self, w: str, stem_known: Callable[[str], bool]) -> str | None:
-        if not MIN_LENGTH <= len(w) <= MAX_LENGTH or not w.isalpha() or w in self.counts or not self.counts:
+    def _correct(self, w: str) -> str | None:
+        if not MIN_LENGTH <= len(w) <= MAX_LENGTH or not w.isalpha() or not self.counts:
             return None
-        stems = analyze(w)
-        if not stems:  # a stop word
+        own = self.counts.get(w, 0)
+        if own >= KNOWN or not analyze(w):  # the library's own word, or a stop word
             return None
-        # A misspelling that still stems to an indexed term already finds its
-        # papers: only offer the properly spelled word of the same stem.
-        same_stem = stem_known(stems[0])
-        # Swapped letters ("modle") are two Levenshtein edits; count them as one.
+        # A word a paper or two uses (a typo in an abstract) gives way only to a far commoner one.
+        least = max(1, RARER * own)
+        # Swapped letters ("modle", "shapely") are two Levenshtein edits; count them as one.
         swaps = {w[:i] + w[i + 1] + w[i] + w[i + 2 :] for i in range(len(w) - 1)}
         for maxdist in (1, 2) if len(w) >= 5 else (1,):
-            found = [c for c in self.within(w, maxdist) if c != w]
+            found = set(self.within(w, maxdist))
             if maxdist == 1:
-                found += [c for c in swaps if c in self.counts and c != w]
-            if same_stem:
-                found = [c for c in found if analyze(c) == stems]
+                found.update(c for c in swaps if c in self.counts)
+            found.discard(w)
+            found = {c for c in found if self.counts.get(c, 0) >= least}
             if found:
-                return max(sorted(set(found)), key=lambda c: self.counts.get(c, 0))
+                return max(sorted(found), key=lambda c: self.counts.get(c, 0))
         return None
 
 
@@ -155,6 +161,31 @@ def corrections(
     return out
 
 
+def other_word(typed: str, fix: str, lexicon: Lexicon) -> bool:
+    """True when a typed word no paper uses stems to another word than its correction.
+
+    "shapely" stems to "shape", Shapley's stem is "shapley": the typed stem's papers are about
+    shapes, so the word is searched as its correction only. "debluring" stems to "deblur",
+    "deblurring" to "deblurr": one family, both searched.
+    """
+    if typed.lower() in lexicon:
+        return False
+    own, fixed = analyze(typed), analyze(fix)
+    return len(own) == len(fixed) == 1 and not _one_edit(own[0], fixed[0])
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are at most one insertion, deletion or substitution apart."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i + (len(a) == len(b)) :] == b[i + 1 :]
+
+
 def apply(query: str, fixes: dict[tuple[int, int], str]) -> str | None:
     """``query`` with the corrections of ``fixes`` put in, or None when there are none."""
     if not fixes:
@@ -162,4 +193,41 @@ def apply(query: str, fixes: dict[tuple[int, int], str]) -> str | None:
     out = query
     for (start, end), fix in sorted(fixes.items(), reverse=True):
         out = out[:start] + fix + out[end:]
+    return out
+
+
+# British and American spellings of one word ("generalisation", "generalization"): each form a
+# query has is also searched as the other when a paper of the library uses it.
+_SPELLINGS = [
+    (re.compile(a), b)
+    for a, b in (
+        (r"isation", "ization"),
+        (r"ization", "isation"),
+        (r"(?<=\w{3})is(e|es|ed|ing|er|ers)$", r"iz\1"),
+        (r"(?<=\w{3})iz(e|es|ed|ing|er|ers)$", r"is\1"),
+        (r"ys(e|es|ed|ing)$", r"yz\1"),
+        (r"yz(e|es|ed|ing)$", r"ys\1"),
+        (r"(?<=\w{3})our(s|ed|ing|al)?$", r"or\1"),
+        (r"(?<=\w{3})or(s|ed|ing|al)?$", r"our\1"),
+        (r"ell(ing|ed|er|ers)$", r"el\1"),
+        (r"(?<=\w)el(ing|ed|er|ers)$", r"ell\1"),
+        (r"(?<=\w{3})tre(s)?$", r"ter\1"),
+    )
+]
+
+
+def spelling_variants(
+    lexicon: Lexicon, query: str, words: Sequence[Word]
+) -> dict[tuple[int, int], list[str]]:
+    """(start, end) of typed words -> the other spellings of them ("modelling": "modeling") papers use."""
+    out: dict[tuple[int, int], list[str]] = {}
+    for w in words:
+        text = w.text.lower()
+        if w.prefix or w.field is not None or not text.isalpha() or query[w.start : w.end] != w.text:
+            continue
+        own = analyze(text)
+        found = {rule.sub(repl, text, count=1) for rule, repl in _SPELLINGS} - {text}
+        kept = sorted(v for v in found if lexicon.counts.get(v, 0) and analyze(v) != own)
+        if kept:
+            out[(w.start, w.end)] = kept
     return out

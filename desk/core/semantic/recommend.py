@@ -11,7 +11,7 @@ two hundred papers left. bench/recommend_bench.py measures it with a simulated r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,7 +22,6 @@ UNLABELED_WEIGHT = 0.25  # one such paper against one read and left
 L2 = 1.0  # ridge penalty on the weights (the vectors are unit length)
 NEWTON_STEPS = 8
 SEED = 7
-LEXICAL_WEIGHT = 1.0  # the kept papers' shared key terms (BM25F, scaled to 1) beside the probability
 
 
 def rank(
@@ -31,14 +30,8 @@ def rank(
     negatives: Sequence[int],
     candidates: Sequence[int],
     limit: int,
-    lexical: Mapping[int, float] | None = None,
-    lexical_weight: float = LEXICAL_WEIGHT,
 ) -> list[tuple[int, float]]:
-    """(id, score) of the best ``limit`` candidates, best first; [] without a positive.
-
-    The score is the classifier's probability plus ``lexical_weight`` × ``lexical`` (the kept
-    papers' shared key terms, BM25F scaled to 1), so the words they have in common count too.
-    """
+    """(id, probability) of the best ``limit`` candidates, best first; [] without a positive."""
     rows_of = _rows(data)
     pos = [rows_of[i] for i in dict.fromkeys(positives) if i in rows_of]
     if not pos or limit <= 0:
@@ -61,8 +54,6 @@ def rank(
     w, b = _logistic(x.astype(np.float64), y, weight)
     xc = data.vectors[[rows_of[i] for i in cand]].astype(np.float64)
     prob = 1.0 / (1.0 + np.exp(-(xc @ w + b)))
-    if lexical:
-        prob = prob + lexical_weight * np.array([lexical.get(i, 0.0) for i in cand])
     order = np.lexsort((np.asarray(cand), -prob))[:limit]
     return [(cand[k], float(prob[k])) for k in order]
 

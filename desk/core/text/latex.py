@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pylatexenc import latex2text, latexwalker
 
+from desk.core.text.scripts import MARKS, MathPart, mark_scripts, split_scripts
+
 # Macros whose argument is shown as-is; the span parser maps them to bold/italic/code.
 STYLE_MACROS: dict[str, tuple[Literal["bold", "italic", "code"] | None, bool | None]] = {
     # name: (span kind or None, argument is math (True) / text (False) / inherits (None))
@@ -53,10 +55,8 @@ _SIMPLE_ESCAPES = {c: c for c in "%&$#_{}*[]<>|"}
 _SIMPLE_ESCAPES |= dict.fromkeys("\\ ,;:\n\t", " ") | dict.fromkeys("!/-@", "")
 _ACCENTS = set("\"'`^~=.")
 
-_SUP = dict(zip("0123456789+-−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱᵀ", strict=True))
-_SUB = dict(zip("0123456789+-−=()aeoxhklmnpstij", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ", strict=True))
-_SUP_MACROS = {"circ": "°", "top": "ᵀ", "prime": "′", "dagger": "†", "star": "*", "ast": "*"}
-_SCRIPT_RE = re.compile(r"([\^_])\s*(?:\{([^{}]*)\}|\\([A-Za-z]+)|([^\\{}\s]))")
+# Relations TeX sets apart: "α∈ (0,1)" reads "α ∈ (0,1)".
+_RELATION_RE = re.compile(r"\s*([=<>≤≥≠≈∈∉∋⊂⊆⊃⊇⊊⊋∼≃≅≡∝≪≫≺≻⪯⪰→←↔⇒⇐⇔↦⟶⟹])\s*")
 _MATH_FIX_RE = re.compile(r"\\(ne(?![A-Za-z])|\|)")
 _DROP_WITH_ARGS = {"cite", "citep", "citet", "citealp", "ref", "eqref", "label", "vspace", "hspace"}
 _MACRO_RE = re.compile(r"\\(?:([A-Za-z]+)\*?|(.))", re.DOTALL)
@@ -136,29 +136,37 @@ def _pylatexenc(src: str) -> str:
     return out.replace("\\", "")
 
 
-def _script(match: re.Match[str]) -> str:
-    mark, group, macro, char = match.groups()
-    table = _SUP if mark == "^" else _SUB
-    if macro is not None:
-        if mark == "^" and macro in _SUP_MACROS:
-            return _SUP_MACROS[macro]
-        return match.group(0)
-    body = group if group is not None else char
-    if body and all(c in table for c in body):
-        # "{}" keeps a preceding macro name (\sum) from absorbing the Unicode letters.
-        return "{}" + "".join(table[c] for c in body)
-    return match.group(0)
-
-
 @lru_cache(maxsize=8192)
-def convert_math(src: str) -> str:
-    """Convert the inside of one `$...$` to Unicode (α, ×, ≥, n², x₁)."""
+def math_parts(src: str) -> tuple[MathPart, ...]:
+    """The inside of one `$...$` as Unicode base text and sub/superscript parts (see scripts.py)."""
     if not src.strip():
-        return ""
+        return ()
+    if any(c in src for c in MARKS):  # the marks mean scripts: an abstract's own are dropped
+        src = "".join(c for c in src if c not in MARKS)
     src = _MATH_FIX_RE.sub(lambda m: _OVERRIDES[m.group(1)], src)
-    out = _pylatexenc("$" + _SCRIPT_RE.sub(_script, src) + "$")
+    out = _pylatexenc("$" + mark_scripts(src) + "$")
     # A trailing accent (`$\~$`) takes the closing delimiter as its argument.
-    return _WS_RE.sub(" ", out.replace("$", "")).strip()
+    parts = split_scripts(out.replace("$", ""))
+    tidy = [
+        MathPart(_spaced_relations(p.text)) if p.script is None else p
+        for p in parts
+        if p.script is not None or p.text
+    ]
+    if tidy and tidy[0].script is None:
+        tidy[0] = MathPart(tidy[0].text.lstrip())
+    if tidy and tidy[-1].script is None:
+        tidy[-1] = MathPart(tidy[-1].text.rstrip())
+    return tuple(p for p in tidy if p.text)
+
+
+def _spaced_relations(text: str) -> str:
+    """One space each side of a relation (α ∈ (0,1), y ≥ 0), as TeX typesets it; spaces collapsed."""
+    return _WS_RE.sub(" ", _RELATION_RE.sub(r" \1 ", text))
+
+
+def convert_math(src: str) -> str:
+    """Convert the inside of one `$...$` to Unicode (α, ×, ≥, n², x₁, ℝᵈ)."""
+    return "".join(p.text for p in math_parts(src))
 
 
 @lru_cache(maxsize=8192)

@@ -7,7 +7,7 @@ import html
 import logging
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 from urllib.parse import urlsplit
@@ -15,11 +15,12 @@ from urllib.parse import urlsplit
 from desk.core.text.latex import (
     STYLE_MACROS,
     brace_groups,
-    convert_math,
     convert_text,
     crude_strip,
     find_math_close,
+    math_parts,
 )
+from desk.core.text.scripts import MARKS, MathPart, Script
 from desk.core.text.translate import Translator
 
 log = logging.getLogger(__name__)
@@ -29,11 +30,17 @@ SpanKind = Literal["text", "bold", "italic", "code", "link"]
 
 @dataclass(frozen=True)
 class Span:
-    """A run of readable text with one presentation; `url` is set only for links (http/https)."""
+    """A run of readable text with one presentation; `url` is set only for links (http/https).
+
+    A sub/superscript of math is a span of its own: ``script`` says which, ``text`` is its
+    plain form (ᵈ, or _α where Unicode has no such letter) and ``raised`` its own text (d, α).
+    """
 
     text: str
     kind: SpanKind
     url: str | None = None
+    script: Script | None = None
+    raised: str = ""
 
 
 _PRIORITY: dict[SpanKind, int] = {"text": 0, "italic": 1, "bold": 2, "code": 3, "link": 4}
@@ -63,7 +70,8 @@ _INVISIBLE = dict.fromkeys(
     map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e")
 )
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
-_CLEAN_TABLE = {**_INVISIBLE, **{ord(k): v for k, v in _LIGATURES.items()}}
+# The private-use marks scripts.py puts around sub/superscripts mean nothing in a file.
+_CLEAN_TABLE = {**_INVISIBLE, **dict.fromkeys(map(ord, MARKS)), **{ord(k): v for k, v in _LIGATURES.items()}}
 _clean = Translator(_CLEAN_TABLE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WS_RE = re.compile(r"\s+")
@@ -222,6 +230,10 @@ class _Scanner:
             return after
         if name in STYLE_MACROS:
             style, is_math = STYLE_MACROS[name]
+            if math and style is None:
+                # \mathrm{CVaR}, \text{…}: no presentation of their own, so the math stays whole
+                # (a script around them, x^{\mathrm{max}}, is read with its base).
+                return _Skip(m.end())
             groups, after = brace_groups(s[:end], m.end(), 1)
             self._flush(flush, j, kind, url)
             if not groups:
@@ -378,29 +390,31 @@ def _latex_quote_end(s: str, start: int, end: int, run: int) -> int:
         k = q + 1
 
 
-def _convert(raw: str, mode: _Mode) -> str:
+def _convert(raw: str, mode: _Mode) -> tuple[MathPart, ...]:
     if mode is _Mode.MATH:
-        return convert_math(raw)
-    if mode is _Mode.TEXT:
-        return convert_text(raw)
-    return raw
+        return math_parts(raw)
+    return (MathPart(convert_text(raw) if mode is _Mode.TEXT else raw),)
 
 
 def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
     """Convert pieces, merge neighbours of one kind, and tidy spaces and markup debris."""
-    merged: list[tuple[str, SpanKind, str | None]] = []
+    merged: list[Span] = []
     for raw, kind, url, mode in pieces:
-        text = one_space(_convert(raw, mode).replace("\\", ""))
-        if not text:
-            continue
-        if merged and merged[-1][1:] == (kind, url):
-            merged[-1] = (merged[-1][0] + text, kind, url)
-        else:
-            merged.append((text, kind, url))
+        for part in _convert(raw, mode):
+            text = one_space(part.text.replace("\\", ""))
+            if not text:
+                continue
+            if part.script is not None:  # a script stays a span of its own
+                merged.append(Span(text, kind, url, part.script, part.raised.replace("\\", "")))
+            elif merged and (merged[-1].kind, merged[-1].url, merged[-1].script) == (kind, url, None):
+                merged[-1] = Span(merged[-1].text + text, kind, url)
+            else:
+                merged.append(Span(text, kind, url))
     spans: list[Span] = []
     prev_star = False
     prev_space = True  # drops leading space
-    for text, kind, url in merged:
+    for span in merged:
+        text = span.text
         # A "**" that closes nothing is markup debris, never meant as text (even in code).
         if "**" in text:
             text = _STRAY_STARS_RE.sub("", text)
@@ -415,11 +429,11 @@ def _assemble(pieces: list[_Piece]) -> tuple[Span, ...]:
         if not text:
             continue
         prev_space = text.endswith(" ")
-        spans.append(Span(text, kind, url))
+        spans.append(replace(span, text=text) if text != span.text else span)
     if spans and spans[-1].text.endswith(" "):
         last = spans.pop()
         if last.text.rstrip(" "):
-            spans.append(Span(last.text.rstrip(" "), last.kind, last.url))
+            spans.append(replace(last, text=last.text.rstrip(" ")))
     return tuple(spans)
 
 

@@ -1,289 +1,22 @@
-"""A paper has no title in the input: find the method's short name and derive a scannable title."""
+"""A paper has no title in the input: derive a scannable one from its abstract.
+
+The short name (short_names.py) leads the title when the abstract names its method:
+"RACER: A router for …"; otherwise the sentence that says what the paper does is cut down.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 
 from desk.core.text.cues import ADVERBS as _ADVERBS
-from desk.core.text.cues import STRONG_VERBS as _STRONG_VERBS
 from desk.core.text.cues import SUBJECT as _SUBJECT
-from desk.core.text.cues import CueScan
 from desk.core.text.markup import one_space
+from desk.core.text.sentences import name_spots, split_sentences, strip_urls
 
 log = logging.getLogger(__name__)
 
 TITLE_MAX = 120
-
-# Field-wide acronyms an abstract uses but never introduces as its own method.
-_GENERIC_WORDS = """
-    AI ML NLP CV RL DRL MARL MBRL IRL LLM LM VLM MLLM VLA GNN CNN RNN LSTM MLP GAN VAE SSM MOE FFN
-    MDP POMDP SOTA GPU TPU CPU API SGD ADAM ADAMW PPO DPO GRPO DAPO TRPO SAC TD3 DQN SFT RLHF RLVR
-    KL OOD IID RAG KV BERT GPT VIT LORA ODE SDE PDE MCMC MCTS SMC OPE DR EEG FM PSG UDA CMH UMM CDNN
-    TTT GLA AIL BC CP CRC FDR GBI SBI SNIS EMA MSE SVD PCA RKHS RELU GLU SNN FPGA ICU DNA RNA RCT AMCE
-    PL PAC BIBO LTI LPV NTK CVAR GDRO IMAGENET PYTORCH GITHUB DEEPMIND MUJOCO MATH GSM8K AIME CIFAR
-    MNIST SVG EOS USA UK EU SUTVA MPJPE QWEN LLAMA NVIDIA HTTP HTTPS URL PDF ID IO OS SQL JSON XML
-    HTML CSS UI UX PHD AUC ROC MAP MRR NDCG BLEU ROUGE FID IS LPIPS SSIM PSNR IOU MIOU FLOPS FP16
-    FP32 FP8 FP4 BF16 INT8 TFLOPS GB MB TB CUDA RAM SVM KNN CRF HMM EM VI ELBO KKT LP QP MILP NP PTAS
-    DAG TSP VRP CVRP SWE GFLOWNET GFLOWNETS SSL SIMCLR CLIP DINO SAM YOLO GCP PE DOW CN SMAC SMACV2
-"""
-GENERIC = frozenset(_GENERIC_WORDS.split())
-_APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
-_EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
-_TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
-# The tokens _TOKEN_RE finds that do not start with a-z: a token starts where no letter or
-# digit precedes, nor "letter-or-digit then - or ." (that would continue the token before).
-_UNLOWER_TOKEN_RE = re.compile(r"(?<![^\W_])(?<![^\W_][-.])(?![a-z])[^\W_]+(?:[-.][^\W_]+)*")
-_URL_RE = re.compile(r"(?i:https?://)\S+|\b(?:[\w-]++\.)++(?:io|com|org|net|ai)\b(?:/\S*)?")
-_URL_HINTS = ("://", ".io", ".com", ".org", ".net", ".ai")  # _URL_RE matches nothing without one
-
-
-def strip_urls(text: str, replacement: str) -> str:
-    """``text`` with web addresses replaced (``_URL_RE.sub(replacement, text)``)."""
-    spans = url_spans(text)
-    if not spans:
-        return text
-    pieces: list[str] = []
-    last = 0
-    for start, end in spans:
-        pieces += (text[last:start], replacement)
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces)
-
-
-@lru_cache(maxsize=64)  # the short name and the title of one abstract both strip its addresses
-def url_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """Where ``_URL_RE`` matches ``text``; the regex runs only on the words that hold a hint.
-
-    A match holds no whitespace and one of _URL_HINTS, so it lies in one such word, and a word's
-    edges (whitespace, or the text's ends) look the same to the regex as the whole text's.
-    """
-    if not any(h in text for h in _URL_HINTS):
-        return ()
-    if not text.isprintable():  # whitespace other than " ": the whole text
-        return tuple(m.span() for m in _URL_RE.finditer(text))
-    words = set()
-    for hint in _URL_HINTS:
-        i = text.find(hint)
-        while i >= 0:
-            end = text.find(" ", i)
-            end = len(text) if end < 0 else end
-            words.add((text.rfind(" ", 0, i) + 1, end))
-            i = text.find(hint, end)
-    return tuple(m.span() for start, end in sorted(words) for m in _URL_RE.finditer(text, start, end))
-
-
-_TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
-_ABBREV = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "Fig.", "Eq.", "a.k.a.", "approx.", "resp.", "U.S.")
-_SENT_END_RE = re.compile(
-    r"[.!?。！？](?:\s+(?=[\"“(\[]?[A-Z0-9\u3040-\u30ff\u4e00-\u9fff])"  # ". Next"
-    r"|(?<=[。！？])"  # CJK full stops need no space
-    r"|(?<=[a-z]{2}\.)(?=[A-Z][a-z]{2}))"  # "pipeline.Experiments": a missing space
-)
-
-
-@lru_cache(maxsize=256)
-def split_sentences(text: str) -> tuple[str, ...]:
-    """Sentences of readable text (abbreviations such as "e.g." do not end one)."""
-    out: list[str] = []
-    start = 0
-    for m in _SENT_END_RE.finditer(text):
-        piece = text[start : m.start() + 1]
-        if piece.endswith(_ABBREV):
-            continue
-        out.append(piece.strip())
-        start = m.end()
-    out.append(text[start:].strip())
-    return tuple(s for s in out if s)
-
-
-def _upper_count(token: str) -> int:
-    return sum(map(str.isupper, token))
-
-
-def _is_generic(token: str) -> bool:
-    t = token.upper()
-    return t in GENERIC or (token.endswith("s") and t[:-1] in GENERIC)
-
-
-def _qualifies(token: str) -> bool:
-    """Looks like a coined method name: RACER, STAR-KV, PoMtVRS, Conf-Gen, D²TR."""
-    if not token or not (token[0].isupper() or token[0].isdigit()):
-        return False
-    caps = _upper_count(token)
-    if caps == 0 or sum(map(str.isalpha, token)) < (2 if caps >= 2 else 3) or _is_generic(token):
-        return False
-    return caps >= 2 or any(map(str.isdigit, token))
-
-
-@dataclass
-class _Candidate:
-    name: str
-    first: int
-    cue: float = 0.0
-    words: int = 1
-
-
-def _spots(name: str, text: str) -> list[tuple[int, bool]]:
-    """End offsets of `name` as a whole token in text, each flagged when it is a prefix ("SCORE-LOND")."""
-    # Plain string search: a regex per candidate name would be compiled anew for every abstract.
-    out: list[tuple[int, bool]] = []
-    i = text.find(name)
-    n = len(name)
-    while i >= 0:
-        end = i + n
-        before_ok = i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_-")
-        nxt = text[end : end + 1]
-        if before_ok and not (nxt.isalnum() or nxt == "_"):
-            prefix = nxt == "-" and (text[end + 1 : end + 2].isalnum() or text[end + 1 : end + 2] == "_")
-            out.append((end, prefix))
-        i = text.find(name, i + 1)
-    return out
-
-
-def _occurrences(name: str, text: str) -> tuple[int, int]:
-    spots = _spots(name, text)
-    prefix = sum(1 for _, p in spots if p)
-    return len(spots) - prefix, prefix
-
-
-def _parens_defined(name: str, text: str) -> bool:
-    if f"({name})" in text or f"({name}s)" in text:
-        return True
-    return any(_EXPANSION_RE.match(text, end) for end, prefix in _spots(name, text) if not prefix)
-
-
-def _apposed(name: str, text: str) -> bool:
-    return any(_APPOSITION_RE.match(text, end) for end, prefix in _spots(name, text) if not prefix)
-
-
-def _window(sentence: str, start: int) -> str:
-    """Text after a cue up to the first clause break outside parentheses."""
-    depth = 0
-    for k in range(start, min(len(sentence), start + 180)):
-        c = sentence[k]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth = max(depth - 1, 0)
-        elif depth == 0 and c in ",;:":
-            return sentence[start:k]
-    return sentence[start : start + 180]
-
-
-def _runs(window: str) -> list[list[str]]:
-    """Maximal runs of capitalised words (name-like phrases) in a cue window."""
-    runs: list[list[str]] = []
-    cur: list[str] = []
-    for raw in window.split():
-        word = raw.strip(".,;:!?\"“”'’")
-        core = word.strip("()")
-        capital = bool(core) and (core[0].isupper() or _qualifies(core))
-        if word.startswith("(") and core:
-            capital = _upper_count(core) >= 1
-        if capital and not word.startswith("(") and word == core:
-            cur.append(core)
-            continue
-        if cur:
-            runs.append(cur)
-            cur = []
-        if capital and word.startswith("(") and core:
-            runs.append([word])  # "(ACRO)" stands alone
-    if cur:
-        runs.append(cur)
-    return runs
-
-
-def _credit(cands: dict[str, _Candidate], window: str, text: str, offset: int, cue: float) -> None:
-    """Give the cue to the names in a window: "(ACRO)", a repeated phrase, or coined tokens."""
-    for run in _runs(window):
-        if run[0].startswith("("):
-            token = run[0].strip("()")
-            if _qualifies(token) or (_upper_count(token) >= 1 and len(token) >= 2 and not _is_generic(token)):
-                _bump(cands, token, _position(token, text, offset), cue)
-            continue
-        phrase = " ".join(run)
-        tokens = [w for w in run if _qualifies(w) and not _TITLE_COMPOUND_RE.fullmatch(w)]
-        if 2 <= len(run) <= 3 and (tokens or _occurrences(phrase, text)[0] >= 2):
-            _bump(cands, phrase, _position(phrase, text, offset), cue, words=len(run))
-            continue
-        for token in tokens:
-            _bump(cands, token, _position(token, text, offset), cue)
-
-
-def _position(name: str, text: str, offset: int) -> int:
-    found = text.find(name, offset)
-    return found if found >= 0 else offset
-
-
-def _bump(cands: dict[str, _Candidate], name: str, offset: int, cue: float, words: int = 1) -> None:
-    cand = cands.setdefault(name, _Candidate(name, offset, words=words))
-    cand.cue = max(cand.cue, cue)
-    cand.first = min(cand.first, offset)
-
-
-def find_short_name(readable: str) -> str | None:
-    """The method/system name the abstract introduces (RACER, STAR-KV, OGPO), or None."""
-    try:
-        return _find_short_name(readable)
-    except Exception:  # RecursionError included: a bug here must not stop an import
-        log.warning("no short name: finding one failed on %.80r", readable, exc_info=True)
-        return None
-
-
-def _find_short_name(readable: str) -> str | None:
-    text = strip_urls(readable, " ")
-    cands: dict[str, _Candidate] = {}
-    pos = 0
-    scan = CueScan(text)
-    for sentence in split_sentences(text):
-        offset = text.find(sentence, pos)
-        pos = max(offset, pos)
-        cued = False
-        for m, strength in scan.matches(offset, offset + len(sentence)):
-            start, end = m.start() - offset, m.end() - offset  # in the sentence
-            if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[:start], re.I):
-                continue  # "... and propose" counts only when the authors are the subject
-            verb = (m.groupdict().get("verb") or "").lower()
-            cue = strength or (6.0 if re.fullmatch(_STRONG_VERBS, verb) else 4.0)
-            _credit(cands, _window(sentence, end), text, m.start(), cue)
-            cued = cued or cue >= 6.0
-        if cued:
-            # Acronyms defined anywhere in a "we propose" sentence ("two new algorithms: ... (GTPO)").
-            for m in re.finditer(r"\(([^\s()]{2,15})\)", sentence):
-                if _qualifies(m.group(1)):
-                    _bump(cands, m.group(1), offset + m.start() + 1, 3.0)
-    for m in _UNLOWER_TOKEN_RE.finditer(text):
-        token = m.group(0)
-        if token[0].islower() or token[1:].islower() or token.isupper():
-            continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
-        if _qualifies(token) and not _TITLE_COMPOUND_RE.fullmatch(token):
-            cands.setdefault(token, _Candidate(token, m.start()))
-    best: tuple[int, float, int, str] | None = None
-    for cand in cands.values():
-        whole, prefix = _occurrences(cand.name, text)
-        if whole == 0 and prefix == 0:
-            continue
-        defined = _parens_defined(cand.name, text)
-        if cand.words == 1 and _TITLE_COMPOUND_RE.fullmatch(cand.name) and not defined:
-            continue  # "Reward-Shaping", "Actor-Critic": ordinary compounds unless defined as a name
-        score = cand.cue + min(whole - 1, 4) + 0.5 * min(prefix, 4)
-        if defined:
-            score += 2
-        if _apposed(cand.name, text):
-            score += 2
-        if cand.cue >= 3:
-            tier, ok = 1, score >= 5 and (whole >= 2 or cand.cue >= 4)
-        else:  # no cue: only a coined mixed-case name used throughout (HiDe)
-            tier, ok, score = 0, whole >= 3, whole
-        key = (tier, score, -cand.first, cand.name)
-        if ok and (best is None or key[:3] > best[:3]):
-            best = key
-    return best[3] if best else None
-
 
 _CONNECTORS = frozenset(("of", "for", "with", "and", "to", "in", "on", "via", "from", "by", "the", "a", "an"))
 _DANGLING = frozenset(
@@ -358,9 +91,25 @@ def gerund(verb: str) -> str:
     return (v + "ing").capitalize()
 
 
+_ASIDE_RE = re.compile(r" \(([^()]*)\)")
+_LATIN_RE = re.compile(r"[A-Za-z]")  # "(e.g., 20)", "(i)": words; "(0,1)", "(ε, δ)": math
+_RELATION_END = tuple("=<>≤≥≠≈∈∉⊂⊆⊃⊇∼≃≅≡∝→↦")
+
+
+def _aside(m: re.Match[str]) -> str:
+    """'' for an aside in parentheses; the text itself when it is math ("α ∈ (0,1)", "(ε, δ)-DP")."""
+    inner = m.group(1)
+    before = m.string[: m.start()]
+    if before.endswith(_RELATION_END) or (
+        not _LATIN_RE.search(inner) and any(c in inner for c in ",;+−-/×·:|")
+    ):
+        return m.group(0)
+    return ""
+
+
 def _tidy(phrase: str, *, article: bool = True) -> str:
     """Title-shaped phrase: no asides in parentheses, no trailing clause when long."""
-    phrase = re.sub(r" \([^()]*\)", "", phrase)  # acronyms, citations, asides
+    phrase = _ASIDE_RE.sub(_aside, phrase)  # acronyms, citations, asides; not math
     phrase = one_space(phrase).strip(" ,;:.–—-")
     if article:
         phrase = re.sub(r"^(?:the|some)\s+", "", phrase, flags=re.IGNORECASE)
@@ -438,7 +187,7 @@ def _long_form_before(before: str, acronym: str) -> str:
 def _name_title(text: str, name: str) -> str | None:
     fallback: str | None = None
     for sentence in split_sentences(text):
-        spots = [end for end, prefix in _spots(name, sentence) if not prefix]
+        spots = [end for end, prefix in name_spots(name, sentence) if not prefix]
         if not spots:
             continue
         before, after = sentence[: spots[0] - len(name)], sentence[spots[0] :]

@@ -1,0 +1,69 @@
+"""Candidate pairs from arrays: texts sharing an LSH band bucket, a cleanup fingerprint or a
+sentence key. Pure functions over the index's arrays (rows, not paper ids)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+MAX_BUCKET = 64
+"""A band bucket holding more texts is boilerplate, not a paper; its pairs are not tried
+(texts equal after cleanup are linked by their fingerprint anyway)."""
+MAX_SENTENCE_BUCKET = 16
+"""A sentence key (a sentence, or its first or last words) held by more texts is a formula
+("In this paper, we propose a"), a definition or boilerplate: its pairs are not tried."""
+_EMPTY = np.zeros((0, 2), dtype=np.int64)
+
+
+def band_pairs(keys: np.ndarray, rows: np.ndarray, is_pending: np.ndarray) -> np.ndarray:
+    """Row pairs sharing a bucket in some band (``keys[rows]``), one end pending; each band
+    sorted, not probed. Sorted, unique, low row first."""
+    found = [_EMPTY]
+    for band in range(keys.shape[1]):
+        col = keys[rows, band]
+        order = np.argsort(col, kind="stable")
+        ordered = col[order]
+        same = ordered[1:] == ordered[:-1]
+        if not same.any():
+            continue
+        edges = np.flatnonzero(np.diff(np.concatenate(([False], same, [False])).astype(np.int8)))
+        starts, stops = edges[0::2], edges[1::2] + 1
+        sizes = stops - starts
+        twos = starts[sizes == 2]
+        found.append(np.stack([rows[order[twos]], rows[order[twos + 1]]], axis=1))
+        middle = (sizes > 2) & (sizes <= MAX_BUCKET)
+        for s, e in zip(starts[middle], stops[middle], strict=True):
+            found.append(np.array(list(combinations(rows[order[s:e]].tolist(), 2)), dtype=np.int64))
+    pairs = np.sort(np.concatenate(found), axis=1)
+    pairs = pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]
+    return np.unique(pairs, axis=0)
+
+
+def fingerprint_pairs(fps: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Texts (``rows``) equal after cleanup, each linked to the first of its kind (a star, not a clique)."""
+    values = fps[rows]
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
+    head = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
+    dup = ~first
+    return np.stack([rows[order[head[dup]]], rows[order[dup]]], axis=1)
+
+
+def sentence_pairs(
+    keys: np.ndarray, owners: np.ndarray, wanted: np.ndarray, is_pending: np.ndarray
+) -> np.ndarray:
+    """Row pairs sharing a sentence key of ``wanted`` held by 2 to ``MAX_SENTENCE_BUCKET`` texts,
+    one end pending, once per key they share (``keys`` sorted, ``owners`` their rows)."""
+    if not len(wanted) or not len(keys):
+        return _EMPTY
+    lo, hi = np.searchsorted(keys, wanted, side="left"), np.searchsorted(keys, wanted, side="right")
+    keep = (hi - lo >= 2) & (hi - lo <= MAX_SENTENCE_BUCKET)
+    found = [_EMPTY]
+    for a, b in zip(lo[keep].tolist(), hi[keep].tolist(), strict=True):
+        bucket = np.unique(owners[a:b])
+        if len(bucket) > 1:
+            found.append(np.array(list(combinations(bucket.tolist(), 2)), dtype=np.int64))
+    pairs = np.concatenate(found)
+    return pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]

@@ -1,0 +1,190 @@
+"""The method's short name an abstract introduces (RACER, STAR-KV, OGPO), found from its cues."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from desk.core.text.acronyms import GENERIC
+from desk.core.text.cues import STRONG_VERBS as _STRONG_VERBS
+from desk.core.text.cues import CueScan
+from desk.core.text.sentences import name_spots, split_sentences, strip_urls
+
+log = logging.getLogger(__name__)
+
+_APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
+_EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
+_TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
+# The tokens _TOKEN_RE finds that do not start with a-z: a token starts where no letter or
+# digit precedes, nor "letter-or-digit then - or ." (that would continue the token before).
+_UNLOWER_TOKEN_RE = re.compile(r"(?<![^\W_])(?<![^\W_][-.])(?![a-z])[^\W_]+(?:[-.][^\W_]+)*")
+_TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
+
+
+def _upper_count(token: str) -> int:
+    return sum(map(str.isupper, token))
+
+
+def _is_generic(token: str) -> bool:
+    t = token.upper()
+    return t in GENERIC or (token.endswith("s") and t[:-1] in GENERIC)
+
+
+def _qualifies(token: str) -> bool:
+    """Looks like a coined method name: RACER, STAR-KV, PoMtVRS, Conf-Gen, D²TR."""
+    if not token or not (token[0].isupper() or token[0].isdigit()):
+        return False
+    caps = _upper_count(token)
+    if caps == 0 or sum(map(str.isalpha, token)) < (2 if caps >= 2 else 3) or _is_generic(token):
+        return False
+    return caps >= 2 or any(map(str.isdigit, token))
+
+
+@dataclass
+class _Candidate:
+    name: str
+    first: int
+    cue: float = 0.0
+    words: int = 1
+
+
+def _occurrences(name: str, text: str) -> tuple[int, int]:
+    spots = name_spots(name, text)
+    prefix = sum(1 for _, p in spots if p)
+    return len(spots) - prefix, prefix
+
+
+def _parens_defined(name: str, text: str) -> bool:
+    if f"({name})" in text or f"({name}s)" in text:
+        return True
+    return any(_EXPANSION_RE.match(text, end) for end, prefix in name_spots(name, text) if not prefix)
+
+
+def _apposed(name: str, text: str) -> bool:
+    return any(_APPOSITION_RE.match(text, end) for end, prefix in name_spots(name, text) if not prefix)
+
+
+def _window(sentence: str, start: int) -> str:
+    """Text after a cue up to the first clause break outside parentheses."""
+    depth = 0
+    for k in range(start, min(len(sentence), start + 180)):
+        c = sentence[k]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and c in ",;:":
+            return sentence[start:k]
+    return sentence[start : start + 180]
+
+
+def _runs(window: str) -> list[list[str]]:
+    """Maximal runs of capitalised words (name-like phrases) in a cue window."""
+    runs: list[list[str]] = []
+    cur: list[str] = []
+    for raw in window.split():
+        word = raw.strip(".,;:!?\"“”'’")
+        core = word.strip("()")
+        capital = bool(core) and (core[0].isupper() or _qualifies(core))
+        if word.startswith("(") and core:
+            capital = _upper_count(core) >= 1
+        if capital and not word.startswith("(") and word == core:
+            cur.append(core)
+            continue
+        if cur:
+            runs.append(cur)
+            cur = []
+        if capital and word.startswith("(") and core:
+            runs.append([word])  # "(ACRO)" stands alone
+    if cur:
+        runs.append(cur)
+    return runs
+
+
+def _credit(cands: dict[str, _Candidate], window: str, text: str, offset: int, cue: float) -> None:
+    """Give the cue to the names in a window: "(ACRO)", a repeated phrase, or coined tokens."""
+    for run in _runs(window):
+        if run[0].startswith("("):
+            token = run[0].strip("()")
+            if _qualifies(token) or (_upper_count(token) >= 1 and len(token) >= 2 and not _is_generic(token)):
+                _bump(cands, token, _position(token, text, offset), cue)
+            continue
+        phrase = " ".join(run)
+        tokens = [w for w in run if _qualifies(w) and not _TITLE_COMPOUND_RE.fullmatch(w)]
+        if 2 <= len(run) <= 3 and (tokens or _occurrences(phrase, text)[0] >= 2):
+            _bump(cands, phrase, _position(phrase, text, offset), cue, words=len(run))
+            continue
+        for token in tokens:
+            _bump(cands, token, _position(token, text, offset), cue)
+
+
+def _position(name: str, text: str, offset: int) -> int:
+    found = text.find(name, offset)
+    return found if found >= 0 else offset
+
+
+def _bump(cands: dict[str, _Candidate], name: str, offset: int, cue: float, words: int = 1) -> None:
+    cand = cands.setdefault(name, _Candidate(name, offset, words=words))
+    cand.cue = max(cand.cue, cue)
+    cand.first = min(cand.first, offset)
+
+
+def find_short_name(readable: str) -> str | None:
+    """The method/system name the abstract introduces (RACER, STAR-KV, OGPO), or None."""
+    try:
+        return _find_short_name(readable)
+    except Exception:  # RecursionError included: a bug here must not stop an import
+        log.warning("no short name: finding one failed on %.80r", readable, exc_info=True)
+        return None
+
+
+def _find_short_name(readable: str) -> str | None:
+    text = strip_urls(readable, " ")
+    cands: dict[str, _Candidate] = {}
+    pos = 0
+    scan = CueScan(text)
+    for sentence in split_sentences(text):
+        offset = text.find(sentence, pos)
+        pos = max(offset, pos)
+        cued = False
+        for m, strength in scan.matches(offset, offset + len(sentence)):
+            start, end = m.start() - offset, m.end() - offset  # in the sentence
+            if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[:start], re.I):
+                continue  # "... and propose" counts only when the authors are the subject
+            verb = (m.groupdict().get("verb") or "").lower()
+            cue = strength or (6.0 if re.fullmatch(_STRONG_VERBS, verb) else 4.0)
+            _credit(cands, _window(sentence, end), text, m.start(), cue)
+            cued = cued or cue >= 6.0
+        if cued:
+            # Acronyms defined anywhere in a "we propose" sentence ("two new algorithms: ... (GTPO)").
+            for m in re.finditer(r"\(([^\s()]{2,15})\)", sentence):
+                if _qualifies(m.group(1)):
+                    _bump(cands, m.group(1), offset + m.start() + 1, 3.0)
+    for m in _UNLOWER_TOKEN_RE.finditer(text):
+        token = m.group(0)
+        if token[0].islower() or token[1:].islower() or token.isupper():
+            continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
+        if _qualifies(token) and not _TITLE_COMPOUND_RE.fullmatch(token):
+            cands.setdefault(token, _Candidate(token, m.start()))
+    best: tuple[int, float, int, str] | None = None
+    for cand in cands.values():
+        whole, prefix = _occurrences(cand.name, text)
+        if whole == 0 and prefix == 0:
+            continue
+        defined = _parens_defined(cand.name, text)
+        if cand.words == 1 and _TITLE_COMPOUND_RE.fullmatch(cand.name) and not defined:
+            continue  # "Reward-Shaping", "Actor-Critic": ordinary compounds unless defined as a name
+        score = cand.cue + min(whole - 1, 4) + 0.5 * min(prefix, 4)
+        if defined:
+            score += 2
+        if _apposed(cand.name, text):
+            score += 2
+        if cand.cue >= 3:
+            tier, ok = 1, score >= 5 and (whole >= 2 or cand.cue >= 4)
+        else:  # no cue: only a coined mixed-case name used throughout (HiDe)
+            tier, ok, score = 0, whole >= 3, whole
+        key = (tier, score, -cand.first, cand.name)
+        if ok and (best is None or key[:3] > best[:3]):
+            best = key
+    return best[3] if best else None
