@@ -121,8 +121,8 @@ class MainWindow(QMainWindow):
             self.search_box,
             self.results_view,
             (self.abstract_view, self.related.list),
-            self.note_editor,
-            (self.search_box, self.results_view, self.abstract_view, self.note_editor),
+            self.note,
+            (self.search_box, self.results_view, self.abstract_view, self.note_editor, self.note.preview),
             lambda rows: self._after_search(lambda: self.move_selection(rows)),
             self,
         )
@@ -175,7 +175,8 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             appearance.addAction(action)
             actions[choice] = action
-        self.set_scheme(self.settings.scheme)
+        if self.settings.scheme != "system":  # "system": as the application started (follow_system)
+            self.set_scheme(self.settings.scheme)
         return actions
 
     def set_scheme(self, choice: str) -> None:

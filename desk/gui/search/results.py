@@ -13,7 +13,7 @@ EMPTY_LIBRARY = (
     "on this window, or run `desk import FILE…` in a terminal."
 )
 WELCOME = (
-    "These are the sample lists that come with desk: {count} abstracts from five conference lists. "
+    "These are the sample lists that come with desk ({count} papers from conference lists). "
     "Bring your own: Ctrl+I imports list files, Ctrl+Shift+I a folder, or drop .txt files on this "
     "window (in a terminal: desk import FILE…)."
 )
