@@ -46,8 +46,8 @@ def finish(rows, total):
     QTimer.singleShot(0, QApplication.quit)
 
 _reset = results_model.ResultsModel.reset
-def reset(self, hits, total, summaries):
-    _reset(self, hits, total, summaries)
+def reset(self, hits, total, summaries, *rest):
+    _reset(self, hits, total, summaries, *rest)
     if hits or total == 0:
         QTimer.singleShot(0, lambda: finish(self.rowCount(), total))
 results_model.ResultsModel.reset = reset

@@ -43,5 +43,6 @@ COMMANDS: tuple[Command, ...] = (
     Command("check", "verify the database and that the index agrees with it", no_arguments, m.run_check),
     Command("backup", "write an online copy of the library", m.backup_args, m.run_backup),
     Command("restore", "put a backup back in place of the library", m.restore_args, m.run_restore),
+    Command("salvage", "copy what can be read into a new library", m.salvage_args, m.run_salvage),
     Command("install-desktop", "add desk to the application menu", no_arguments, m.run_install_desktop),
 )

@@ -22,10 +22,9 @@ CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not 
 CACHE_FILE_NAME = "near-duplicates.npz"
 LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
 HASH_BATCH = 10_000  # new papers hashed together
-HASH_CHUNK = 512  # abstracts a worker hashes in one job during an import (at most)
-# Fewer abstracts are hashed in this process, while the workers write the index: they would
-# first load numpy for them (1k list: 1.3 → 1.1-1.2 s; 5k: hashing on the workers wins).
-HASH_ON_WORKERS_FROM = 2000
+# Fewer abstracts than pool.tuning.hash_on_workers_from are hashed in this process, while the
+# workers write the index: they would first load numpy for them (1k list: 1.3 → 1.1-1.2 s; 5k:
+# hashing on the workers wins).
 
 
 @dataclass(frozen=True)
@@ -90,9 +89,9 @@ class DuplicateFinder:
 
         None for few texts: index() hashes those here when asked.
         """
-        if not pool.parallel or len(texts) < HASH_ON_WORKERS_FROM:
+        if not pool.parallel or len(texts) < pool.tuning.hash_on_workers_from:
             return None
-        size = min(HASH_CHUNK, -(-len(texts) // pool.workers))  # every worker gets a share
+        size = min(pool.tuning.hash_chunk, -(-len(texts) // pool.workers))  # every worker gets a share
         return Hashing(
             [
                 (lo, pool.submit(prepare, texts[lo : lo + size], DEFAULT_NUM_PERM))

@@ -13,6 +13,10 @@ typing is one undo step.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -23,10 +27,45 @@ from desk.core.db.models import utcnow
 from desk.core.records import HistoryEntry
 
 KEEP = 1000  # steps kept; the oldest are forgotten beyond this
+BATCH = "batch:"  # group_key of the steps of one batch: "batch:<token>:<label>"
+_batch: ContextVar[str | None] = ContextVar("desk_history_batch", default=None)
+
+
+@contextmanager
+def batch(label: str) -> Iterator[None]:
+    """Every step recorded inside (in this thread) is one undo step, said back as ``label``."""
+    outer = _batch.get()
+    token = _batch.set(outer or f"{BATCH}{os.urandom(6).hex()}:{label}")
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+
+
+def in_batch() -> bool:
+    """True inside batch(): a note save then is a step of the batch, not of a note session."""
+    return _batch.get() is not None
+
+
+def batch_label(group: str | None) -> str | None:
+    """The label of the batch a step belongs to, or None when it is a step of its own."""
+    if group is None or not group.startswith(BATCH):
+        return None
+    return group.split(":", 2)[2]
+
+
+def batch_steps(session: Session, step: HistoryStep, backwards: bool) -> list[HistoryStep]:
+    """The steps of ``step``'s batch in the order to apply them (newest first to undo)."""
+    order = HistoryStep.id.desc() if backwards else HistoryStep.id
+    stmt = select(HistoryStep).where(
+        HistoryStep.group_key == step.group_key, HistoryStep.undone.is_(not backwards)
+    )
+    return list(session.scalars(stmt.order_by(order)))
 
 
 def record(session: Session, kind: str, label: str, payload: dict[str, Any], group: str | None = None) -> int:
-    """Add a step (forgetting what could be redone); returns its id."""
+    """Add a step (forgetting what could be redone); returns its id. Inside batch() it joins the batch."""
+    group = _batch.get() or group
     session.execute(delete(HistoryStep).where(HistoryStep.undone.is_(True)))
     step = HistoryStep(kind=kind, label=label, payload=json.dumps(payload), group_key=group)
     session.add(step)

@@ -31,7 +31,10 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.search.model import Marks
+from desk.core.search.snippets import Highlighter
 from desk.core.search.staging import write_segment
+from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 from desk.core.workflow import Workflow
 
@@ -119,15 +122,30 @@ class Library(Workflow):
     Tags, saved searches, undo/redo and the trash are in ``Workflow`` (desk/core/workflow.py).
     """
 
-    def __init__(self, directory: Path, progress: Progress | None = None) -> None:
-        """Open (creating if needed) the library in directory and repair its index."""
+    def __init__(
+        self, directory: Path, progress: Progress | None = None, *, tuning: Tuning | None = None
+    ) -> None:
+        """Open (creating if needed) the library in directory and repair its index.
+
+        ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
+        """
         self.directory = directory
+        self.tuning = tuning
         directory.mkdir(parents=True, exist_ok=True)
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
-        self._sync = IndexSync(self.db, self.index)
+        self._sync = IndexSync(self.db, self.index, tuning)
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
+
+    @property
+    def index_behind(self) -> str | None:
+        """Why the search index is behind the database (it could not be written), or None.
+
+        The database has every committed change; searches see them once the index catches up
+        (at the next change or open that can write it).
+        """
+        return self._sync.behind
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
@@ -221,7 +239,7 @@ class Library(Workflow):
 
         A big file is analysed and indexed on worker processes (both cores).
         """
-        with WorkerPool() as pool:
+        with WorkerPool(tuning=self.tuning) as pool:
             follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
@@ -252,7 +270,8 @@ class Library(Workflow):
         with self.db.writing() as session:
             changes = edits.set_value(session, ids, field, value)
             if changes:
-                step = history.newest_in_group(session, group) if group is not None else None
+                coalesce = group is not None and not history.in_batch()
+                step = history.newest_in_group(session, group) if coalesce and group else None
                 if step is not None:
                     first = history.payload_of(step)["changes"]
                     history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
@@ -329,6 +348,14 @@ class Library(Workflow):
                 return sorting.positions(session, sort, ranked_ids)
 
         return order
+
+    def marks_in(self, marks: Marks, texts: Sequence[str]) -> list[tuple[tuple[int, int], ...]]:
+        """Where a search's words (and phrases) stand in each text, as (start, end) code points.
+
+        For the titles, short names and abstracts the window shows beside a result's snippet.
+        """
+        highlighter = Highlighter.of(marks)
+        return [highlighter.spans(text) if text else () for text in texts]
 
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
         """Papers most like the given one."""
@@ -421,17 +448,20 @@ class Library(Workflow):
     # -- maintenance -------------------------------------------------------------------------
     def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
         """Rebuild the search index from the database (on worker processes when it is big)."""
-        with WorkerPool() as pool:
+        with WorkerPool(tuning=self.tuning) as pool:
             self._sync.rebuild(progress, cancelled, pool)
 
     def check(self) -> list[str]:
         """Problems with the database or between it and the index (empty when all is well)."""
         return self.db.integrity_problems() + self._sync.differences()
 
-    def backup(self, dest: Path | None = None) -> Path:
-        """An online copy of the database (the index is rebuilt from it on restore)."""
+    def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
+        """An online copy of the database (the index is rebuilt from it on restore).
+
+        A damaged database is refused unless ``force`` (its copy would be damaged too).
+        """
         if dest is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
-        self.db.backup_to(dest)
+        self.db.backup_to(dest, force=force)
         return dest

@@ -163,15 +163,22 @@ def _run(session: Session, backwards: bool) -> tuple[str, Applied] | None:
     step = history.newest(session) if backwards else history.oldest_undone(session)
     if step is None:
         return None
-    applier = APPLIERS.get(step.kind)
-    if applier is None:
-        raise DeskError(f"this desk does not know how to undo “{step.label}”")
-    applied = applier(session, history.payload_of(step), backwards)
-    if applied.payload is not None:
-        history.replace_payload(step, applied.payload)
-    step.undone = backwards
-    step.group_key = None  # an undone note session is not extended by a later save
-    return step.label, applied
+    batch = history.batch_label(step.group_key)
+    steps = history.batch_steps(session, step, backwards) if batch is not None else [step]
+    total = Applied([])
+    for each in steps:
+        applier = APPLIERS.get(each.kind)
+        if applier is None:
+            raise DeskError(f"this desk does not know how to undo “{each.label}”")
+        applied = applier(session, history.payload_of(each), backwards)
+        if applied.payload is not None:
+            history.replace_payload(each, applied.payload)
+        each.undone = backwards
+        if batch is None:
+            each.group_key = None  # an undone note session is not extended by a later save
+        total.paper_ids += applied.paper_ids
+        total.skipped += applied.skipped
+    return batch or step.label, total
 
 
 def undo(session: Session) -> tuple[str, Applied] | None:

@@ -21,6 +21,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from desk.core import tuning as _tuning
+from desk.core.tuning import Tuning
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -41,8 +44,10 @@ def cores() -> int:
 class WorkerPool:
     """A lazily started pool of spawned worker processes; falls back to this process when it cannot start."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, tuning: Tuning | None = None) -> None:
         self.workers = max(1, min(workers or cores(), MAX_WORKERS))
+        #: When work given to this pool goes to its workers, and in what pieces.
+        self.tuning = tuning if tuning is not None else _tuning.DEFAULT
         self._pool: ProcessPoolExecutor | None = None
         self._broken = False
 

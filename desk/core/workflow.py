@@ -8,7 +8,8 @@ change is one step of the undo history.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
@@ -135,6 +136,16 @@ class Workflow:
         """The newest steps of the undo history, newest first (for an Edit menu's labels)."""
         with self.db.reading() as session:
             return history.entries(session, limit)
+
+    @contextmanager
+    def batch(self, label: str) -> Iterator[None]:
+        """Every change made inside (by this thread) is one undo step, said back as ``label``.
+
+        For an action made of several calls: "merge every exact duplicate", a triage key that
+        stars and marks read. Each call still commits on its own.
+        """
+        with history.batch(label):
+            yield
 
     def begin_note_session(self, paper_id: int) -> str:
         """A token for one editing session of a note: pass it to every set_note of the session.

@@ -182,15 +182,15 @@ def test_many_copies_of_one_text_are_one_exact_group() -> None:
 
 def test_texts_hashed_on_worker_processes_give_the_same_groups(monkeypatch) -> None:
     import desk.core.dedup.detector as detector
+    from desk.core.tuning import Tuning
     from desk.core.workers import WorkerPool
 
-    monkeypatch.setattr(detector, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(detector, "_CHUNK", 16)
+    monkeypatch.setattr(detector, "_CHUNK", 16)  # several chunks (a vectorisation size, not a threshold)
     texts = [(i, f"{OTHER} Variant {i}: {TEMPLATE_OPEN.format(f'topic {i}')}") for i in range(60)]
     texts += [(100, BASE), (101, edited(BASE)), (102, BASE[: len(BASE) * 2 // 3])]
     here, there = NearDuplicateIndex(), NearDuplicateIndex()
     here.add_many(texts)
-    with WorkerPool(2) as pool:
+    with WorkerPool(2, Tuning(dedup_on_workers_from=10)) as pool:
         there.add_many(texts, pool)
         assert pool._pool is not None
     assert ids(there.groups()) == ids(here.groups())

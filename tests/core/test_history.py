@@ -116,3 +116,20 @@ def test_the_history_survives_a_restart(seeded_dir: Path) -> None:
         outcome = lib.undo()
         assert outcome is not None and outcome.description == "Undid: star 5 papers"
         assert lib.list_papers(starred=True) == []
+
+
+def test_a_batch_of_calls_is_one_undo_step(seeded: Library) -> None:
+    a, b, c, d = seeded.paper_ids()[:4]
+    seeded.set_read([d], True)
+    with seeded.batch("Merge 2 groups"):
+        seeded.merge(a, [b])
+        seeded.merge(c, [d])
+        seeded.tag([a, c], "merged")
+    assert seeded.count() == 92
+    outcome = seeded.undo()
+    assert outcome is not None and outcome.description == "Undid: merge 2 groups"
+    assert seeded.count() == 94 and seeded.tags() == [] and seeded.paper(d).read
+    assert seeded.redo() is not None and seeded.count() == 92 and seeded.tags()[0].count == 2
+    seeded.undo()
+    assert seeded.undo() is not None and not seeded.paper(d).read  # the step before the batch
+    assert seeded.check() == []

@@ -1,7 +1,7 @@
 """Importing on worker processes: the next file analysed while one is stored, then indexed by workers.
 
-The thresholds are lowered so the seeds take the path a 5,000-abstract file takes; the
-result must be what importing them in this process gives.
+A library given ``Tuning.eager()`` sends the seeds down the path a 5,000-abstract file takes;
+the result must be what importing them in this process gives.
 """
 
 from __future__ import annotations
@@ -12,21 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import desk.core.dedup.detector as detector
-import desk.core.duplicates as duplicates
-import desk.core.importer as importer
-import desk.core.search.index as search_index
 from desk.core.library import Library
+from desk.core.tuning import Tuning
 
-
-@pytest.fixture()
-def parallel_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importer, "PARALLEL_FROM", 5)
-    monkeypatch.setattr(importer, "_PART", 7)
-    monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
-    monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
-    monkeypatch.setattr(duplicates, "HASH_CHUNK", 5)
-    monkeypatch.setattr(duplicates, "HASH_ON_WORKERS_FROM", 5)
+EAGER = Tuning.eager(5)  # analysis, index segments and near-duplicate hashing on the workers, by file
 
 
 def _state(lib: Library) -> list[tuple]:
@@ -36,9 +25,8 @@ def _state(lib: Library) -> list[tuple]:
     ]
 
 
-def test_a_parallel_import_is_the_same_as_a_serial_one(
-    tmp_path: Path, seeds_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.slow
+def test_a_parallel_import_is_the_same_as_a_serial_one(tmp_path: Path, seeds_dir: Path) -> None:
     lists = tmp_path / "lists"
     shutil.copytree(seeds_dir, lists)
     first = next(p for p in sorted(lists.glob("*.txt")))
@@ -51,13 +39,7 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(
         serial_hits = [r.paper.id for r in lib.search("conformal risk control").rows]
         serial_groups = [g.ids for g in lib.near_duplicates()]
     assert serial_report.near_duplicates >= 1
-    monkeypatch.setattr(importer, "PARALLEL_FROM", 5)
-    monkeypatch.setattr(importer, "_PART", 7)
-    monkeypatch.setattr(search_index, "PARALLEL_FROM", 5)
-    monkeypatch.setattr(detector, "PARALLEL_FROM", 5)
-    monkeypatch.setattr(duplicates, "HASH_CHUNK", 5)  # hashed on the workers file by file
-    monkeypatch.setattr(duplicates, "HASH_ON_WORKERS_FROM", 5)
-    with Library(tmp_path / "parallel") as lib:
+    with Library(tmp_path / "parallel", tuning=EAGER) as lib:
         report = lib.import_paths([lists])
         assert (report.added, report.merged, report.near_duplicates) == (
             serial_report.added,
@@ -72,21 +54,19 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(
 
 
 def test_a_bad_file_between_good_ones_is_reported_and_the_rest_imported(
-    tmp_path: Path, seeds_dir: Path, parallel_everywhere: None
+    tmp_path: Path, seeds_dir: Path
 ) -> None:
     folder = tmp_path / "lists"
     shutil.copytree(seeds_dir, folder)
     (folder / "001_b_broken.txt").write_bytes(b"\x00\x01\x02" * 400)
-    with Library(tmp_path / "lib") as lib:
+    with Library(tmp_path / "lib", tuning=EAGER) as lib:
         report = lib.import_paths([folder])
         assert [e.file for e in report.errors] == ["001_b_broken.txt"]
         assert report.added == 94
         assert lib.check() == []
 
 
-def test_cancelling_after_a_file_stores_nothing_of_the_next(
-    tmp_path: Path, seeds_dir: Path, parallel_everywhere: None
-) -> None:
+def test_cancelling_after_a_file_stores_nothing_of_the_next(tmp_path: Path, seeds_dir: Path) -> None:
     files = sorted(seeds_dir.glob("*.txt"))
     asked: list[int] = []
 
@@ -94,7 +74,7 @@ def test_cancelling_after_a_file_stores_nothing_of_the_next(
         asked.append(1)
         return len(asked) > 1  # after the first file
 
-    with Library(tmp_path / "lib") as lib:
+    with Library(tmp_path / "lib", tuning=EAGER) as lib:
         report = lib.import_paths(files, cancelled=cancelled)
         assert report.cancelled
         assert {s.file for p in lib.list_papers() for s in p.sources} == {files[0].name}
@@ -103,17 +83,17 @@ def test_cancelling_after_a_file_stores_nothing_of_the_next(
 
 
 def test_segments_of_papers_changed_while_they_were_written_are_dropped(
-    tmp_path: Path, seeds_dir: Path, parallel_everywhere: None
+    tmp_path: Path, seeds_dir: Path
 ) -> None:
     from desk.core.db import IndexQueue
     from desk.core.workers import WorkerPool
 
-    with Library(tmp_path / "lib") as lib:
+    with Library(tmp_path / "lib", tuning=EAGER) as lib:
         lib.import_paths([seeds_dir])
         ids = lib.paper_ids()[:20]
         with lib.db.writing() as session:  # queue them again, as an import leaves them
             session.add_all(IndexQueue(paper_id=i) for i in ids)
-        with WorkerPool(2) as pool:
+        with WorkerPool(2, EAGER) as pool:
             pending = lib._sync.start_flush(pool)
             assert pending is not None
             lib.set_starred([ids[3]], True)  # a change (and its own flush) while the workers write
@@ -150,3 +130,21 @@ def test_imported_rows_are_stored_as_the_orm_stores_them(tmp_path: Path, seeds_d
     assert {row[7] for row in imported} == {"text", "null"}  # a short name, or none
     assert set(sources) == {("integer", "integer", "integer")} and len(sources) == 95
     assert queued == (0,)  # indexed by the import
+
+
+def test_the_tuning_object_decides_what_goes_to_the_workers(tmp_path: Path) -> None:
+    from desk.core import tuning
+    from desk.core.analysis import analyse_many
+    from desk.core.importer import PendingAnalysis
+    from desk.core.workers import WorkerPool
+
+    abstracts = [f"We study problem {i} with a new method. It works well." for i in range(12)]
+    with WorkerPool(2) as pool:
+        assert pool.tuning is tuning.DEFAULT
+        assert not PendingAnalysis(abstracts, pool)._jobs  # 12 abstracts: analysed here
+    with WorkerPool(2, EAGER) as pool:
+        eager = PendingAnalysis(abstracts, pool)
+        assert len(eager._jobs) == 2  # parts of 7 on the workers
+        assert eager.result() == analyse_many(abstracts)
+    with Library(tmp_path / "lib", tuning=EAGER) as lib:
+        assert lib.tuning is EAGER and lib._sync.tuning is EAGER

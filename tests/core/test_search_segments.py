@@ -9,6 +9,9 @@ import pytest
 from desk.core.search import IndexDoc, SearchIndex
 from desk.core.search.index import SMALL_BATCH
 from desk.core.search.writer import TINY_SEGMENT
+from desk.core.tuning import Tuning
+
+FROM_50 = Tuning(index_on_workers_from=50)  # a batch of 50 papers is written by the workers
 
 
 def _doc(i: int, note: str = "") -> IndexDoc:
@@ -40,18 +43,14 @@ def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> No
     index.close()
 
 
-def test_a_big_batch_given_a_pool_is_written_by_worker_processes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_big_batch_given_a_pool_is_written_by_worker_processes(tmp_path: Path) -> None:
     import multiprocessing
 
-    import desk.core.search.index as index_module
     from desk.core.workers import WorkerPool
 
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
     index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
-    with WorkerPool(2) as pool:
+    with WorkerPool(2, FROM_50) as pool:
         index.update([_doc(i) for i in range(120)], pool)
         assert pool._pool is not None  # the segments were written by the workers
         assert len(_segment_ids(index)) == 2  # one per worker, moved in with one commit
@@ -68,33 +67,29 @@ def test_a_big_batch_given_a_pool_is_written_by_worker_processes(
     index.close()
 
 
-def test_a_failing_worker_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import desk.core.search.index as index_module
+def test_a_failing_worker_leaves_the_index_as_it_was(tmp_path: Path) -> None:
     from desk.core.workers import WorkerPool
 
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
     index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
     index.update([_doc(i) for i in range(60)])
     before = _segment_ids(index)
     broken = [_doc(i) for i in range(60, 180)]
     broken[-1] = IndexDoc(999, 1, "Paper", "", 12345, "", False, False, ("Conf",))  # type: ignore[arg-type]
-    with WorkerPool(2) as pool, pytest.raises(TypeError):
+    with WorkerPool(2, FROM_50) as pool, pytest.raises(TypeError):
         index.update(broken, pool)
     assert _segment_ids(index) == before
     assert index.search("").total == 60
     assert not [p for p in (tmp_path / "ix").iterdir() if p.is_dir()]
 
 
-def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    import desk.core.search.index as index_module
     from desk.core.search.staging import STAGE_PREFIX
     from desk.core.workers import WorkerPool
 
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 50)
     index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
     code = "import os; print(os.getpid())"
@@ -102,7 +97,7 @@ def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path, monkeypatch
     left = tmp_path / "ix" / f"{STAGE_PREFIX}{int(dead.stdout)}-abc"
     left.mkdir()
     (left / "desk_v1_abc.seg").write_bytes(b"half written")
-    with WorkerPool(2) as pool:
+    with WorkerPool(2, FROM_50) as pool:
         index.update([_doc(i) for i in range(80)], pool)
     assert not left.exists()
     assert index.search("").total == 80

@@ -84,3 +84,53 @@ def test_lexicon_reloads_when_the_file_changes(tmp_path: Path) -> None:
     path.write_text("platypus\t2\nbroken line\n", encoding="utf-8")
     lex.refresh()
     assert "platypus" in lex and len(lex) == 1
+
+
+def marks_for(query: str) -> Highlighter:
+    from desk.core.search.compiler import compile_query
+    from desk.core.search.model import Marks
+    from desk.core.search.query import parse
+
+    c = compile_query(parse(query))
+    return Highlighter.of(Marks(tuple(c.terms), tuple(c.prefixes), tuple(c.phrases), tuple(c.loose)))
+
+
+PHRASE_TEXT = (
+    "A large model of language. We train large language models on language data; "
+    "a large-language model is large."
+)
+
+
+def words(hl: Highlighter, text: str) -> list[str]:
+    return [text[s:e] for s, e in hl.spans(text)]
+
+
+def test_a_phrase_marks_where_the_phrase_stands_only() -> None:
+    assert words(marks_for('"large language"'), PHRASE_TEXT) == ["large", "language", "large", "language"]
+    # A word also searched on its own is marked everywhere; the phrase's words only in it.
+    assert words(marks_for('"large language" data'), PHRASE_TEXT) == [
+        "large", "language", "data", "large", "language",
+    ]  # fmt: skip
+    assert words(marks_for("large language"), PHRASE_TEXT).count("large") == 4
+    # Stopwords between the words do not break the phrase (the index counts no position for them).
+    assert words(marks_for('"state of the art"'), "the state of the art, a state for the art") == [
+        "state", "art", "state", "art",
+    ]  # fmt: skip
+
+
+def test_a_phrase_being_typed_marks_its_words_and_the_started_one() -> None:
+    assert words(marks_for('"large lang'), PHRASE_TEXT) == ["large", "language", "large", "language"]
+    assert words(marks_for("diffus*"), "diffusion and diffusers") == ["diffusion", "diffusers"]
+
+
+def test_the_snippet_of_a_phrase_query_is_around_the_phrase() -> None:
+    text = "large " + FILLER + " the large language models " + FILLER
+    cut = snippet(text, marks_for('"large language"'))
+    assert cut is not None
+    assert [cut[0][s:e] for s, e in cut[1]] == ["large", "language"]
+
+
+def test_a_mark_keeps_the_combining_marks_of_its_last_letter() -> None:
+    text = "the cafe\u0301 policy"
+    (span,) = Highlighter([stem_word("cafe")]).spans(text)
+    assert text[span[0] : span[1]] == "cafe\u0301"

@@ -191,18 +191,14 @@ def test_searches_and_updates_from_two_threads(built: SearchIndex) -> None:
     assert built.revisions()[3] == 11
 
 
-def test_parallel_rebuild_matches_and_cancels_cleanly(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_parallel_rebuild_matches_and_cancels_cleanly(tmp_path: Path) -> None:
     import multiprocessing
 
-    from desk.core.search import index as search_index
+    from desk.core.tuning import Tuning
     from desk.core.workers import WorkerPool
 
-    monkeypatch.setattr(search_index, "PARALLEL_FROM", 50)
-    monkeypatch.setattr(search_index, "REBUILD_PART", 60)
     ix = SearchIndex(tmp_path / "index")
-    with WorkerPool(2) as pool:
+    with WorkerPool(2, Tuning(index_on_workers_from=50, rebuild_part=60)) as pool:
         ix.rebuild(docs(300), 300, pool=pool)
         assert pool._pool is not None  # the parts went to worker processes
         assert ix.state() is IndexState.OK

@@ -58,7 +58,7 @@ def test_down_down_enter_s_stars_the_third_hit(open_window, library_dir: Path, q
 
 
 def test_keys_typed_before_the_search_lands_act_on_its_hits(open_window, library_dir: Path, qtbot) -> None:
-    """"policy ↓ ↓ s" typed in one go: the star goes to the third hit for "policy"."""
+    """ "policy ↓ ↓ s" typed in one go: the star goes to the third hit for "policy"."""
     window = open_window(library_dir)
     type_text(qtbot, "policy")
     press(qtbot, Key.Key_Down)  # no wait: the search for "policy" is still on its way

@@ -38,7 +38,7 @@ half of them with the other: a cut copy shares all, a revision most, papers on o
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
-PARALLEL_FROM = 2 * _CHUNK  # fewer texts are hashed here: a worker's start-up costs more
+# Fewer than pool.tuning.dedup_on_workers_from texts are hashed here: a worker's start-up costs more.
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ class NearDuplicateIndex:
         self._grow(len(ids))
         chunks = [ids[lo : lo + _CHUNK] for lo in range(0, len(ids), _CHUNK)]
         texts = [[latest[i] for i in chunk] for chunk in chunks]
-        if pool is not None and pool.parallel and len(ids) >= PARALLEL_FROM:
+        if pool is not None and pool.parallel and len(ids) >= pool.tuning.dedup_on_workers_from:
             prepared = pool.map(partial(prepare, num_perm=self.num_perm), texts)
         else:
             prepared = [prepare(t, self.num_perm) for t in texts]

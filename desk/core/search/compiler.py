@@ -75,6 +75,11 @@ class Compiled:
     spell_words: list[Word]  # positive plain words a typo may hide in
     ranked: bool  # False: no positive part, hits are listed by id
     words: list[QueryWord] = field(default_factory=list)  # positive unfielded words, in query order
+    # Positive phrases of two words or more (stems in a row, prefix variants of a last word
+    # being typed), and the terms and prefixes searched outside them: highlighting marks a
+    # word found only in a phrase where the phrase stands, not everywhere.
+    phrases: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -130,6 +135,8 @@ class _Compiler:
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
         self.words: list[QueryWord] = []
+        self.phrases: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        self.loose: list[str] = []
         self.slot = 0
         self.ranked = False
 
@@ -164,6 +171,7 @@ class _Compiler:
         if positive and not plain and toks:
             if not replaced:
                 self.terms.extend(toks)
+                self.loose.extend(toks)
             if word.spell:
                 self.spell_words.append(word)
             if word.field is not None:
@@ -185,6 +193,7 @@ class _Compiler:
             subs.append(alt)
             if positive:
                 self.terms.extend(fixed)
+                self.loose.extend(fixed)
                 if word.field is None:
                     self.add_words(fix or "", slot=None if replaced else self.slot - 1)
         for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
@@ -213,6 +222,7 @@ class _Compiler:
             return None
         if positive:
             self.prefixes.extend(variants)
+            self.loose.extend(variants)
             self.slot += 1  # breaks word adjacency
         return Prefixes(_boosted(fields), variants)
 
@@ -227,6 +237,7 @@ class _Compiler:
         toks = [t.text for t in _PLAIN(node.text)] if plain else analyze(node.text)
         if positive and not plain:
             self.terms.extend(toks)
+            self.mark_phrase(toks, ())
             self.spell_words.extend(w for w in words if w.spell)
             if node.field is None:
                 self.add_words(node.text)
@@ -257,9 +268,17 @@ class _Compiler:
                 self.add_words(head)
             self.slot += 1  # the prefix breaks word adjacency
             self.prefixes.extend(variants)
+            self.mark_phrase(toks, variants)
         if not toks:
             return Prefixes(_boosted(fields), variants)
         return PhraseTerms(_boosted(fields), tuple(toks), variants)
+
+    def mark_phrase(self, toks: list[str], variants: tuple[str, ...]) -> None:
+        """Remember a positive phrase for highlighting (one word alone is marked anywhere)."""
+        if len(toks) + bool(variants) > 1:
+            self.phrases.append((tuple(toks), variants))
+        else:
+            self.loose.extend([*toks, *variants])
 
     def add_words(self, text: str, slot: int | None = None) -> None:
         """Record the words of ``text`` in query order; ``slot`` is given for a correction."""
@@ -313,4 +332,13 @@ def compile_query(
     c = _Compiler(alternatives, tags, expansions, replaced, variants)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
-    return Compiled(plan, terms, list(dict.fromkeys(c.prefixes)), c.spell_words, c.ranked, c.words)
+    return Compiled(
+        plan,
+        terms,
+        list(dict.fromkeys(c.prefixes)),
+        c.spell_words,
+        c.ranked,
+        c.words,
+        list(dict.fromkeys(c.phrases)),
+        list(dict.fromkeys(c.loose)),
+    )

@@ -21,9 +21,9 @@ from whoosh.searching import Searcher
 
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
 from desk.core.search.compiler import Compiled, TagLookup, compile_query
-from desk.core.search.disk import BUILD_PREFIX, abort, probe, sweep_builds
+from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, probe, sweep_builds
 from desk.core.search.fields import writer_fields
-from desk.core.search.model import Hit, IndexDoc, IndexState, SearchResult
+from desk.core.search.model import Hit, IndexDoc, IndexState, Marks, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import ParsedQuery, clean_query, parse
 from desk.core.search.ranking import K1, B, Ranked, bm25f, rank, top
@@ -45,6 +45,7 @@ from desk.core.search.spelling import Lexicon, apply, corrections, other_word, s
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
+from desk.core.tuning import DEFAULT as DEFAULT_TUNING
 from desk.core.workers import WorkerPool, split
 
 log = logging.getLogger(__name__)
@@ -54,11 +55,8 @@ SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 Order = Callable[[np.ndarray], Sequence[int]]
 
 
-# A batch this big is cut into one segment per worker process; a smaller one is written
-# here (starting a worker and moving its segment in costs more than it saves).
-PARALLEL_FROM = 1000
-# Papers per segment of a rebuild: a segment's postings are held in memory (≈20 KB a paper).
-REBUILD_PART = 5000
+# A batch of pool.tuning.index_on_workers_from papers or more is cut into one segment per
+# worker process; a smaller one is written here (a worker and moving its segment in cost more).
 FEW_HITS = 3  # below this many, the typed words count as not found ("corrected")
 MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
 RELATED_TERMS = 12
@@ -180,9 +178,10 @@ class SearchIndex:
         ix = windex.create_in(str(build), build_schema(), indexname=INDEX_NAME)
         if not fast():
             return self._build_public(ix, build, docs, total, progress, cancelled)
-        if pool is None or not pool.parallel or total < PARALLEL_FROM:
-            pool = WorkerPool(1)  # runs each part here, in turn
-        part = min(REBUILD_PART, max(1, -(-total // pool.workers)))
+        tuning = pool.tuning if pool is not None else DEFAULT_TUNING
+        if pool is None or not pool.parallel or total < tuning.index_on_workers_from:
+            pool = WorkerPool(1, tuning)  # runs each part here, in turn
+        part = min(tuning.rebuild_part, max(1, -(-total // pool.workers)))
         pending: list[Future[StagedSegment]] = []
         staged: list[StagedSegment] = []
         written = 0
@@ -246,7 +245,7 @@ class SearchIndex:
                     return False
                 writer.add_document(**writer_fields(doc))
                 written += 1
-                if progress is not None and written % REBUILD_PART == 0:
+                if progress is not None and written % DEFAULT_TUNING.rebuild_part == 0:
                     progress(written, total)
         except BaseException:
             writer.cancel()
@@ -279,7 +278,7 @@ class SearchIndex:
         index lock (searches go on meanwhile), and moved in with one commit.
         """
         latest = {d.id: d for d in docs}
-        if pool is not None and self.can_stage(pool) and len(latest) >= PARALLEL_FROM:
+        if pool is not None and self.can_stage(pool) and len(latest) >= pool.tuning.index_on_workers_from:
             batch = self.stage(list(latest.values()), pool)
             self.commit_staged(batch.ids, batch.result())
         elif latest:
@@ -366,6 +365,11 @@ class SearchIndex:
         """How many documents the index holds (read from its table of contents, no postings)."""
         with self._lock:
             return int(self._index().doc_count())
+
+    def live_revisions(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, revs) of every live document: two bulk column reads, no postings."""
+        with self._lock, self._index().reader() as reader:
+            return live_revisions(reader)
 
     def revisions(self) -> dict[int, int]:
         """id -> rev of every indexed document."""
@@ -470,7 +474,8 @@ class SearchIndex:
                 if alt_total > total:
                     compiled, total, found, corrected = alt, alt_total, alt_found, True
         terms = self._terms(corpus, compiled)
-        hl = Highlighter(terms, compiled.prefixes)
+        marks = Marks(terms, tuple(compiled.prefixes), tuple(compiled.phrases), tuple(compiled.loose))
+        hl = Highlighter.of(marks)
         stored: dict[int, dict[str, Any]] = {}
         if order is not None:
             positions = order(corpus.ids[[f[0] for f in found]]) if found else []
@@ -479,7 +484,16 @@ class SearchIndex:
             found = self._rescore(corpus, compiled, found, hl, stored)
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(
-            query, total, hits, _ms(started), suggestion, corrected, terms, parsed.message, parsed.hint
+            query,
+            total,
+            hits,
+            _ms(started),
+            suggestion,
+            corrected,
+            terms,
+            parsed.message,
+            parsed.hint,
+            marks=marks,
         )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
@@ -511,7 +525,9 @@ class SearchIndex:
             terms = tuple(t for t, _ in keys)
             found = list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
             hits = self._hits(corpus, found, Highlighter(terms), {})
-            return SearchResult(label, total, hits, _ms(started), None, False, terms, None)
+            return SearchResult(
+                label, total, hits, _ms(started), None, False, terms, None, marks=Marks(terms)
+            )
 
     def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
         """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""

@@ -38,6 +38,22 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class Marks:
+    """What a search marks in the text it shows (snippets, titles, short names, the abstract).
+
+    A word is marked when its stem is one of `terms` or it starts with one of `prefixes`; a
+    word searched only inside a phrase is marked only where the phrase stands.
+    """
+
+    terms: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = ()
+    # Each phrase: its words' stems in a row, then the prefix variants of a last word being typed.
+    phrases: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # Terms and prefixes searched outside any phrase (marked anywhere); None: every one is.
+    loose: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """The answer to one query."""
 
@@ -53,6 +69,7 @@ class SearchResult:
     # True when nothing complete is left to search ("title:", "NOT", an open quote alone): no
     # hits are given, and a search-as-you-type list keeps showing the previous query's results.
     no_new_query: bool = False
+    marks: Marks = Marks()  # what to mark in the texts the hits are shown with
 
 
 class IndexState(enum.Enum):

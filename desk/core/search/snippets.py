@@ -3,14 +3,20 @@
 Stemming every word of every returned abstract would cost milliseconds per
 hit, so a regex built from the query's stems finds candidate words first (in
 C) and only those are stemmed to confirm the match.
+
+Offsets are in code points (Python's `str` indices); a renderer counting UTF-16 units (Qt)
+converts them.  A mark never splits a character from the combining marks after it.  A word
+searched only inside a phrase is marked only where the phrase stands.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 
-from desk.core.search.schema import cached_stem
+from desk.core.search.model import Marks
+from desk.core.search.schema import analyze, cached_stem
 
 WIDTH = 240
 ELLIPSIS = "…"
@@ -19,6 +25,8 @@ MEMO = 256  # texts whose matches a Highlighter keeps (rescoring, then snippets,
 
 Span = tuple[int, int]
 Match = tuple[int, int, str]  # (start, end, query term)
+Phrase = tuple[tuple[str, ...], tuple[str, ...]]  # stems in a row, prefix variants of a last word
+_GAP_WORD = re.compile(r"\w+")
 
 
 def stem_word(word: str) -> str:
@@ -29,9 +37,18 @@ def stem_word(word: str) -> str:
 class Highlighter:
     """Finds the words of a text whose stems are query terms or start with a query prefix."""
 
-    def __init__(self, terms: Iterable[str], prefixes: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        terms: Iterable[str],
+        prefixes: Iterable[str] = (),
+        phrases: Iterable[Phrase] = (),
+        loose: Iterable[str] | None = None,
+    ) -> None:
         self.terms = frozenset(terms)
         self.prefixes = tuple(p for p in prefixes if p)
+        self.phrases = tuple((tuple(s), tuple(v)) for s, v in phrases if len(s) + bool(v) > 1)
+        # Without phrases (or without the list of what is searched outside them) every match counts.
+        self._loose = None if loose is None or not self.phrases else frozenset(loose)
         # Porter changes word endings ("probability" -> "probabl"), so the
         # regex only requires a shorter head of each stem.
         heads = {t[: max(3, len(t) - 2)] for t in self.terms if t}
@@ -46,6 +63,11 @@ class Highlighter:
             self._lower = self._regex = None
         self._known: dict[str, str | None] = {}  # lowercased word -> matched term
         self._memo: dict[str, list[Match]] = {}
+
+    @classmethod
+    def of(cls, marks: Marks) -> Highlighter:
+        """The highlighter for what a search result says to mark."""
+        return cls(marks.terms, marks.prefixes, marks.phrases, marks.loose)
 
     def matches(self, text: str) -> list[Match]:
         """(start, end, term) of every matched word in ``text`` (a list the caller must not change)."""
@@ -68,18 +90,57 @@ class Highlighter:
             if term == "":
                 term = known[word] = self._classify(word)
             if term is not None:
-                out.append((m.start(), m.end(), term))
+                end = m.end()
+                while end < len(text) and text[end] > "\x7f" and unicodedata.category(text[end])[0] == "M":
+                    end += 1  # "é" written e + U+0301: the accent belongs to the word
+                out.append((m.start(), end, term))
                 if len(out) >= MAX_MATCHES:
                     break
         if len(self._memo) < MEMO:
             self._memo[text] = out
         return out
 
+    def marks(self, text: str) -> list[Match]:
+        """The matches to mark: those of a word searched only in a phrase only where the phrase stands."""
+        found = self.matches(text)
+        loose = self._loose
+        if loose is None or not found:
+            return found
+        keep = [self._is_loose(term, loose) for _, _, term in found]
+        for stems, variants in self.phrases:
+            n = len(stems) + bool(variants)
+            for i in range(len(found) - n + 1):
+                if all(_fits(found[i + k][2], k, stems, variants) for k in range(n)) and all(
+                    _adjacent(text, found[i + k][1], found[i + k + 1][0]) for k in range(n - 1)
+                ):
+                    keep[i : i + n] = [True] * n
+        return [m for m, k in zip(found, keep, strict=True) if k]
+
+    def spans(self, text: str) -> tuple[Span, ...]:
+        """(start, end) of every word to mark in ``text``, in code points."""
+        return tuple((s, e) for s, e, _ in self.marks(text))
+
+    def _is_loose(self, term: str, loose: frozenset[str]) -> bool:
+        # A prefix searched on its own ("diffus*") marks its expansions ("diffusion") too.
+        return term in loose or any(term.startswith(p) for p in loose if p in self.prefixes)
+
     def _classify(self, word: str) -> str | None:
         s = stem_word(word)
         if s in self.terms:
             return s
         return next((p for p in self.prefixes if word.startswith(p) or s.startswith(p)), None)
+
+
+def _fits(term: str, k: int, stems: tuple[str, ...], variants: tuple[str, ...]) -> bool:
+    """Whether a word matched as `term` is the phrase's k-th word."""
+    if k < len(stems):
+        return term == stems[k]
+    return any(term.startswith(v) for v in variants)
+
+
+def _adjacent(text: str, end: int, start: int) -> bool:
+    """Only punctuation and stopwords between two words (the index counts no position for those)."""
+    return all(not analyze(w.group()) for w in _GAP_WORD.finditer(text, end, start))
 
 
 def _inside_word(text: str, pos: int) -> bool:
@@ -138,7 +199,7 @@ def _snap_end(text: str, pos: int, limit: int) -> int:
 
 def snippet(text: str, highlighter: Highlighter, width: int = WIDTH) -> tuple[str, tuple[Span, ...]] | None:
     """The window of ``text`` around its best matches, or None when nothing matches."""
-    matches = highlighter.matches(text)
+    matches = highlighter.marks(text)
     if not matches:
         return None
     i, j = _best_window(matches, width)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from desk.core.text.markup import Span, safe_url
 from desk.core.text.normalize import stem_word
@@ -32,16 +32,48 @@ def _highlighted(text: str, highlight: frozenset[str]) -> str:
     return "".join(out)
 
 
-def spans_to_html(spans: Sequence[Span], highlight: Collection[str] = ()) -> str:
-    """An HTML fragment: all text escaped, emphasis as <b>/<i>/<code>, http(s) links as <a>,
-    math sub/superscripts as <sub>/<sup>, words whose stem is in `highlight` wrapped in <span class="hl">."""
-    stems = frozenset(highlight)
+Marker = Callable[[str], Sequence[tuple[int, int]]]
+
+
+def marked_html(text: str, marks: Sequence[tuple[int, int]]) -> str:
+    """``text`` escaped for HTML, each (start, end) of ``marks`` wrapped in ``<span class="hl">``."""
     out: list[str] = []
-    for span in spans:
-        if span.script is not None:  # real sub/superscript: <sub>/<sup> around its own text
-            body = f"<{span.script}>{_highlighted(span.raised, stems)}</{span.script}>"
+    pos = 0
+    for start, end in sorted(marks):
+        start, end = max(start, pos), min(end, len(text))
+        if start >= end:
+            continue
+        out.append(html.escape(text[pos:start], quote=True))
+        out.append(f'<span class="hl">{html.escape(text[start:end], quote=True)}</span>')
+        pos = end
+    out.append(html.escape(text[pos:], quote=True))
+    return "".join(out)
+
+
+def spans_to_html(
+    spans: Sequence[Span], highlight: Collection[str] = (), marker: Marker | None = None
+) -> str:
+    """An HTML fragment: all text escaped, emphasis as <b>/<i>/<code>, http(s) links as <a>,
+    math sub/superscripts as <sub>/<sup>, words whose stem is in `highlight` wrapped in
+    <span class="hl">.
+
+    `marker`, when given, is asked once for the marks of the whole text (what a search's
+    highlighter finds, phrases included) and replaces `highlight`.
+    """
+    stems = frozenset(highlight)
+    texts = [span.raised if span.script is not None else _WS_RE.sub(" ", span.text) for span in spans]
+    marks = sorted(marker("".join(texts))) if marker is not None else []
+    out: list[str] = []
+    offset = 0
+    for span, text in zip(spans, texts, strict=True):
+        if marker is not None:
+            local = [(s - offset, e - offset) for s, e in marks if s < offset + len(text) and e > offset]
+            inner = marked_html(text, local)
         else:
-            body = _highlighted(_WS_RE.sub(" ", span.text), stems)
+            inner = _highlighted(text, stems)
+        offset += len(text)
+        # A real sub/superscript: <sub>/<sup> around its own text.
+        body = f"<{span.script}>{inner}</{span.script}>" if span.script is not None else inner
         if span.kind == "link":
             url = safe_url(span.url or "")
             if url is not None:

@@ -16,12 +16,13 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QSplitter, QTabWidget, QW
 from desk.core.errors import PaperNotFound
 from desk.core.records import PaperDetail, PaperSummary
 from desk.gui.reading.note_editor import NoteEditor
-from desk.gui.reading.paper_view import PaperView, abstract_html
+from desk.gui.reading.paper_view import PaperView, abstract_html, title_html
 from desk.gui.reading.related import RelatedPanel
 from desk.gui.workers import LibraryExecutor, plain_message
 
 if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
     from desk.core.library import Library
+    from desk.core.search.model import Marks
 
 PAPER_DELAY_MS = 40
 STATE_WORDS = {"starred": ("Starred", "Unstarred"), "read": ("Marked read", "Marked unread")}
@@ -39,12 +40,17 @@ class ReadingPane(QSplitter):
     relatedChosen = Signal(int)
 
     def __init__(
-        self, executor: LibraryExecutor, terms: Callable[[], Sequence[str]], parent: QWidget | None = None
+        self,
+        executor: LibraryExecutor,
+        terms: Callable[[], Sequence[str]],
+        marks: Callable[[], Marks | None] = lambda: None,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
         self.setObjectName("rightSplitter")
         self.executor = executor
         self.terms = terms  # the words of the search shown, to highlight
+        self.marks = marks  # what that search marks (its phrases too), when known
         self.current_id: int | None = None
         self._note_after_load = False
         self.paper_view = PaperView()
@@ -99,19 +105,20 @@ class ReadingPane(QSplitter):
         self._timer.stop()
         self.note.flush()
         self.current_id = pid
-        terms = tuple(self.terms())
+        terms, marks = tuple(self.terms()), self.marks()
         if self.paper_view.paper is None:
             self.paper_view.show_empty("")  # the paper follows in a moment
 
-        def op(lib: Library) -> tuple[PaperDetail, str]:
+        def op(lib: Library) -> tuple[PaperDetail, str, str]:
             paper = lib.paper(pid)
-            return paper, abstract_html(paper, terms)
+            marker = None if marks is None else (lambda text: lib.marks_in(marks, [text])[0])
+            return paper, abstract_html(paper, terms, marker), title_html(paper.title, marker)
 
-        def done(loaded: tuple[PaperDetail, str]) -> None:
-            paper, body = loaded
+        def done(loaded: tuple[PaperDetail, str, str]) -> None:
+            paper, body, heading = loaded
             if pid != self.current_id:
                 return
-            self.paper_view.show_paper(paper, body)
+            self.paper_view.show_paper(paper, body, heading)
             self.note.set_paper(pid, paper.note)
             self.related.set_paper(pid)
             if self._note_after_load:

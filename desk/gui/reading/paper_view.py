@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTextEdit, QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail, PaperSummary
 from desk.gui import theme
 from desk.gui.safe_text import SafeTextBrowser, plain_label
 
+Marker = Callable[[str], Sequence[tuple[int, int]]]
+MEASURE = 90  # characters a line of the abstract holds at most (a readable measure is 60–100)
 
-def abstract_html(paper: PaperDetail, terms: Collection[str]) -> str:
-    """The abstract as an HTML fragment, words whose stem is in `terms` marked `.hl`.
 
-    The core escapes every character that came from the file and links only http(s)
-    URLs.  Slow-ish (LaTeX parsing): call it on the worker, with the paper.
+def abstract_html(paper: PaperDetail, terms: Collection[str], marker: Marker | None = None) -> str:
+    """The abstract as an HTML fragment, the search's words marked `.hl`.
+
+    `marker(text)` says where the search's words and phrases stand (the library's `marks_in`);
+    without it, words whose stem is in `terms` are marked.  The core escapes every character
+    that came from the file and links only http(s) URLs.  Slow-ish (LaTeX parsing): call it on
+    the worker, with the paper.
     """
     from desk.core.text import parse_spans, spans_to_html  # loaded on the worker thread
 
-    return spans_to_html(parse_spans(paper.abstract_raw or paper.abstract), terms)
+    return spans_to_html(parse_spans(paper.abstract_raw or paper.abstract), terms, marker)
+
+
+def title_html(title: str, marker: Marker | None = None) -> str:
+    """The title as escaped HTML, the search's words marked `.hl` (on the worker too)."""
+    from desk.core.text.render import marked_html
+
+    return marked_html(title, marker(title) if marker is not None else ())
 
 
 class PaperView(QWidget):
@@ -31,6 +43,8 @@ class PaperView(QWidget):
         super().__init__(parent)
         self.paper: PaperDetail | None = None
         self._html = ""
+        self._title = ""
+        self._title_html = ""
         self.title = plain_label("paperTitle")
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
@@ -52,12 +66,18 @@ class PaperView(QWidget):
         layout.addWidget(self.meta)
         layout.addWidget(self.sources)
         layout.addWidget(self.abstract, 1)
+        # A reading measure: lines of about MEASURE characters however wide the window is.
+        self.abstract.setLineWrapMode(QTextEdit.LineWrapMode.FixedPixelWidth)
+        self.abstract.viewport().installEventFilter(self)  # its size is known once it is resized
+        self._fit_measure()
         self._restyle()
         self.show_empty("")
 
     def show_empty(self, message: str) -> None:
         """No paper: a hint instead."""
         self.paper = None
+        self._title_html = ""
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # a query or a path may be in it
         self.title.setText(message)
         self.meta.clear()
         self.meta.hide()
@@ -65,15 +85,17 @@ class PaperView(QWidget):
         self.sources.hide()
         self.abstract.clear()
 
-    def show_paper(self, paper: PaperDetail, body_html: str) -> None:
-        """Show a paper; `body_html` is the abstract as the core rendered it (`abstract_html`)."""
+    def show_paper(self, paper: PaperDetail, body_html: str, heading_html: str | None = None) -> None:
+        """Show a paper; `body_html` is the abstract as the core rendered it (`abstract_html`),
+        `heading_html` its title, escaped, the search's words marked (`title_html`)."""
         same = self.paper is not None and self.paper.id == paper.id
         scroll = self.abstract.verticalScrollBar().value() if same else 0
         self.paper = paper
         self._html = body_html
-        self.title.setText(paper.title)
+        self._show_title(paper.title, heading_html)
         self.update_state(paper)
-        where = [f"{s.file} #{s.index}" for s in paper.sources]
+        # Sources counted from 1 on screen ("#1" is the first abstract); the CLI keeps 0-based ids.
+        where = [f"{s.file} #{s.index + 1}" for s in paper.sources]
         label = "Source" if len(where) == 1 else "Sources"
         self.sources.setText(f"{label}: " + ", ".join(where) if where else "")
         self.sources.setVisible(bool(where))
@@ -94,8 +116,20 @@ class PaperView(QWidget):
             parts.append("has a note")
         self.meta.setText("  ·  ".join(parts))
         self.meta.show()
-        if summary.title != self.title.text():
-            self.title.setText(summary.title)
+        if summary.title != self._title:
+            self._show_title(summary.title, None)  # renamed: its marks are gone with the old title
+
+    def _show_title(self, title: str, heading_html: str | None) -> None:
+        import html
+
+        self._title = title
+        self._title_html = heading_html if heading_html is not None else html.escape(title)
+        if '<span class="hl">' not in self._title_html:  # nothing marked: the title as plain text
+            self.title.setTextFormat(Qt.TextFormat.PlainText)
+            self.title.setText(title)
+            return
+        self.title.setTextFormat(Qt.TextFormat.RichText)  # escaped by the core (marked_html)
+        self.title.setText(self._title_html.replace('<span class="hl">', theme.mark_span(self.palette())))
 
     def _render(self) -> None:
         if self.paper is None:
@@ -104,10 +138,27 @@ class PaperView(QWidget):
         self.abstract.setHtml(f"<p>{self._html}</p>")
 
     def _restyle(self) -> None:
+        if self.paper is not None:
+            self._show_title(self._title, self._title_html)
         pal = self.sources.palette()
         pal.setColor(QPalette.ColorRole.WindowText, theme.colors(self.palette()).muted)
         self.sources.setPalette(pal)
         self._render()
+
+    def measure_px(self) -> int:
+        """The widest line of the abstract, in pixels: MEASURE average characters."""
+        return round(MEASURE * self.abstract.fontMetrics().averageCharWidth())
+
+    def _fit_measure(self) -> None:
+        margin = 2 * round(self.abstract.document().documentMargin()) + 4
+        width = max(120, min(self.measure_px(), self.abstract.viewport().width() - margin))
+        if self.abstract.lineWrapColumnOrWidth() != width:
+            self.abstract.setLineWrapColumnOrWidth(width)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.abstract.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_measure()
+        return False
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -14,6 +14,9 @@ from desk.gui.workers import LibraryExecutor, plain_message
 
 if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
     from desk.core.library import Library
+    from desk.core.search.model import Marks
+
+RowMarks = dict[int, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]]
 
 # Keystrokes are coalesced rather than delayed by a fixed debounce: a search starts as soon
 # as none is running (on the next turn of the event loop, so a paste is one search); keys
@@ -69,6 +72,15 @@ def _hits(result: Any) -> list[Hit]:
     return [Hit(h.id, h.snippet, tuple(h.highlights)) for h in result.hits]
 
 
+def row_marks(lib: Library, marks: Marks | None, summaries: dict[int, PaperSummary]) -> RowMarks:
+    """On the worker: where the search's words stand in each row's title and short name."""
+    if marks is None or not summaries:
+        return {}
+    rows = list(summaries.values())
+    found = lib.marks_in(marks, [text for s in rows for text in (s.title, s.short_name or "")])
+    return {s.id: (found[2 * i], found[2 * i + 1]) for i, s in enumerate(rows)}
+
+
 class SearchController(QObject):
     """Owns the result model's contents; the window feeds it text and a filter."""
 
@@ -82,6 +94,7 @@ class SearchController(QObject):
         self.text = ""
         self.filter = "all"
         self.terms: tuple[str, ...] = ()
+        self.marks: Marks | None = None  # what the search shown marks (the reading pane uses it too)
         self.enabled = False  # until the library is open
         self.shown_text: str | None = None  # what was typed for the hits in the model
         self.refined = False  # the last refill kept the typed words (a filter change, a re-run)
@@ -148,14 +161,15 @@ class SearchController(QObject):
         typed = self.text
         filt = self.filter
 
-        def op(lib: Library) -> tuple[Any, dict[int, PaperSummary]] | None:
+        def op(lib: Library) -> tuple[Any, dict[int, PaperSummary], RowMarks] | None:
             if generation != self._generation:
                 return None  # a newer keystroke arrived while this one waited
             result = lib.search_ids(query, limit=FIRST_PAGE, typing=True)
             ids = [h.id for h in result.hits[:FIRST_ROWS]]
-            return result, lib.summaries(ids)
+            summaries = lib.summaries(ids)
+            return result, summaries, row_marks(lib, result.marks, summaries)
 
-        def done(value: tuple[Any, dict[int, PaperSummary]] | None) -> None:
+        def done(value: tuple[Any, dict[int, PaperSummary], RowMarks] | None) -> None:
             try:
                 if value is not None and generation == self._generation:
                     self._show(value, typed, query, filt, generation)
@@ -173,20 +187,26 @@ class SearchController(QObject):
         self.executor.submit(op, done, failed)
 
     def _show(
-        self, value: tuple[Any, dict[int, PaperSummary]], typed: str, query: str, filt: str, generation: int
+        self,
+        value: tuple[Any, dict[int, PaperSummary], RowMarks],
+        typed: str,
+        query: str,
+        filt: str,
+        generation: int,
     ) -> None:
-        result, summaries = value
+        result, summaries, marks = value
         self._shown_generation = generation
         # Nothing complete to search yet ("title:" alone), or a query that does not parse:
         # the last good results stay.
         keep = (result.no_new_query or bool(result.message)) and self._has_good
         if not keep:
             self.terms = tuple(result.terms)  # before the reset: the paper shown next highlights them
+            self.marks = result.marks
             self.refined = typed == self.shown_text  # same words, other filter or fresh data
             self.shown_text = typed
             self._model_query = query
             self._model_epoch += 1
-            self.model.reset(_hits(result), result.total, summaries)
+            self.model.reset(_hits(result), result.total, summaries, marks)
             self._has_good = not result.message
         suggestion = strip_filter(result.suggestion, filt) if result.suggestion else None
         self.searched.emit(
@@ -233,13 +253,20 @@ class SearchController(QObject):
 
     def _load_rows(self, ids: Sequence[int]) -> None:
         asked = list(ids)
+        epoch, marks = self._model_epoch, self.marks
 
-        def done(summaries: dict[int, PaperSummary]) -> None:
-            # Rows are facts about papers, not about a query: apply them whatever was typed since.
-            self.model.set_summaries(summaries, asked)
+        def op(lib: Library) -> tuple[dict[int, PaperSummary], RowMarks]:
+            summaries = lib.summaries(asked)
+            return summaries, row_marks(lib, marks, summaries)
+
+        def done(value: tuple[dict[int, PaperSummary], RowMarks]) -> None:
+            # Rows are facts about papers, not about a query: apply them whatever was typed since
+            # (their marks only while the list shows the search they were found for).
+            summaries, found = value
+            self.model.set_summaries(summaries, asked, found if epoch == self._model_epoch else None)
 
         def failed(exc: Exception) -> None:
             self.model.unload_failed(asked)
             self.failed.emit(plain_message(exc))
 
-        self.executor.submit(lambda lib: lib.summaries(asked), done, failed)
+        self.executor.submit(op, done, failed)

@@ -11,12 +11,14 @@ from PySide6.QtGui import (
     QPalette,
     QTextCharFormat,
     QTextLayout,
+    QTextLine,
     QTextOption,
 )
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from desk.core.records import PaperSummary
 from desk.gui import theme
+from desk.gui.search.marks import ELLIPSIS, cut_to_first_mark, format_ranges, utf16_length
 from desk.gui.search.model import MISSING, PLACEHOLDER, Roles
 
 PAD = 8
@@ -118,11 +120,20 @@ class ResultDelegate(QStyledItemDelegate):
             painter.drawText(QRect(rect.left(), y, GUTTER, tfm.height()), Qt.AlignmentFlag.AlignLeft, UNREAD)
         title_rect = QRect(line1.left() + GUTTER, y, right - line1.left() - GUTTER, tfm.height())
         painter.setPen(text)
-        painter.drawText(
-            title_rect,
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            tfm.elidedText(summary.title, Qt.TextElideMode.ElideRight, title_rect.width()),
-        )
+        title = tfm.elidedText(summary.title, Qt.TextElideMode.ElideRight, title_rect.width())
+        title_marks = index.data(Roles.TitleHighlights) or ()
+        if title_marks:  # the eliding keeps the start: marks past the cut go
+            shown = len(title) - (1 if title != summary.title else 0)
+            title_marks = tuple((s, min(e, shown)) for s, e in title_marks if s < shown)
+            layout = QTextLayout(title, title_font)
+            layout.setFormats(format_ranges(title, title_marks, _mark_format(colors)))
+            layout.beginLayout()
+            line = layout.createLine()
+            line.setLineWidth(title_rect.width() + 4)
+            layout.endLayout()
+            layout.draw(painter, QPointF(title_rect.topLeft()))
+        else:
+            painter.drawText(title_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
         y += tfm.height() + 2
 
         # Line 2: short name badge, then the collections.
@@ -132,10 +143,11 @@ class ResultDelegate(QStyledItemDelegate):
         if summary.short_name:
             bw = sfm.horizontalAdvance(summary.short_name) + 10
             badge = QRect(x, y, min(bw, rect.width() // 2), sfm.height())
+            marked = bool(index.data(Roles.ShortNameHighlights))  # the query names the method
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(colors.badge_background)
+            painter.setBrush(colors.hl_background if marked else colors.badge_background)
             painter.drawRoundedRect(badge, 3, 3)
-            painter.setPen(colors.badge_text)
+            painter.setPen(colors.hl_text if marked else colors.badge_text)
             painter.drawText(
                 badge,
                 Qt.AlignmentFlag.AlignCenter,
@@ -177,40 +189,52 @@ class ResultDelegate(QStyledItemDelegate):
         if width <= 10:
             return
         text = snippet.replace("\n", " ").replace("\r", " ")
-        layout = QTextLayout(text, font)
-        option = QTextOption()
-        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        layout.setTextOption(option)
-        fmt = QTextCharFormat()
-        fmt.setBackground(colors.hl_background)
-        fmt.setForeground(colors.hl_text)
-        ranges = []
-        for start, end in highlights:
-            if 0 <= start < end <= len(text):
-                r = QTextLayout.FormatRange()
-                r.start, r.length, r.format = start, end - start, fmt
-                ranges.append(r)
-        layout.setFormats(ranges)
-        fm = QFontMetrics(font)
-        ellipsis = "…"
-        ew = fm.horizontalAdvance(ellipsis)
-        layout.beginLayout()
-        y = 0.0
-        lines = []
-        for n in range(SNIPPET_LINES):
-            line = layout.createLine()
-            if not line.isValid():
-                break
-            line.setLineWidth(width - (ew if n == SNIPPET_LINES - 1 else 0))
-            line.setPosition(QPointF(0, y))
-            y += fm.lineSpacing()
-            lines.append(line)
-        layout.endLayout()
+        layout, lines = _snippet_layout(text, highlights, font, width, colors)
+        if highlights and lines:
+            last = lines[-1]
+            visible = last.textStart() + last.textLength()  # UTF-16 units; near enough to decide
+            if min(s for s, _ in highlights) >= visible - 2:
+                # The match is past what shows (a short abstract's snippet is all of it): cut in front.
+                text, highlights = cut_to_first_mark(text, highlights, visible)
+                layout, lines = _snippet_layout(text, highlights, font, width, colors)
         painter.setPen(pen)
         layout.draw(painter, origin)
         if lines:
             last = lines[-1]
-            if last.textStart() + last.textLength() < len(text):
+            if last.textStart() + last.textLength() < utf16_length(text):
                 painter.drawText(
-                    origin + QPointF(last.naturalTextWidth(), last.y() + last.ascent()), ellipsis
+                    origin + QPointF(last.naturalTextWidth(), last.y() + last.ascent()), ELLIPSIS
                 )
+
+
+def _mark_format(colors: theme.Colors) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setBackground(colors.hl_background)
+    fmt.setForeground(colors.hl_text)
+    return fmt
+
+
+def _snippet_layout(
+    text: str, highlights: tuple[tuple[int, int], ...], font: QFont, width: int, colors: theme.Colors
+) -> tuple[QTextLayout, list[QTextLine]]:
+    """The snippet laid out in at most SNIPPET_LINES lines, room for "…" left on the last."""
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    layout.setFormats(format_ranges(text, highlights, _mark_format(colors)))
+    fm = QFontMetrics(font)
+    ew = fm.horizontalAdvance(ELLIPSIS)
+    layout.beginLayout()
+    y = 0.0
+    lines: list[QTextLine] = []
+    for n in range(SNIPPET_LINES):
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width - (ew if n == SNIPPET_LINES - 1 else 0))
+        line.setPosition(QPointF(0, y))
+        y += fm.lineSpacing()
+        lines.append(line)
+    layout.endLayout()
+    return layout, lines

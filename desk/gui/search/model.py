@@ -22,6 +22,7 @@ PLACEHOLDER = "Loading…"
 MISSING = "(this paper is no longer in the library)"
 
 Index = QModelIndex | QPersistentModelIndex
+Spans = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class Roles:
     Snippet = Qt.ItemDataRole.UserRole + 3
     Highlights = Qt.ItemDataRole.UserRole + 4
     Loaded = Qt.ItemDataRole.UserRole + 5
+    TitleHighlights = Qt.ItemDataRole.UserRole + 6  # (start, end) in the title, code points
+    ShortNameHighlights = Qt.ItemDataRole.UserRole + 7
 
 
 class ResultsModel(QAbstractListModel):
@@ -58,6 +61,7 @@ class ResultsModel(QAbstractListModel):
         self._hits: list[Hit] = []
         self._rows: dict[int, int] = {}
         self._cache: dict[int, PaperSummary] = {}
+        self._marks: dict[int, tuple[Spans, Spans]] = {}  # the search's words in title, short name
         self._missing: set[int] = set()
         self._pending: set[int] = set()
         self._wanted: set[int] = set()
@@ -69,12 +73,19 @@ class ResultsModel(QAbstractListModel):
         self._ask.timeout.connect(self._emit_wanted)
 
     # -- filling -----------------------------------------------------------------------------
-    def reset(self, hits: Sequence[Hit], total: int, summaries: Mapping[int, PaperSummary]) -> None:
-        """Replace the list with a new search's first page."""
+    def reset(
+        self,
+        hits: Sequence[Hit],
+        total: int,
+        summaries: Mapping[int, PaperSummary],
+        marks: Mapping[int, tuple[Spans, Spans]] | None = None,
+    ) -> None:
+        """Replace the list with a new search's first page (`marks`: its words in titles, short names)."""
         self.beginResetModel()
         self._hits = list(self._unique(hits, set()))
         self._rows = {h.id: r for r, h in enumerate(self._hits)}
         self._cache = {i: s for i, s in summaries.items() if i in self._rows}
+        self._marks = dict(marks or {})
         self._missing.clear()
         self._pending.clear()
         self._wanted.clear()
@@ -102,11 +113,29 @@ class ResultsModel(QAbstractListModel):
         """The next page could not be loaded; allow asking again later."""
         self._fetching = False
 
-    def set_summaries(self, summaries: Mapping[int, PaperSummary], asked: Iterable[int] = ()) -> None:
-        """Rows loaded (or reloaded after a change); ids asked for but absent are missing papers."""
+    def set_summaries(
+        self,
+        summaries: Mapping[int, PaperSummary],
+        asked: Iterable[int] = (),
+        marks: Mapping[int, tuple[Spans, Spans]] | None = None,
+    ) -> None:
+        """Rows loaded (or reloaded after a change); ids asked for but absent are missing papers.
+
+        `marks` are the search's words in their titles and short names; a row whose title
+        changed without new marks loses its old ones.
+        """
         asked = set(asked)
         self._pending -= asked | set(summaries)
         changed = [i for i in summaries if i in self._rows]
+        for i in changed:
+            old = self._cache.get(i)
+            if marks is not None and i in marks:
+                self._marks[i] = marks[i]
+            elif old is not None and (old.title, old.short_name) != (
+                summaries[i].title,
+                summaries[i].short_name,
+            ):
+                self._marks.pop(i, None)
         self._cache.update((i, summaries[i]) for i in changed)
         gone = [i for i in asked - set(summaries) if i in self._rows]
         self._missing.update(gone)
@@ -177,6 +206,10 @@ class ResultsModel(QAbstractListModel):
             return hit.snippet
         if role == Roles.Highlights:
             return hit.highlights
+        if role == Roles.TitleHighlights:
+            return self._marks.get(hit.id, ((), ()))[0]
+        if role == Roles.ShortNameHighlights:
+            return self._marks.get(hit.id, ((), ()))[1]
         if role == Roles.Loaded:
             return summary is not None
         if role == Qt.ItemDataRole.AccessibleTextRole:

@@ -1,0 +1,109 @@
+"""Issue 15's speed figures: a tag or star on 1,000 papers → searchable, and tag:/saved filters.
+
+Needs a library of real text (bench/real_corpus.py, imported with `desk import`); the library is
+upgraded in place if it is older. Times are wall clock in this process, from the call that
+changes the papers to a search that returns all of them (the database commit, the index flush
+for stars, and the search itself).
+
+    python bench/real_corpus.py --size 100000 --out /tmp/real-100k
+    desk --library /tmp/lib-100k import /tmp/real-100k
+    python bench/triage_bench.py --library /tmp/lib-100k --reps 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+
+from desk.core.library import Library
+
+QUERIES = (
+    "tag:bench",
+    "tag:bench segmentation",
+    "tag:bench is:unread diffusion model",
+    '-tag:bench "point cloud"',
+    "has:tag transformer",
+    "tag:bench OR is:starred",
+)
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _until_searchable(lib: Library, query: str, want: int) -> None:
+    """Search once: ``query`` must find ``want`` papers at the first try (no polling)."""
+    total = lib.search_ids(query, limit=50).total
+    if total != want:
+        raise SystemExit(f"{query!r} found {total}, expected {want}")
+
+
+def measure(lib: Library, reps: int, size: int) -> dict[str, object]:
+    """The figures on an open library."""
+    rng = random.Random(15)
+    ids = lib.paper_ids()
+    out: dict[str, object] = {"papers": len(ids), "selection": size}
+    timings: dict[str, list[float]] = {"tag": [], "untag": [], "star": [], "unstar": []}
+    for _ in range(reps):
+        chosen = rng.sample(ids, size)
+        for label, change, query, want in (
+            ("tag", lambda c=chosen: lib.tag(c, "bench"), "tag:bench", size),
+            ("untag", lambda c=chosen: lib.untag(c, "bench"), "tag:bench", 0),
+            ("star", lambda c=chosen: lib.set_starred(c, True), "is:starred", size),
+            ("unstar", lambda c=chosen: lib.set_starred(c, False), "is:starred", 0),
+        ):
+            started = time.perf_counter()
+            change()
+            _until_searchable(lib, query, want)
+            timings[label].append(time.perf_counter() - started)
+    out["to_searchable_s"] = {k: {"median": statistics.median(v), "max": max(v)} for k, v in timings.items()}
+    lib.tag(rng.sample(ids, size), "bench")
+    lib.save_search("bench unread", "tag:bench is:unread")
+    saved = lib.saved_searches()[0].query
+    search_ms: dict[str, dict[str, float]] = {}
+    for query in (*QUERIES, saved):
+        lib.search(query, limit=50)  # warm
+        walls = []
+        for _ in range(max(5, reps * 4)):
+            started = time.perf_counter()
+            lib.search(query, limit=50)
+            walls.append((time.perf_counter() - started) * 1000)
+        search_ms[query] = {"median": statistics.median(walls), "p95": _p95(walls)}
+    out["search_ms"] = search_ms
+    for sort in ("title", "collection", "recent", "starred"):
+        started = time.perf_counter()
+        lib.search("tag:bench", limit=50, sort=sort)
+        out[f"sorted_by_{sort}_ms"] = (time.perf_counter() - started) * 1000
+    undo_started = time.perf_counter()
+    lib.undo()  # the saved search
+    lib.undo()  # the tag on 1,000
+    out["undo_tag_1000_s"] = time.perf_counter() - undo_started
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Open (upgrading if needed) the library and print the figures as JSON."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--library", type=Path, required=True)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--size", type=int, default=1000)
+    ap.add_argument("--out", type=Path, default=None, help="also write the JSON here")
+    args = ap.parse_args(argv)
+    started = time.perf_counter()
+    with Library(args.library) as lib:
+        opened = time.perf_counter() - started
+        figures = {"open_s": opened, **measure(lib, args.reps, args.size)}
+    text = json.dumps(figures, indent=2)
+    print(text)
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
