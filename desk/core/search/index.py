@@ -45,6 +45,8 @@ from desk.core.search.spelling import Lexicon, apply, corrections, other_word, s
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
+from desk.core.semantic.fusion import fuse, related_fusion
+from desk.core.semantic.vectors import SemanticVectors
 from desk.core.tuning import DEFAULT as DEFAULT_TUNING
 from desk.core.workers import WorkerPool, split
 
@@ -81,6 +83,8 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
+        self.semantic: SemanticVectors | None = None
         self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
         check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
@@ -482,6 +486,9 @@ class SearchIndex:
             found = [found[int(i)] for i in positions]
         elif compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
+            if self.semantic is not None:
+                found, joined = _fuse(self.semantic, corpus, compiled, found)
+                total += joined
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(
             query,
@@ -497,7 +504,10 @@ class SearchIndex:
         )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
-        """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
+        """Papers most like ``doc_id``, without it: its key terms' BM25F fused with its vector's cosine.
+
+        Without vectors (not built yet), the key terms alone.
+        """
         started = time.perf_counter()
         label = f"related:{doc_id}"
         with self._lock:
@@ -511,15 +521,18 @@ class SearchIndex:
             stored = corpus.searcher.stored_fields(docnum)
             text = f"{stored.get('title', '')}\n{stored.get('abstract', '')}"
             keys = corpus.searcher.key_terms_from_text("abstract", text, numterms=RELATED_TERMS)
-            if not keys:
+            vec = self.semantic.vector_of(doc_id) if self.semantic is not None else None
+            if not keys and vec is None:
                 return _empty(label, started, None)
-            heaviest = max(w for _, w in keys) or 1.0
+            heaviest = max((w for _, w in keys), default=1.0) or 1.0
             scores = np.zeros(corpus.n, np.float32)
             mask = np.zeros(corpus.n, bool)
             for term, weight in keys:
                 s, m = bm25f(corpus, [("abstract", term, 1.0), ("title", term, 2.0)])
                 scores += s * np.float32(weight / heaviest)
                 mask |= m
+            if vec is not None and self.semantic is not None:
+                scores, mask = related_fusion(scores, mask, self.semantic.cosines(vec, corpus.ids))
             mask[docnum] = False
             total, docs, parts, values = top(corpus, Ranked(scores, mask), limit)
             terms = tuple(t for t, _ in keys)
@@ -528,6 +541,19 @@ class SearchIndex:
             return SearchResult(
                 label, total, hits, _ms(started), None, False, terms, None, marks=Marks(terms)
             )
+
+    def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
+        """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+        started = time.perf_counter()
+        with self._lock:
+            corpus = self._current()
+            if corpus is None:
+                return _empty(label, started, NOT_READY)
+            live = np.flatnonzero(corpus.alive)
+            docnum_of = dict(zip(corpus.ids[live].tolist(), live.tolist(), strict=True))
+            found = [(docnum_of[i], 0, score) for i, score in scored if i in docnum_of]
+            hits = self._hits(corpus, found, Highlighter(()), {})
+            return SearchResult(label, total, hits, _ms(started), None, False, (), None)
 
     def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
         """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
@@ -594,6 +620,23 @@ class SearchIndex:
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
             hits.append(Hit(int(corpus.ids[docnum]), int(parts), float(relevance), cut[0], cut[1]))
         return tuple(hits)
+
+
+def _fuse(
+    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found]
+) -> tuple[list[Found], int]:
+    """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
+
+    Papers holding none of the words may join only a plain ranked query: not one with
+    required parts, filters or exclusions, which meaning alone cannot satisfy.
+    """
+    vec = semantic.query_vector([w.stem for w in compiled.words])
+    if vec is None:
+        return found, 0
+    cosine = semantic.cosines(vec, corpus.ids)
+    plan = compiled.plan
+    open_query = not (plan.musts or plan.filters or plan.negatives)
+    return fuse(found, cosine, np.flatnonzero(corpus.alive) if open_query else None)
 
 
 def _stored(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]]) -> dict[str, Any]:
