@@ -445,6 +445,7 @@ class SearchIndex:
     ) -> SearchResult:
         depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
         expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+        variants: dict[tuple[int, int], list[str]] = {}
         if compiled.spell_words and compiled.ranked:
             self._lexicon.refresh()
             self._acronyms.refresh()
@@ -452,17 +453,19 @@ class SearchIndex:
             expansions = query_alternatives(
                 self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
             )
-            for at, others in spelling_variants(self._lexicon, query, compiled.spell_words).items():
-                expansions.setdefault(at, []).extend((tuple(analyze(v)), 1.0) for v in others)
-            if expansions:  # acronyms searched as their long forms too (and the reverse), "colour" as "color"
-                compiled = compile_query(parsed, None, tags, expansions)
+            variants = {
+                at: [stems[0] for v in others if len(stems := analyze(v)) == 1]
+                for at, others in spelling_variants(self._lexicon, query, compiled.spell_words).items()
+            }
+            if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
+                compiled = compile_query(parsed, None, tags, expansions, (), variants)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
             unused = {at for at, fix in fixes.items() if other_word(query[at[0] : at[1]], fix, self._lexicon)}
-            merged = compile_query(parsed, fixes, tags, expansions, unused) if fixes else compiled
+            merged = compile_query(parsed, fixes, tags, expansions, unused, variants) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.
@@ -582,14 +585,14 @@ class SearchIndex:
         )
         if not rescorer.active:
             return found
-        rescored: list[tuple[int, float, int, int]] = []
+        rescored: list[tuple[float, int, int, int]] = []
         for docnum, parts, relevance in head:
             fields = _stored(corpus, docnum, stored)
             texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
             bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
-            rescored.append((-parts, -(relevance + bonus), int(corpus.ids[docnum]), docnum))
+            rescored.append((-(relevance + bonus), int(corpus.ids[docnum]), docnum, parts))
         rescored.sort()
-        return [(docnum, -parts, -neg) for parts, neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
+        return [(docnum, parts, -neg) for neg, _, docnum, parts in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()

@@ -1,9 +1,9 @@
 """Words and meaning in one ranking: the semantic cosine folded into BM25F's relevance.
 
-Hits are ordered by the query parts they match, then by relevance (ranking.py). The fusion
-keeps the parts as they are, so a paper holding more of the query's words still comes first,
-and reorders papers of the same parts by ``relevance + WEIGHT * best_relevance * cosine``: the
-cosine, scaled to the query's best relevance, counts for up to WEIGHT of it. Papers close in
+Lexical hits are ordered by relevance (ranking.py: BM25F plus a bonus for each query part a
+paper matches, by the part's idf). The fusion reorders them by ``relevance + WEIGHT *
+best_relevance * cosine``: the cosine, scaled to the query's best relevance, counts for up to
+WEIGHT of it. Papers close in
 meaning that hold none of the words (a paraphrase) join with 0 parts, after every lexical
 match; where the query's words match little, they are what fills the page.
 
@@ -44,7 +44,8 @@ def fuse(
             if d not in fused and cosine[d] >= MIN_COSINE:
                 fused[d] = (0, scale * float(cosine[d]))
                 joined += 1
-    order = sorted(fused.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
+    # Lexical matches first (any parts), by fused relevance; then the papers joined on meaning.
+    order = sorted(fused.items(), key=lambda item: (item[1][0] == 0, -item[1][1], item[0]))
     return [(d, parts, relevance) for d, (parts, relevance) in order], joined
 
 
