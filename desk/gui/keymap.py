@@ -26,13 +26,15 @@ class ActionSpec:
     local: bool = False  # only while the search box or the result list has the focus
 
 
-MENUS = ("&File", "&Search", "&Paper", "&Help")
+MENUS = ("&File", "&Edit", "&Search", "&Paper", "&Help")
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("import_files", "&File", "&Import files…", ("Ctrl+I",)),
     ActionSpec("import_folder", "&File", "Import &folder…", ("Ctrl+Shift+I",)),
     ActionSpec("export", "&File", "&Export to Markdown…", ("Ctrl+E",)),
     ActionSpec("quit", "&File", "&Quit", ("Ctrl+Q",)),
+    ActionSpec("undo", "&Edit", "&Undo the last change", ("Ctrl+Z",)),
+    ActionSpec("redo", "&Edit", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y")),
     ActionSpec("focus_search", "&Search", "&Find…", ("Ctrl+K", "/")),
     ActionSpec("filter_all", "&Search", "&All papers", ("Ctrl+1",)),
     ActionSpec("filter_starred", "&Search", "&Starred", ("Ctrl+2",)),
@@ -46,6 +48,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("read", "&Paper", "Mark &read / unread", ("R",)),
     ActionSpec("note", "&Paper", "&Edit note", ("N", "Ctrl+Return")),
     ActionSpec("preview", "&Paper", "Pre&view note", ("Ctrl+Shift+P",)),
+    ActionSpec("triage", "&Paper", "Tr&iage unread (one key a paper)", ("Ctrl+T",)),
     ActionSpec("rename", "&Paper", "Rena&me…", ("F2",)),
     ActionSpec("related", "&Paper", "Re&lated papers", ("Ctrl+R",)),
     ActionSpec("duplicates", "&Paper", "Review &duplicates…", ("Ctrl+Shift+D",)),
@@ -61,6 +64,8 @@ OTHER_KEYS: tuple[tuple[str, str], ...] = (
     ("Open the highlighted paper", "Enter"),
     ("Open a paper from the related list", "Enter"),
     ("Leave the note (it is saved as you type)", "Tab"),
+    ("Toggle the first nine tags (in the order they were made)", "1 … 9"),
+    ("In triage: star and next, done and next, back and undo, leave", "s, e or x, u, Esc"),
     ("Import lists", "drop files or a folder"),
 )
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QSplitter,
+    QStackedWidget,
     QStatusBar,
     QVBoxLayout,
     QWidget,
@@ -44,6 +45,8 @@ from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
+from desk.gui.organize.actions import Organizer
+from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
 from desk.gui.search.controller import Outcome, SearchController
@@ -145,8 +148,15 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.search_bar)
         layout.addWidget(self.welcome)
-        layout.addWidget(self.main_splitter, 1)
+        self.triage_view = TriageView(self.executor)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.main_splitter)
+        self.pages.addWidget(self.triage_view)
+        layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
+        self.organizer = Organizer(
+            self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
+        )
 
         status = QStatusBar()
         status.setObjectName("statusBar")
@@ -207,6 +217,9 @@ class MainWindow(QMainWindow):
             "note": lambda: later(r.edit_note),
             "preview": r.toggle_preview,
             "rename": lambda: later(r.rename),
+            "triage": self.organizer.triage,
+            "undo": self.organizer.undo,
+            "redo": self.organizer.redo,
             "related": lambda: later(r.show_related),
             "duplicates": lambda: self.duplicates.open(),
             "back": self.back,
@@ -245,6 +258,19 @@ class MainWindow(QMainWindow):
         self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
         self.duplicates.changed.connect(self.refresh)
+        org = self.organizer
+        org.rows.connect(reading.apply)
+        org.status.connect(self.show_status)
+        org.everything.connect(self.refresh)
+        org.triageReady.connect(self.start_triage)
+        self.triage_view.status.connect(self.show_status)
+        self.triage_view.left.connect(self.leave_triage)
+        for n in range(1, 10):
+            digit = QAction(f"Toggle tag {n}", self)
+            digit.setObjectName(f"action_tag_{n}")
+            digit.setShortcut(QKeySequence(str(n)))
+            digit.triggered.connect(lambda _c=False, k=n: self._after_search(lambda: org.toggle_nth(k)))
+            self.addAction(digit)
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
         )
@@ -423,6 +449,27 @@ class MainWindow(QMainWindow):
         """Esc: note or abstract → result list → search box."""
         self.note.flush()
         self.focus.back()
+
+    # -- triage ------------------------------------------------------------------------------
+    def start_triage(self, ids: list[int]) -> None:
+        """The paper fills the window; one key a decision (organize/triage.py)."""
+        self.note.flush()
+        self.pages.setCurrentWidget(self.triage_view)
+        self.search_bar.setEnabled(False)
+        self.triage_view.start(ids)
+
+    def leave_triage(self, decided: int) -> None:
+        """Esc in triage: back to the list, which shows the decisions."""
+        self.pages.setCurrentWidget(self.main_splitter)
+        self.search_bar.setEnabled(True)
+        self.show_status(f"Triage: {decided} decision{'s' if decided != 1 else ''}")
+        self.refresh()
+        self.focus.to_list()
+
+    @property
+    def triaging(self) -> bool:
+        """Whether triage mode fills the window."""
+        return self.pages.currentWidget() is self.triage_view
 
     # -- dialogs and messages ----------------------------------------------------------------
     def show_shortcuts(self) -> None:
