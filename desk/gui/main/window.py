@@ -42,6 +42,7 @@ from desk.gui.keymap import build_actions
 from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
+from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.reading.pane import ReadingPane
@@ -214,6 +215,8 @@ class MainWindow(QMainWindow):
         self.startup.ready.connect(self._library_ready)
         self.startup.failed.connect(self._library_failed)
         self.importer.finished.connect(self._imported)
+        self.vectors = VectorBuilder(self)
+        self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
         self.duplicates.changed.connect(self.refresh)
         self.exporter.exported.connect(
@@ -243,6 +246,15 @@ class MainWindow(QMainWindow):
             self.reading.show_message(EMPTY_LIBRARY)
         self.controller.run_now()
         self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
+        self._build_vectors()
+
+    def _build_vectors(self) -> None:
+        """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
+        self.executor.submit(self.vectors.start)
+
+    def _vectors_built(self, done: str) -> None:
+        if done:  # the meaning of the words joins the results shown
+            self.refresh()
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
@@ -259,6 +271,7 @@ class MainWindow(QMainWindow):
             self.welcome.dismiss()  # the user's own lists are in
         self.refresh()
         self.duplicates.refresh()
+        self._build_vectors()
 
     def _import_failed(self, _message: str) -> None:
         if self.startup.importing_samples:  # the importer said why; the empty library is usable
