@@ -131,7 +131,7 @@ def test_ctrl_shift_d_opens_the_first_group_with_the_differences_marked(
     assert [g.ids for g in dialog.groups] == expected
     assert dialog.group_label.text() == f"Group 1 of {len(expected)}"
     assert dialog.shown_pair() == expected[0][:2]
-    assert re.fullmatch(r"\d+ % similar.*", dialog.similarity_label.text())
+    assert re.fullmatch(r"(Same text|Truncation|Revision): .+", dialog.similarity_label.text())
     for side in (dialog.left, dialog.right):
         assert side.title.text() and side.abstract.toPlainText()
         assert "Source" in side.sources.text()
@@ -143,7 +143,8 @@ def test_ctrl_shift_d_opens_the_first_group_with_the_differences_marked(
             break
         press(qtbot, "n")
         settle(qtbot, dialog)
-    assert dialog.group_label.text() == f"Group 3 of {len(expected)}"
+    third = next(i for i, ids in enumerate(expected) if len(ids) == 3)
+    assert dialog.group_label.text() == f"Group {third + 1} of {len(expected)}"
     # Words only the original has are struck through on the left, the new ones underlined on the right.
     assert "line-through" in html_of(dialog, "left") and "underline" in html_of(dialog, "right")
     assert "Off-policy" in dialog.left.abstract.toPlainText()
@@ -319,3 +320,84 @@ def test_the_review_keys_are_on_the_shortcut_sheet(open_window, library_dir: Pat
     for spec in REVIEW_ACTIONS:
         assert entries[spec.text.rstrip("…")]
     sheet.close()
+
+
+def _walk_to(qtbot, dialog: DuplicatesDialog, kind: str) -> None:
+    for _ in range(len(dialog.groups)):
+        if dialog.view.candidate.kind == kind:
+            return
+        press(qtbot, "n")
+        settle(qtbot, dialog)
+    raise AssertionError(f"no {kind} group")
+
+
+def test_the_review_says_what_each_pair_shares(review, dupes_dir: Path, qtbot) -> None:
+    """A copy cut to 70 % is not "100 % similar": it is 70 % of the other, all of it in it."""
+    _window, dialog = review(dupes_dir)
+    said = {}
+    for _ in range(len(dialog.groups)):
+        said[dialog.view.candidate.kind] = dialog.similarity_label.text()
+        press(qtbot, "n")
+        settle(qtbot, dialog)
+    assert set(said) == {"exact", "truncation", "revision"}
+    assert said["exact"] == "Same text: the same text after cleanup"
+    cut = re.fullmatch(
+        r"Truncation: the right paper is (\d+) % of the left paper, all of it in the left paper",
+        said["truncation"],
+    )
+    assert cut is not None and 65 <= int(cut.group(1)) <= 72
+    assert re.fullmatch(r"Revision: \d\d % of sentences shared", said["revision"])
+    assert not any("similar" in text for text in said.values())
+
+
+def test_u_takes_back_not_a_duplicate(review, dupes_dir: Path, qtbot) -> None:
+    window, dialog = review(dupes_dir)
+    before = len(dialog.groups)
+    pair = dialog.shown_pair()
+    press(qtbot, "d")
+    settle(qtbot, dialog)
+    assert len(dialog.groups) == before - 1 and "U undoes" in dialog.status.text()
+    press(qtbot, "u")
+    settle(qtbot, dialog)
+    assert len(dialog.groups) == before
+    assert dialog.shown_pair() == pair  # the pair is offered again, and shown
+    assert "offered again" in dialog.status.text()
+    window.close()
+    with Library(dupes_dir) as lib:
+        assert pair not in lib.distinct_pairs()
+
+
+def test_merge_all_truncations_shows_each_merge_first(review, dupes_dir: Path, qtbot) -> None:
+    with Library(dupes_dir) as lib:
+        [cut] = [g.ids for g in lib.near_duplicates() if g.kind == "truncation"]
+        total = lib.count()
+    window, dialog = review(dupes_dir)
+    before = len(dialog.groups)
+    assert dialog.buttons["merge_truncations"].text().startswith("Merge all truncations (1)…")
+    press(qtbot, "T", Ctrl | Shift)
+    qtbot.waitUntil(lambda: dialog.findChild(QMessageBox, "mergeTruncationsConfirm") is not None)
+    box = dialog.findChild(QMessageBox, "mergeTruncationsConfirm")
+    qtbot.waitUntil(lambda: box.isVisible() and QApplication.focusWidget() is not None)
+    keep, gone = cut  # the full text was imported first
+    assert f"keep {keep} ← {gone}: #{gone} is" in box.text() and f"all of it in #{keep}" in box.text()
+    press(qtbot, Key.Key_Return)
+    qtbot.waitUntil(lambda: len(dialog.groups) == before - 1)
+    settle(qtbot, dialog)
+    assert not any(g.kind == "truncation" for g in dialog.groups)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog)
+    press(qtbot, "u")
+    settle(qtbot, dialog)
+    assert len(dialog.groups) == before
+    window.close()
+    with Library(dupes_dir) as lib:
+        assert lib.count() == total
+
+
+def test_a_reload_on_the_heels_of_a_step_keeps_the_step(review, dupes_dir: Path, qtbot) -> None:
+    """The window's delayed refresh can reload the review just after a key moved on: it stays moved."""
+    _window, dialog = review(dupes_dir)
+    second = dialog.groups[1].ids
+    press(qtbot, "n")
+    dialog.reload()  # before the step's group has loaded
+    settle(qtbot, dialog)
+    assert dialog.view.candidate.ids == second

@@ -139,8 +139,10 @@ class _Compiler:
         tags: TagLookup | None = None,
         expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
         replaced: Collection[tuple[int, int]] = (),
+        variants: Mapping[tuple[int, int], Sequence[str]] | None = None,
     ) -> None:
         self.alternatives = alternatives or {}
+        self.variants = variants or {}
         self.replaced = replaced
         self.tags = tags
         self.tag_sets: dict[str | None, IdSet] = {}
@@ -193,7 +195,14 @@ class _Compiler:
                 self.slot += 1  # breaks word adjacency
             elif not replaced:
                 self.add_words(word.text)
-        subs = [p] if not replaced and (p := _terms(toks, fields)) is not None else []
+        spellings = self.variants.get((word.start, word.end), ()) if len(toks) == 1 else ()
+        if spellings and not replaced:  # "colour" and "color": one word, however spelled
+            items = tuple((f, t, b) for t in (toks[0], *spellings) for f, b in _boosted(fields))
+            subs: list[Plan] = [Terms(items, one_term=True)]
+            if positive:
+                self.terms.extend(spellings)
+        else:
+            subs = [p] if not replaced and (p := _terms(toks, fields)) is not None else []
         if toks and not replaced and (word.field is None or "short_kw" in fields):
             subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
         if fixed and fixed != toks and (alt := _terms(fixed, fields)) is not None:
@@ -335,6 +344,7 @@ def compile_query(
     tags: TagLookup | None = None,
     expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
     replaced: Collection[tuple[int, int]] = (),
+    variants: Mapping[tuple[int, int], Sequence[str]] | None = None,
 ) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
@@ -342,9 +352,10 @@ def compile_query(
     that is searched as well: the word's part then matches papers holding either. ``tags``
     answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
     to other words searched too, their score scaled (see Alternative). A word of ``replaced``
-    that has an alternative of another stem is searched as that alternative only.
+    that has an alternative of another stem is searched as that alternative only. ``variants``
+    gives a typed word's other spellings (stems), scored with it as one term.
     """
-    c = _Compiler(alternatives, tags, expansions, replaced)
+    c = _Compiler(alternatives, tags, expansions, replaced, variants)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(

@@ -376,6 +376,9 @@ class _Parser:
             if tok.field is None:  # has:tag
                 return TagFilter(None)
             name = " ".join(tok.text.split())
+            if tok.kind == "phrase" and not tok.closed:  # a tag's name being typed: wait for the quote
+                self.notes.unfinished.append(f"Quote open: the tag “{name}…” counts once it is closed.")
+                return None
             return TagFilter(name) if name else None
         if tok.kind == "phrase":
             return self.phrase(tok)

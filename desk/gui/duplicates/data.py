@@ -7,7 +7,6 @@ Text from files is only ever put into HTML escaped.
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -35,6 +34,8 @@ class Comparison:
 
     left: Side
     right: Side
+    relation: str = ""
+    """What the two share, in words ("Truncation: the right paper is 45 % of the left paper, …")."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,17 @@ def diff_html(left: str, right: str) -> tuple[str, str, int, int]:
     return " ".join(lhs), " ".join(rhs), only_left, only_right
 
 
-def similarity_text(candidate: Candidate) -> str:
-    """The group's similarity as a whole percentage, rounded down ("87 % similar")."""
-    return f"{math.floor(candidate.similarity * 100 + 1e-9)} % similar"
+KIND_NAMES = {"exact": "Same text", "truncation": "Truncation", "revision": "Revision"}
+
+
+def relation_text(left: str, right: str) -> str:
+    """How the right abstract compares with the left one, as `desk dupes` says it:
+    "Truncation: the right paper is 45 % of the left paper, all of it in the left paper"."""
+    from desk.core.dedup import describe, match
+
+    found = match(left, right)
+    said = describe(found, "the left paper", "the right paper")
+    return f"{KIND_NAMES.get(found.kind, found.kind)}: {said}"
 
 
 def pick(groups: Sequence[Candidate], prefer: Collection[int], position: int) -> int | None:
@@ -104,7 +113,8 @@ def load_view(lib: Library, groups: Sequence[Candidate], index: int) -> GroupVie
     comparisons = []
     for other in papers[1:]:
         left, right, only_left, only_right = diff_html(first.abstract, other.abstract)
-        comparisons.append(Comparison(Side(first, left, only_left), Side(other, right, only_right)))
+        relation = relation_text(first.abstract, other.abstract)
+        comparisons.append(Comparison(Side(first, left, only_left), Side(other, right, only_right), relation))
     return GroupView(index, candidate, tuple(comparisons))
 
 
@@ -136,6 +146,19 @@ def merge_exact(lib: Library, wanted: Collection[tuple[int, ...]]) -> tuple[list
             return kept, str(exc)
         kept.append(group.ids[0])
     return kept, None
+
+
+def merge_plan_lines(lib: Library, kind: str) -> list[str]:
+    """What merging every group of `kind` would do, one line a group (the preview)."""
+    return [
+        f"keep {step.keep} ← {', '.join(map(str, step.others))}: {step.description}"
+        for step in lib.merge_plan(kind)
+    ]
+
+
+def merge_kind(lib: Library, kind: str) -> list[int]:
+    """Merge every group of `kind` (one undo step in the history); the kept ids, in order."""
+    return [step.keep for step in lib.merge_all(kind)]
 
 
 def unmerge_all(lib: Library, kept: Sequence[int]) -> list[int]:

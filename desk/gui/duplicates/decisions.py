@@ -1,4 +1,5 @@
-"""The keys of the duplicates review that change the library: merge, not a duplicate, undo, merge all exact.
+"""The keys of the duplicates review that change the library: merge, not a duplicate, undo (of either),
+merge all exact, merge all truncations (after a preview of every merge).
 
 Each is a change of the library run through the review's `run_change`, which then finds the
 groups again and shows the group the change leaves in view.
@@ -12,18 +13,22 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from desk.gui.duplicates.data import Comparison, merge_exact, unmerge_all
+from desk.gui.duplicates.data import Comparison, merge_exact, merge_kind, merge_plan_lines, unmerge_all
 
 if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
     from desk.core.library import Library
 
 Change = Callable[["Library"], tuple[Collection[int], Any]]
+MERGED, DISTINCT = "merged", "distinct"
+Decision = tuple[str, list[int]]
+"""What `u` can take back: ("merged", the kept ids) or ("distinct", the pair)."""
+PREVIEW_LINES = 12
 
 
 class ReviewHost(Protocol):
     """What the deciding keys need of the review that shows the pair (the dialog is one)."""
 
-    undo_stack: list[list[int]]
+    undo_stack: list[Decision]
 
     @property
     def groups(self) -> Sequence[Any]: ...
@@ -32,6 +37,7 @@ class ReviewHost(Protocol):
     def comparison(self) -> Comparison | None: ...
     def shown_pair(self) -> tuple[int, int] | None: ...
     def say(self, message: str) -> None: ...
+    def run_query(self, query: Callable[[Library], Any], done: Callable[[Any], None]) -> None: ...
     def run_change(
         self, change: Change, done: Callable[[Any], str], *, writes_papers: bool = True
     ) -> None: ...
@@ -60,7 +66,7 @@ class ReviewDecisions:
             return (keep,), None
 
         def done(_result: None) -> str:
-            self.host.undo_stack.append([keep])
+            self.host.undo_stack.append((MERGED, [keep]))
             return f"Merged into “{_short(title)}”. U undoes it."
 
         self.host.run_change(change, done)
@@ -75,28 +81,45 @@ class ReviewDecisions:
             lib.mark_distinct(*pair)
             return pair, None
 
-        self.host.run_change(
-            change,
-            lambda _r: "Marked as different papers; they will not be offered again.",
-            writes_papers=False,
-        )
+        def done(_result: None) -> str:
+            self.host.undo_stack.append((DISTINCT, list(pair)))
+            return "Marked as different papers; they will not be offered again. U undoes it."
+
+        self.host.run_change(change, done, writes_papers=False)
 
     def undo(self) -> None:
-        """u: bring back the papers of the last merge made in this review."""
+        """u: take back the last merge or "not a duplicate" made in this review."""
         if self.host.busy():
             return
         if not self.host.undo_stack:
-            self.host.say("No merge made in this review to undo.")
+            self.host.say("Nothing decided in this review to undo.")
             return
-        kept = self.host.undo_stack[-1]
+        decision = self.host.undo_stack[-1]
+        what, ids = decision
+
+        def pop() -> None:
+            if self.host.undo_stack and self.host.undo_stack[-1] is decision:
+                self.host.undo_stack.pop()
+
+        if what == DISTINCT:
+
+            def unmark(lib: Library) -> tuple[Collection[int], None]:
+                lib.unmark_distinct(ids[0], ids[1])
+                return ids, None
+
+            def unmarked(_result: None) -> str:
+                pop()
+                return "“Not a duplicate” undone: the pair is offered again."
+
+            self.host.run_change(unmark, unmarked, writes_papers=False)
+            return
 
         def change(lib: Library) -> tuple[Collection[int], list[int]]:
-            restored = unmerge_all(lib, kept)
-            return (*kept, *restored), restored
+            restored = unmerge_all(lib, ids)
+            return (*ids, *restored), restored
 
         def done(restored: list[int]) -> str:
-            if self.host.undo_stack and self.host.undo_stack[-1] is kept:
-                self.host.undo_stack.pop()
+            pop()
             n = len(restored)
             return f"Merge undone: {n} paper{'s are' if n != 1 else ' is'} back."
 
@@ -130,6 +153,8 @@ class ReviewDecisions:
         wanted = {g.ids for g in exact}
 
         def finished(_result: int) -> None:
+            self.parent.activateWindow()  # the keys work again once the box is gone
+            self.parent.setFocus()
             if box.clickedButton() is yes:
                 self._merge_exact(wanted)
 
@@ -147,10 +172,67 @@ class ReviewDecisions:
         def done(result: tuple[list[int], str | None]) -> str:
             kept, error = result
             if kept:
-                self.host.undo_stack.append(kept)
+                self.host.undo_stack.append((MERGED, kept))
             n = len(kept)
             said = f"Merged {n} group{'s' if n != 1 else ''} of exact duplicates. U undoes them."
             return said if error is None else f"{said} Stopped: {error}"
+
+        self.host.run_change(change, done)
+
+    def ask_merge_truncations(self) -> None:
+        """Every truncation group (one text cut from another), merged into its longest text
+        after a preview of each merge."""
+        if self.host.busy():
+            return
+        self.host.run_query(lambda lib: merge_plan_lines(lib, "truncation"), self._confirm_truncations)
+
+    def _confirm_truncations(self, lines: list[str]) -> None:
+        if not lines:
+            self.host.say("No group is a copy cut from a longer text.")
+            return
+        groups = f"{len(lines)} group{'s' if len(lines) != 1 else ''}"
+        shown = "\n".join(lines[:PREVIEW_LINES])
+        more = f"\n… and {len(lines) - PREVIEW_LINES} more" if len(lines) > PREVIEW_LINES else ""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Merge truncated copies",
+            f"Merge {groups} where one abstract is a part of a longer one?\n\n"
+            f"Each group keeps its longest text; the others are folded into it:\n\n{shown}{more}\n\n"
+            "U (or Edit → Undo) takes the whole batch back.",
+            QMessageBox.StandardButton.NoButton,
+            self.parent,
+        )
+        box.setObjectName("mergeTruncationsConfirm")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        if len(lines) > PREVIEW_LINES:
+            box.setDetailedText("\n".join(lines))
+        yes = box.addButton(f"Merge {groups}", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(yes)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def finished(_result: int) -> None:
+            self.parent.activateWindow()  # the keys work again once the box is gone
+            self.parent.setFocus()
+            if box.clickedButton() is yes:
+                self._merge_truncations()
+
+        box.finished.connect(finished)
+        self._confirm = box
+        box.open()
+
+    def _merge_truncations(self) -> None:
+        if self.host.busy():
+            return
+
+        def change(lib: Library) -> tuple[Collection[int], list[int]]:
+            return (), merge_kind(lib, "truncation")
+
+        def done(kept: list[int]) -> str:
+            if kept:
+                self.host.undo_stack.append((MERGED, kept))
+            n = len(kept)
+            return f"Merged {n} group{'s' if n != 1 else ''} of truncated copies. U undoes them."
 
         self.host.run_change(change, done)
 

@@ -16,8 +16,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractSlider, QWidget
 
-from desk.gui.duplicates.data import Comparison, GroupView, Snapshot, fetch, load_view, similarity_text
-from desk.gui.duplicates.decisions import Change, ReviewDecisions
+from desk.gui.duplicates.data import Comparison, GroupView, Snapshot, fetch, load_view
+from desk.gui.duplicates.decisions import Change, Decision, ReviewDecisions
 from desk.gui.duplicates.keys import wire_review_keys
 from desk.gui.duplicates.layout import EMPTY, DuplicatesLayout
 from desk.gui.workers import LibraryExecutor, plain_message
@@ -43,12 +43,13 @@ class DuplicatesDialog(DuplicatesLayout):
         self.groups: tuple[Any, ...] = ()
         self.view: GroupView | None = None
         self.other = 0  # which other paper of the group is on the right
-        self.undo_stack: list[list[int]] = []
+        self.undo_stack: list[Decision] = []
         self.loaded = False
         self._busy = False
         self._token = 0
         self._loading: int | None = None  # the token of the load on its way, if any
         self._error: str | None = None  # why the groups could not be found, if they could not
+        self._going_to: tuple[int, ...] | None = None  # the group a step is loading
         self.decisions = ReviewDecisions(self, self)
         self._button_keys: dict[str, str] = {}
         self.setObjectName("duplicatesView")
@@ -74,6 +75,7 @@ class DuplicatesDialog(DuplicatesLayout):
             "scroll_up": lambda: self._scroll(QAbstractSlider.SliderAction.SliderPageStepSub),
             "undo_merge": self.undo,
             "merge_exact": self.ask_merge_exact,
+            "merge_truncations": self.ask_merge_truncations,
             "close_review": self.close,
         }
         return wire_review_keys(self, handlers, self.buttons, self._button_keys, self._label_button)
@@ -118,6 +120,10 @@ class DuplicatesDialog(DuplicatesLayout):
         self.status.setText(message)
 
     # -- changing -----------------------------------------------------------------------------
+    def run_query(self, query: Callable[[Any], Any], done: Callable[[Any], None]) -> None:
+        """Run `query(lib)` on the worker (it changes nothing), then `done(result)` here."""
+        self.executor.submit(query, done, lambda exc: self.say(plain_message(exc)))
+
     def run_change(self, change: Change, done: Callable[[Any], str], *, writes_papers: bool = True) -> None:
         """Run `change(lib) -> (ids to show next, result)` on the worker, then find the groups again.
 
@@ -159,7 +165,9 @@ class DuplicatesDialog(DuplicatesLayout):
         """Find the groups again; show the one holding a preferred paper, else stay in place."""
         if self._busy:
             return  # the change in flight finds the groups again after it, and knows what to show
-        if not prefer and self.view is not None:
+        if not prefer and self._going_to is not None:
+            prefer = self._going_to  # a key moved on: a reload on its heels must not take it back
+        elif not prefer and self.view is not None:
             prefer = self.view.candidate.ids
         position = self.view.index if self.view is not None else 0
         token = self._next_token()
@@ -217,7 +225,7 @@ class DuplicatesDialog(DuplicatesLayout):
             candidate = view.candidate
             size = len(candidate.ids)
             self.group_label.setText(f"Group {view.index + 1} of {count}")
-            self.similarity_label.setText(similarity_text(candidate) + _containment(comparison))
+            self.similarity_label.setText(comparison.relation)
             self.exact_label.setVisible(candidate.exact_after_cleanup)
             for w in (self.group_label, self.similarity_label, self.legend):
                 w.show()
@@ -249,11 +257,16 @@ class DuplicatesDialog(DuplicatesLayout):
             "previous_group": count > 1,
             "undo_merge": bool(self.undo_stack),
             "merge_exact": any(g.exact_after_cleanup for g in self.groups),
+            "merge_truncations": any(g.kind == "truncation" for g in self.groups),
         }
         for name, on in enabled.items():
             self.buttons[name].setEnabled(on)
         exact = sum(g.exact_after_cleanup for g in self.groups)
         self._label_button("merge_exact", f"Merge all exact ({exact})…" if exact else "Merge all exact…")
+        cut = sum(g.kind == "truncation" for g in self.groups)
+        self._label_button(
+            "merge_truncations", f"Merge all truncations ({cut})…" if cut else "Merge all truncations…"
+        )
 
     # -- moving -------------------------------------------------------------------------------
     def step(self, delta: int) -> None:
@@ -269,8 +282,10 @@ class DuplicatesDialog(DuplicatesLayout):
     def go(self, index: int) -> None:
         groups = self.groups
         token = self._next_token()
+        self._going_to = groups[index].ids
 
         def done(view: GroupView) -> None:
+            self._going_to = None
             if self._current(token):
                 self.view = view
                 self.other = 0
@@ -278,6 +293,7 @@ class DuplicatesDialog(DuplicatesLayout):
                 self._render()
 
         def failed(_exc: Exception) -> None:
+            self._going_to = None
             if self._current(token):
                 self.reload()  # the group changed under us (another program): find them again
 
@@ -308,22 +324,16 @@ class DuplicatesDialog(DuplicatesLayout):
         self.decisions.mark_distinct()
 
     def undo(self) -> None:
-        """u: bring back the papers of the last merge made in this review."""
+        """u: take back the last merge or "not a duplicate" made in this review."""
         self.decisions.undo()
 
     def ask_merge_exact(self) -> None:
         """The batch: every group whose abstracts are equal after cleanup, after a confirmation."""
         self.decisions.ask_merge_exact()
 
-
-def _containment(comparison: Comparison) -> str:
-    """A hint when one copy holds every word of the other (a truncated or extended copy)."""
-    left, right = comparison.left.own_words, comparison.right.own_words
-    if left and not right:
-        return " · the right copy is part of the left one"
-    if right and not left:
-        return " · the left copy is part of the right one"
-    return ""
+    def ask_merge_truncations(self) -> None:
+        """The batch: every group where one abstract is cut from a longer one, after a preview."""
+        self.decisions.ask_merge_truncations()
 
 
 def _words(n: int) -> str:

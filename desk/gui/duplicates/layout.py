@@ -109,9 +109,10 @@ class DuplicatesLayout(QDialog):
             (None, None),
             ("previous_group", "← Previous"),
             ("next_group", "Skip →"),
-            ("undo_merge", "Undo merge"),
+            ("undo_merge", "Undo"),
             (None, None),
             ("merge_exact", "Merge all exact…"),
+            ("merge_truncations", "Merge all truncations…"),
             ("close_review", "Close"),
         ):
             if name is None:

@@ -18,12 +18,23 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QStatusBar, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QStatusBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desk import __version__
 from desk.core.paths import bundled_seeds_dir
 from desk.core.records import ImportReport
+from desk.gui import theme
 from desk.gui.dialogs.export import Exporter, ask_export
 from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
@@ -31,11 +42,12 @@ from desk.gui.duplicates.review import DuplicatesReview
 from desk.gui.keymap import build_actions
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
+from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
 from desk.gui.search.controller import Outcome, SearchController
-from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
+from desk.gui.search.results import EMPTY_LIBRARY, WELCOME, ResultList, empty_text
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
@@ -56,11 +68,14 @@ class MainWindow(QMainWindow):
         self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
         self.executor = LibraryExecutor(self)
-        self.settings = WindowSettings()
-        self.setWindowTitle(f"desk {__version__}")
+        self.settings = WindowSettings(library_dir)
+        # Qt adds " — desk" (the application's name) to a title not ending in it.
+        name = library_dir.name
+        self.setWindowTitle("desk" if name.lower() == "desk" else f"{name} — desk")
         self.setAcceptDrops(True)
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
+        self.appearance = self._appearance_menu()
         self.importer = ImportRunner(self.executor, self)
         self.exporter = Exporter(self.executor, self)
         self.duplicates = DuplicatesReview(
@@ -106,8 +121,8 @@ class MainWindow(QMainWindow):
             self.search_box,
             self.results_view,
             (self.abstract_view, self.related.list),
-            self.note_editor,
-            (self.search_box, self.results_view, self.abstract_view, self.note_editor),
+            self.note,
+            (self.search_box, self.results_view, self.abstract_view, self.note_editor, self.note.preview),
             lambda rows: self._after_search(lambda: self.move_selection(rows)),
             self,
         )
@@ -118,10 +133,18 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.reading)
         self.main_splitter.setStretchFactor(0, 2)
         self.main_splitter.setStretchFactor(1, 3)
+        self.welcome = QLabel()
+        self.welcome.setObjectName("welcome")
+        self.welcome.setWordWrap(True)
+        self.welcome.setTextFormat(Qt.TextFormat.RichText)  # our own words only
+        self.welcome.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.welcome.linkActivated.connect(lambda _link: self._close_welcome())
+        self.welcome.hide()
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.search_bar)
+        layout.addWidget(self.welcome)
         layout.addWidget(self.main_splitter, 1)
         self.setCentralWidget(central)
 
@@ -131,6 +154,37 @@ class MainWindow(QMainWindow):
         self.hits_label = QLabel("Opening the library…")
         self.hits_label.setObjectName("hitsLabel")
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
+
+    def _appearance_menu(self) -> dict[str, QAction]:
+        """View → Appearance: follow the system, or always light, or always dark (every library)."""
+        view = QMenu("&View", self)
+        help_menu = next((a for a in self.menuBar().actions() if a.text() == "&Help"), None)
+        if help_menu is not None:
+            self.menuBar().insertMenu(help_menu, view)
+        else:
+            self.menuBar().addMenu(view)
+        appearance = view.addMenu("&Appearance")
+        group = QActionGroup(self)
+        actions: dict[str, QAction] = {}
+        for choice, text in (("system", "Like the &system"), ("light", "&Light"), ("dark", "&Dark")):
+            action = QAction(text, self)
+            action.setObjectName(f"action_scheme_{choice}")
+            action.setCheckable(True)
+            action.setChecked(choice == self.settings.scheme)
+            action.triggered.connect(lambda _c=False, c=choice: self.set_scheme(c))
+            group.addAction(action)
+            appearance.addAction(action)
+            actions[choice] = action
+        if self.settings.scheme != "system":  # "system": as the application started (follow_system)
+            self.set_scheme(self.settings.scheme)
+        return actions
+
+    def set_scheme(self, choice: str) -> None:
+        """Light, dark or the system's (kept for next time)."""
+        self.settings.scheme = choice
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            theme.choose_scheme(app, choice)
 
     def _handlers(self) -> dict[str, Callable[[], object]]:
         r, later = self.reading, self._after_search
@@ -187,6 +241,8 @@ class MainWindow(QMainWindow):
         self.startup.ready.connect(self._library_ready)
         self.startup.failed.connect(self._library_failed)
         self.importer.finished.connect(self._imported)
+        self.vectors = VectorBuilder(self)
+        self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
         self.duplicates.changed.connect(self.refresh)
         self.exporter.exported.connect(
@@ -202,7 +258,26 @@ class MainWindow(QMainWindow):
         """The paper in view (the keys act on it)."""
         return self.reading.current_id
 
+    def _show_welcome(self, count: int) -> None:
+        """The first run's note: these are sample lists, and how to bring one's own."""
+        c = theme.colors(self.palette())
+        self.welcome.setText(
+            f'<span style="color: {c.badge_text.name()};">{WELCOME.format(count=count)}</span>'
+            '&nbsp; <a href="hide">Hide</a>'
+        )
+        self.welcome.setStyleSheet(
+            f"QLabel#welcome {{ background: {c.badge_background.name()};"
+            " border-radius: 4px; padding: 6px 8px; }"
+        )
+        self.welcome.show()
+
+    def _close_welcome(self) -> None:
+        self.welcome.hide()
+        self.settings.welcome = False
+
     def _library_ready(self, count: int, note: str) -> None:
+        if self.settings.welcome and count:
+            self._show_welcome(count)
         self.ready = True
         self.controller.enabled = True
         if note:
@@ -211,6 +286,15 @@ class MainWindow(QMainWindow):
             self.reading.show_message(EMPTY_LIBRARY)
         self.controller.run_now()
         self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
+        self._build_vectors()
+
+    def _build_vectors(self) -> None:
+        """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
+        self.executor.submit(self.vectors.start)
+
+    def _vectors_built(self, done: str) -> None:
+        if done:  # the meaning of the words joins the results shown
+            self.refresh()
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
@@ -220,10 +304,14 @@ class MainWindow(QMainWindow):
 
     def _imported(self, report: ImportReport) -> None:
         if self.startup.importing_samples:
+            self.settings.welcome = True
             self.startup.samples_imported(report)
             return
+        if report.added:
+            self._close_welcome()  # the user's own lists are in
         self.refresh()
         self.duplicates.refresh()
+        self._build_vectors()
 
     def _import_failed(self, _message: str) -> None:
         if self.startup.importing_samples:  # the importer said why; the empty library is usable
@@ -246,9 +334,14 @@ class MainWindow(QMainWindow):
         if not self.ready:
             return
         query = self.controller.shown_query  # what the list shows, even if the box holds more
-        ask_export(
-            self, query, self.model.total, lambda choice, path: self.exporter.export(choice, query, path)
-        )
+        total = self.model.total
+
+        def counted(starred: int) -> None:
+            ask_export(
+                self, query, total, starred, lambda what, path: self.exporter.export(what, query, path)
+            )
+
+        self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
 
     # -- search and the result list ----------------------------------------------------------
     def _searched(self, outcome: Outcome) -> None:
