@@ -12,9 +12,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 from whoosh.analysis import STOP_WORDS  # type: ignore[import-untyped]
 
 from desk.core.search.schema import TOKEN_PATTERN, cached_stem
@@ -51,7 +51,10 @@ class Sparse:
     data: np.ndarray
     shape: tuple[int, int]
 
-    def _csr(self) -> csr_matrix:
+    def _csr(self) -> Any:
+        # Imported here: SciPy takes ~0.1 s to load, and a query (a numpy product) never needs it.
+        from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
         return csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
 
     def dot(self, dense: np.ndarray) -> np.ndarray:
