@@ -22,7 +22,14 @@ if TYPE_CHECKING:
     from desk.core.library import Library
 
 
+_READY: set[int] = set()
+
+
 def _ready(lib: Library) -> None:
+    """Build the vectors on the first call for a library (not timed as a search afterwards)."""
+    if id(lib) in _READY:
+        return
+    _READY.add(id(lib))
     if lib.vectors.current is None or lib.vectors_pending():
         started = time.perf_counter()
         done = lib.ensure_vectors()
