@@ -1,12 +1,15 @@
 """Building the semantic vectors in the background, after the library opens and after each import.
 
 The build (seconds at 10k papers) runs on a thread of its own, never on the UI thread nor on the
-library executor's one worker, so searches go on meanwhile, from words alone; ``finished`` says
-when the meaning of the words joins them (the window then searches again).
+library executor's one worker, so searches go on meanwhile, from words alone; the searches after
+it use the meaning of the words too. It starts a moment after the library is ready or an import
+ended (the first keystrokes do not share the processor with it); ``finished`` says it ended. The
+list on screen is not searched again then: it never changes under the user's hands.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from typing import TYPE_CHECKING
@@ -47,7 +50,8 @@ class VectorBuilder(QObject):
             except Exception:  # the library closed under it, a full disk: words alone still work
                 log.warning("the semantic vectors could not be built", exc_info=True)
                 done = ""
-            self.finished.emit(done)
+            with contextlib.suppress(RuntimeError):  # the window closed meanwhile
+                self.finished.emit(done)
             with self._lock:
                 if not self._again:
                     self._thread = None
