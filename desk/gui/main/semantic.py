@@ -23,8 +23,10 @@ log = logging.getLogger(__name__)
 
 
 class VectorBuilder(QObject):
-    """Runs ``Library.ensure_vectors`` on a background thread; one build at a time, a request
-    made during a build runs once it ends. ``finished(what)`` carries what was done ("" for nothing)."""
+    """Runs ``Library.ensure_vectors_elsewhere`` (a build process, waited for) on a thread.
+
+    One build at a time; a request made during a build runs once it ends. ``finished(what)``
+    carries what was done ("" for nothing)."""
 
     finished = Signal(str)
 
@@ -46,7 +48,7 @@ class VectorBuilder(QObject):
     def _run(self, lib: Library) -> None:
         while True:
             try:
-                done = lib.ensure_vectors() or ""
+                done = lib.ensure_vectors_elsewhere() or ""
             except Exception:  # the library closed under it, a full disk: words alone still work
                 log.warning("the semantic vectors could not be built", exc_info=True)
                 done = ""
