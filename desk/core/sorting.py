@@ -79,7 +79,7 @@ def positions(session: Session, sort: str, ranked_ids: np.ndarray) -> Sequence[i
         return range(len(ranked_ids))
     ids = ranked_ids.tolist()
     if sort == "starred":
-        rows = session.connection().exec_driver_sql("SELECT id FROM paper WHERE starred")
+        rows = session.connection().exec_driver_sql("SELECT id FROM paper WHERE starred = 1")
         flagged = {r[0] for r in rows}
         starred = np.array([i in flagged for i in ids], bool)
         return np.argsort(~starred, kind="stable").tolist()
