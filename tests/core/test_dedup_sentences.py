@@ -35,7 +35,10 @@ def test_sentence_matching_by_matrix_equals_matching_by_sets() -> None:
             assert fast == _plain_pairs(a, b)
 
 
-sentence = st.lists(st.sampled_from("graph model data we the learn robust noise . A B".split()), max_size=30)
+sentence = st.lists(
+    st.sampled_from(["graph", "model", "data", "we", "the", "learn", "robust", "noise", ".", "A", "B"]),
+    max_size=30,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -53,7 +56,7 @@ def test_a_shared_sentence_gives_shared_keys_and_other_papers_share_none() -> No
     own, cut, other = (set(k.tolist()) for k in ready.sentence_keys)
     assert len(own & cut) >= 3  # whole sentences, and the first words of the one cut
     assert not own & other
-    assert all(len(k) <= 3 * len(s) for k, s in zip(ready.sentence_keys, ready.starts, strict=True))
+    assert all(len(k) <= 4 * len(s) for k, s in zip(ready.sentence_keys, ready.starts, strict=True))
     assert KEY_WORDS >= 5
 
 
@@ -73,3 +76,18 @@ def test_the_edit_score_is_the_shingle_jaccard_of_the_two_texts() -> None:
             found = match(a, b)
             if found.kind == "revision" and not found.offered:
                 assert found.score >= _set_jaccard(a, b) - 1e-9
+
+
+def test_two_sentences_side_by_side_give_a_key_neither_gives_alone() -> None:
+    """Where each sentence recurs in many texts (boilerplate, a recombined corpus), the boundary
+    between two of them still names the pair."""
+    one, two, three = (" ".join(sentences_of(PAPER)[k : k + 1]) for k in range(3))
+    ready = prepare([f"{one} {two}", f"{one} {three}", f"{three} {two}"], 3)
+    a, b, c = (set(k.tolist()) for k in ready.sentence_keys)
+    assert len(a - b - c) == 1  # one & two side by side: only the first text has them
+
+
+def sentences_of(text: str) -> list[str]:
+    from dedup_texts import sentences
+
+    return sentences(text)
