@@ -58,16 +58,40 @@ def opened(args: argparse.Namespace) -> Iterator[Library]:
         if lib.repaired and lib.count():
             warn(f"desk: {lib.repaired}; rebuilt it from the database")
         yield lib
+        if lib.index_behind:
+            warn(f"desk: {lib.index_behind}; it catches up when it can be written")
     finally:
         lib.close()
+
+
+def with_vectors(lib: Library) -> None:
+    """Bring the semantic vectors up to date before a search (the first command after an import builds
+    them, with progress on a terminal); a store that cannot be written only costs the semantic part."""
+    done = lib.ensure_vectors(progress_printer("Building the semantic vectors"))
+    if done is not None and (done.startswith("rebuilt") or done.startswith("could not")):
+        warn(f"desk: the semantic vectors {done}")
 
 
 def json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+MAX_ID = (1 << 63) - 1  # SQLite's largest integer
+
+
+def paper_id(text: str) -> int:
+    """An ID argument: a whole number SQLite can hold (else a usage error in plain words)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a paper id (ids are whole numbers)") from None
+    if not 0 < value <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"{text} is not a paper id (ids run from 1 to {MAX_ID})")
+    return value
+
+
 def ids_arguments(p: argparse.ArgumentParser, many: bool = True) -> None:
-    p.add_argument("ids", metavar="ID", type=int, nargs="+" if many else 1, help="paper id")
+    p.add_argument("ids", metavar="ID", type=paper_id, nargs="+" if many else 1, help="paper id")
 
 
 # -- import ------------------------------------------------------------------------------------
@@ -83,11 +107,10 @@ def run_import(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.as_json())
     else:
-        say(
-            f"Imported {report.files} file(s): {report.paragraphs} abstracts, {report.added} new papers, "
-            f"{report.merged} already known"
-            + (f", {report.already_imported} file(s) imported before" if report.already_imported else "")
-        )
+        from desk.core.summary import import_summary
+
+        for line in import_summary(report, review="desk dupes"):
+            say(line)
     for err in report.errors:
         warn(f"desk: skipped {err.file}: {err.error}")
     return 1 if report.errors else 0
@@ -119,7 +142,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def show_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     json_flag(p)
 
 
@@ -151,7 +174,8 @@ def search_args(p: argparse.ArgumentParser) -> None:
     json_flag(p)
 
 
-def _print_page(page: ResultPage, as_json: bool) -> None:
+def print_page(page: ResultPage, as_json: bool) -> None:
+    """A page of hits (search, related, recommend) as lines, or as the search JSON."""
     if as_json:
         emit_json(page_json(page))
         return
@@ -161,7 +185,7 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
         warn(f"desk: {page.hint}")
     if page.suggestion:
         say(f"Did you mean: {page.suggestion}" + (" (showing results for it)" if page.corrected else ""))
-    say(f"{page.total} hit(s) in {page.took_ms:.1f} ms")
+    say(f"{page.total} {'hit' if page.total == 1 else 'hits'} in {page.took_ms:.1f} ms")
     for row in page.rows:
         say(summary_line(row.paper))
         say(f"         {row.snippet}")
@@ -170,12 +194,13 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
     with opened(args) as lib:
-        _print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
+        with_vectors(lib)
+        print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
     return 0
 
 
 def related_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     p.add_argument("--limit", type=int, default=10, metavar="N")
     json_flag(p)
 
@@ -183,7 +208,8 @@ def related_args(p: argparse.ArgumentParser) -> None:
 def run_related(args: argparse.Namespace) -> int:
     """desk related ID"""
     with opened(args) as lib:
-        _print_page(lib.related(args.id, limit=max(args.limit, 0)), args.json)
+        with_vectors(lib)
+        print_page(lib.related(args.id, limit=max(args.limit, 0)), args.json)
     return 0
 
 
@@ -229,7 +255,7 @@ def flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
 
 
 def note_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     p.add_argument("--set", dest="text", required=True, metavar="TEXT", help='the note ("" clears it)')
 
 
@@ -241,7 +267,7 @@ def run_note(args: argparse.Namespace) -> int:
 
 
 def retitle_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int)
+    p.add_argument("id", metavar="ID", type=paper_id)
     p.add_argument("text", metavar="TEXT", help='the title ("" goes back to the derived one)')
 
 
@@ -274,10 +300,10 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        tmp = args.output.with_name(args.output.name + ".part")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(args.output)
-        warn(f"desk: wrote {len(ids)} paper(s) to {args.output}")
+        from desk.core.files import write_text
+
+        write_text(args.output, text)
+        warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {args.output}")
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from desk.cli.commands import json_flag, opened
+from desk.cli.commands import json_flag, opened, paper_id
 from desk.cli.output import emit_json, say, summary_line, warn
 from desk.core.dedup import Candidate, describe_group, describe_link
 from desk.core.merge_plan import MERGEABLE_KINDS, PlannedMerge
@@ -54,8 +54,8 @@ def run_dupes(args: argparse.Namespace) -> int:
 
 
 def merge_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("keep", metavar="KEEP_ID", type=int, nargs="?", help="the paper to keep")
-    p.add_argument("others", metavar="OTHER_ID", type=int, nargs="*", help="papers folded into it")
+    p.add_argument("keep", metavar="KEEP_ID", type=paper_id, nargs="?", help="the paper to keep")
+    p.add_argument("others", metavar="OTHER_ID", type=paper_id, nargs="*", help="papers folded into it")
     p.add_argument(
         "--all-kind",
         choices=MERGEABLE_KINDS,
@@ -109,8 +109,8 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def distinct_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("a", metavar="ID", type=int)
-    p.add_argument("b", metavar="ID", type=int)
+    p.add_argument("a", metavar="ID", type=paper_id)
+    p.add_argument("b", metavar="ID", type=paper_id)
     p.add_argument("--undo", action="store_true", help='take back "not a duplicate" for the two papers')
 
 
@@ -126,7 +126,7 @@ def run_distinct(args: argparse.Namespace) -> int:
 
 
 def unmerge_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", type=int, help="the kept paper, or one merged into it")
+    p.add_argument("id", metavar="ID", type=paper_id, help="the kept paper, or one merged into it")
 
 
 def run_unmerge(args: argparse.Namespace) -> int:

@@ -23,27 +23,103 @@ def _library_option(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: every command takes --library before or after its name."""
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     parser = argparse.ArgumentParser(
         prog="desk", description="An offline, keyboard-driven reading list for research-paper abstracts."
     )
     parser.add_argument("--version", action="version", version=f"desk {__version__}")
     _library_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands: dict[str, argparse.ArgumentParser] = {}
     for spec in COMMANDS:
         p = sub.add_parser(spec.name, help=spec.help, description=spec.help)
         # SUPPRESS keeps a --library given before the command from being reset here.
         _library_option(p, argparse.SUPPRESS)
         spec.arguments(p)
         p.set_defaults(run=spec.run)
-    return parser
+        commands[spec.name] = p
+    return parser, commands
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser: every command takes --library before or after its name."""
+    return _parsers()[0]
+
+
+def _known(parser: argparse.ArgumentParser, token: str) -> bool:
+    """Whether argparse would take token for one of parser's options (abbreviations too)."""
+    name = token.split("=", 1)[0]
+    options = [o for action in parser._actions for o in action.option_strings]
+    return name in options or (name.startswith("--") and any(o.startswith(name) for o in options))
+
+
+def _words_starting_with_a_dash(argv: list[str], commands: dict[str, argparse.ArgumentParser]) -> list[str]:
+    """argv with a value that begins with "-" but names no option (``desk search -policy``,
+    ``desk note 3 --set -x``) made unambiguous: joined to its option with "=", or moved behind
+    "--" when it is the command's positional argument. "--" itself keeps working."""
+    at = next((k for k, a in enumerate(argv) if a in commands), None)
+    if at is None or "--" in argv:
+        return argv
+    parser = commands[argv[at]]
+    takes_value = {o for a in parser._actions if a.option_strings and a.nargs != 0 for o in a.option_strings}
+    takes_value.add("--library")
+    head, rest, loose = argv[: at + 1], argv[at + 1 :], []
+    out: list[str] = []
+    k = 0
+    while k < len(rest):
+        token = rest[k]
+        value = rest[k + 1] if k + 1 < len(rest) else ""
+        if token in takes_value and value.startswith("-") and value != "-" and not _known(parser, value):
+            out.append(f"{token}={value}")
+            k += 2
+            continue
+        if token.startswith("-") and len(token) > 1 and not _known(parser, token) and not _number(token):
+            loose.append(token)
+        else:
+            out.append(token)
+        k += 1
+    return head + out + (["--", *loose] if loose else [])
+
+
+def _number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def _plain_text(args: argparse.Namespace) -> None:
+    """Text arguments (a note, a title, a query) with bytes that are not UTF-8 replaced by U+FFFD;
+    paths keep them (they name real files)."""
+    for name, value in vars(args).items():
+        if isinstance(value, str) and name != "library":
+            setattr(args, name, value.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+
+
+def _plain_failure(exc: BaseException, args: argparse.Namespace) -> str | None:
+    """A failure of the disk or the database file in plain words (None: not one of those)."""
+    from desk.core.failures import message_of, translate
+    from desk.core.paths import DATABASE_NAME, resolve_library_dir, shown_name
+
+    plain = translate(exc, resolve_library_dir(args.library) / DATABASE_NAME)
+    if plain is not None:
+        return shown_name(str(plain))
+    if isinstance(exc, OSError):
+        where = f" ({shown_name(str(exc.filename))})" if exc.filename else ""
+        return f"{exc.strerror or exc}{where}"
+    if type(exc).__module__.split(".")[0] in ("sqlite3", "sqlalchemy"):
+        return f"the library database could not be read or written ({message_of(exc)})"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit status 0 success, 1 failed or partial work, 2 usage error."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    parser, commands = _parsers()
+    args = parser.parse_args(
+        _words_starting_with_a_dash(list(sys.argv[1:] if argv is None else argv), commands)
+    )
+    _plain_text(args)
     logging.basicConfig(format="desk: %(message)s", level=logging.WARNING)
     if args.command is None:
         from desk.gui.app import run_app
@@ -58,13 +134,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DeskError as exc:
         warn(f"desk: {exc}")
         return 1
-    except OSError as exc:
-        # A folder that cannot be written, a disk that is full: say which and why, no traceback.
-        where = f" ({exc.filename})" if exc.filename else ""
-        warn(f"desk: {exc.strerror or exc}{where}")
-        return 1
     except KeyboardInterrupt:
         warn("desk: interrupted")
+        return 1
+    except Exception as exc:
+        # A folder that cannot be written, a full disk, a damaged file: say which, no traceback.
+        plain = _plain_failure(exc, args)
+        if plain is None:
+            raise
+        warn(f"desk: {plain}")
         return 1
 
 

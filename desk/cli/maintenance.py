@@ -23,6 +23,9 @@ def run_check(args: argparse.Namespace) -> int:
     with opened(args) as lib:
         problems = lib.check()
         count = lib.count()
+        repaired = lib.vectors_repaired
+    if repaired:
+        warn(f"desk: the semantic vectors were {repaired}")
     for p in problems:
         warn(f"desk: {p}")
     if not problems:
@@ -32,12 +35,13 @@ def run_check(args: argparse.Namespace) -> int:
 
 def backup_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", nargs="?", type=Path, help="where to write the copy")
+    p.add_argument("--force", action="store_true", help="copy a damaged library too")
 
 
 def run_backup(args: argparse.Namespace) -> int:
     """desk backup [FILE]"""
     with opened(args) as lib:
-        dest = lib.backup(args.file)
+        dest = lib.backup(args.file, force=args.force)
     say(f"Backed up the library to {dest}")
     return 0
 
@@ -65,3 +69,31 @@ def run_install_desktop(args: argparse.Namespace) -> int:
     for path in install_desktop():
         say(f"Installed {path}")
     return 0
+
+
+def salvage_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dest", metavar="DEST", type=Path, help="a new, empty folder for the salvaged library")
+
+
+def run_salvage(args: argparse.Namespace) -> int:
+    """desk salvage DEST: copy what can be read of a damaged library into a new one."""
+    from desk.core.library import Library
+    from desk.core.paths import DATABASE_NAME
+    from desk.core.salvage import salvage
+
+    source = resolve_library_dir(args.library) / DATABASE_NAME
+    report = salvage(source, args.dest)
+    with Library(args.dest) as lib:
+        stats = lib.stats()
+        problems = lib.check()
+    lost = f"; {report.unreadable_ranges} unreadable row(s) left out" if report.unreadable_ranges else ""
+    dropped = sum(report.dropped.values())
+    orphans = f"; {dropped} row(s) whose paper was lost dropped" if dropped else ""
+    say(
+        f"Salvaged {stats.papers} papers ({stats.starred} starred, {stats.notes} with notes) "
+        f"into {args.dest} ({report.method}{lost}{orphans})"
+    )
+    say(f"Open it with `desk --library {args.dest}`; the damaged library was left as it was")
+    for p in problems:
+        warn(f"desk: {p}")
+    return 1 if problems else 0

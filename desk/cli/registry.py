@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from desk.cli import commands as c
+from desk.cli import discovery as s
 from desk.cli import duplicates as d
 from desk.cli import maintenance as m
 from desk.cli import organize as o
@@ -21,6 +22,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("note", "replace a paper's note", c.note_args, c.run_note),
     Command("retitle", "set the title you prefer for a paper", c.retitle_args, c.run_retitle),
     Command("related", "papers like this one", c.related_args, c.run_related),
+    Command(
+        "recommend", "unread papers ranked by what you starred and tagged", s.recommend_args, s.run_recommend
+    ),
     Command("dupes", "near-duplicate candidates to review", d.dupes_args, d.run_dupes),
     Command("merge", "fold duplicates into one paper", d.merge_args, d.run_merge),
     Command("distinct", "say two papers are not duplicates", d.distinct_args, d.run_distinct),
@@ -43,5 +47,6 @@ COMMANDS: tuple[Command, ...] = (
     Command("check", "verify the database and that the index agrees with it", no_arguments, m.run_check),
     Command("backup", "write an online copy of the library", m.backup_args, m.run_backup),
     Command("restore", "put a backup back in place of the library", m.restore_args, m.run_restore),
+    Command("salvage", "copy what can be read into a new library", m.salvage_args, m.run_salvage),
     Command("install-desktop", "add desk to the application menu", no_arguments, m.run_install_desktop),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from desk.cli.commands import json_flag, opened
+from desk.cli.commands import json_flag, opened, paper_id
 from desk.cli.output import emit_json, say, summary_json, summary_line, warn
 
 
@@ -34,7 +34,7 @@ def _yes_flag(p: argparse.ArgumentParser) -> None:
 
 
 def delete_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("ids", metavar="ID", type=int, nargs="+", help="paper id")
+    p.add_argument("ids", metavar="ID", type=paper_id, nargs="+", help="paper id")
     _yes_flag(p)
 
 
@@ -100,7 +100,7 @@ def run_trash(args: argparse.Namespace) -> int:
 
 
 def restore_paper_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("ids", metavar="ID", type=int, nargs="+", help="id of a paper in the trash")
+    p.add_argument("ids", metavar="ID", type=paper_id, nargs="+", help="id of a paper in the trash")
 
 
 def run_restore_paper(args: argparse.Namespace) -> int:

@@ -25,3 +25,11 @@ class LibraryBusy(DeskError):
 
 class LibraryDamaged(DeskError):
     """The database file cannot be read as a desk library."""
+
+
+class DiskFull(DeskError):
+    """The disk holding the library has no room left; nothing half-written was kept."""
+
+
+class LibraryReadOnly(DeskError):
+    """The library folder (or its database) cannot be written."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -13,9 +14,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from desk.core import failures
 from desk.core.analysis import Analysed, analyse_many
 from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
 from desk.core.db.models import utcnow
+from desk.core.errors import DiskFull, LibraryBusy, LibraryDamaged, LibraryReadOnly
+from desk.core.paths import shown_name
 from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
 from desk.core.records import ImportFileError, ImportReport
 from desk.core.workers import WorkerPool
@@ -121,7 +125,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         record = ImportRecord(
             sha256=parsed.sha256,
             file=parsed.name,
-            path=str(parsed.path),
+            path=shown_name(str(parsed.path)),
             collection=parsed.collection,
             encoding=parsed.encoding,
             paragraphs=len(parsed.abstracts),
@@ -184,6 +188,10 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
     return outcome
 
 
+log = logging.getLogger(__name__)
+STOPS_AN_IMPORT = (DiskFull, LibraryReadOnly, LibraryDamaged, LibraryBusy)
+
+
 def _total_size(files: Sequence[Path]) -> int:
     total = 0
     for path in files:
@@ -227,7 +235,7 @@ def import_paths(
         try:
             parsed = read_list_file(path)
         except ReadError as exc:
-            return ImportFileError(path.name, exc.reason)
+            return ImportFileError(shown_name(path.name), exc.reason)
         if _imported_before(db, parsed.sha256):
             return parsed, None
         return parsed, PendingAnalysis(parsed.abstracts, pool)
@@ -239,7 +247,7 @@ def import_paths(
             was_cancelled = True
             break
         if progress is not None:
-            progress(done, len(files), path.name)
+            progress(done, len(files), shown_name(path.name))
         current = ahead if ahead is not None else start(path)
         if done == 0 and pool is not None:
             pool.preload(preload)  # while the first file is stored, not when its index is due
@@ -254,10 +262,26 @@ def import_paths(
             paragraphs += len(parsed.abstracts)
             already += 1
             continue
-        analysed = analysis.result()
-        if before_store is not None:
-            before_store(analysed)
-        outcome = store_parsed(db, parsed, analysed)
+        try:
+            analysed = analysis.result()
+            if before_store is not None:
+                before_store(analysed)
+            outcome = store_parsed(db, parsed, analysed)
+        except Exception as exc:
+            plain = failures.translate(exc, db.path)
+            if isinstance(plain, STOPS_AN_IMPORT):
+                # Every later file would fail the same way: the files before stay imported.
+                errors.append(ImportFileError(parsed.name, str(plain)))
+                errors += [
+                    ImportFileError(shown_name(p.name), "not imported: the import stopped at the error above")
+                    for p in files[done + 1 :]
+                ]
+                break
+            if plain is None:
+                log.warning("importing %s failed", parsed.name, exc_info=True)
+            why = str(plain) if plain is not None else f"could not be imported ({type(exc).__name__}: {exc})"
+            errors.append(ImportFileError(parsed.name, why))
+            continue
         paragraphs += outcome.paragraphs
         added += len(outcome.added_ids)
         merged += outcome.merged

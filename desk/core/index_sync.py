@@ -6,12 +6,16 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+import numpy as np
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
+from desk.core import failures
 from desk.core.db import Database, IndexQueue, Paper, Source
-from desk.core.search import IndexDoc, IndexState, SearchIndex
+from desk.core.search import IndexDoc, IndexState, SearchIndex, manifest
+from desk.core.search.disk import DIGEST_PRIME, revision_digest
 from desk.core.search.index import StagedBatch
+from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
 from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
@@ -19,6 +23,12 @@ from desk.core.workers import WorkerPool
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
+# The papers' (id, rev) digest, as search.disk.revision_digest computes it over the index.
+_DIGEST_SQL = text(
+    f"SELECT count(*), coalesce(sum(((id % {DIGEST_PRIME}) * 1103515245 + (rev % {DIGEST_PRIME}) * 48271"
+    f" + ((id % {DIGEST_PRIME}) * (rev % {DIGEST_PRIME})) % {DIGEST_PRIME}) % {DIGEST_PRIME}), 0)"
+    " FROM paper WHERE id NOT IN (SELECT paper_id FROM index_queue)"
+)
 
 
 _DOC_COLUMNS = (
@@ -71,9 +81,35 @@ class IndexSync:
         self.db = db
         self.index = index
         self.tuning = tuning  # for the pools it starts itself (None: the default)
+        self.behind: str | None = None
+        """Why the index is behind the database (it could not be written), or None."""
+
+    def record_files(self) -> None:
+        """Record the index's files for `desk check` (under the write lock, after a commit)."""
+        try:
+            manifest.record(self.index.directory)
+        except Exception:  # unrecorded files are read in full by the next check
+            log.debug("could not record the search index's files", exc_info=True)
 
     def flush(self, pool: WorkerPool | None = None) -> int:
-        """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many."""
+        """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many.
+
+        The database has committed the changes already: an index that cannot be written (a
+        read-only folder, a full disk, a busy library) does not make them fail. The papers
+        stay queued, ``behind`` says why, and the next flush or open catches up.
+        """
+        try:
+            written = self._flush(pool)
+        except Exception as exc:
+            self.behind = (
+                f"the search index is behind the database: it could not be written ({failures.reason(exc)})"
+            )
+            log.debug("index flush failed; the papers stay queued", exc_info=True)
+            return 0
+        self.behind = None
+        return written
+
+    def _flush(self, pool: WorkerPool | None) -> int:
         written = 0
         with self.db.reading() as session:
             if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
@@ -91,6 +127,7 @@ class IndexSync:
                     self.index.delete(gone)
                 session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
                 written += len(ids)
+                self.record_files()
 
     def start_flush(self, pool: WorkerPool) -> PendingFlush | None:
         """Start indexing the queued papers on the pool's workers and return at once (None: done here).
@@ -128,6 +165,8 @@ class IndexSync:
             self.index.rebuild(self._iter_all(session), total, progress, cancelled, pool)
             if cancelled is None or not cancelled():
                 session.execute(delete(IndexQueue))
+                self.record_files()
+        self.behind = None
 
     def needs_rebuild(self) -> str | None:
         """Why the index must be rebuilt before use, or None when it can be used as it is."""
@@ -139,19 +178,37 @@ class IndexSync:
                 IndexState.OLD_SCHEMA: "the search index is from an older desk",
             }.get(state, "the search index cannot be used")
         with self.db.reading() as session:
-            papers = session.scalar(select(func.count(Paper.id))) or 0
-            queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
-        if queued == 0 and self.index.doc_count() != papers:
-            return "the search index is out of date"
+            queued = list(session.scalars(select(IndexQueue.paper_id)))
+            in_db = tuple(session.execute(_DIGEST_SQL).one())
+        ids, revs = self.index.live_revisions()
+        if queued:
+            keep = ~np.isin(ids, np.array(queued, dtype=np.int64))
+            ids, revs = ids[keep], revs[keep]
+        if revision_digest(ids, revs) != in_db:
+            # A kill during a restore, a lost -wal file, an index copied from elsewhere: the same
+            # number of papers is not the same papers.
+            return "the search index holds other revisions than the database"
         return None
 
     def ensure(self, progress: Progress | None = None) -> str | None:
-        """Repair the index if needed (rebuild or apply queued changes); returns what was repaired."""
-        self.index.sweep()
+        """Repair the index if needed (rebuild or apply queued changes); returns what was repaired.
+
+        An index that cannot be written is left as it is (``behind`` says why): reading the
+        database never waits for derived data.
+        """
+        try:
+            self.index.sweep()
+        except OSError:
+            log.debug("could not sweep the index folder", exc_info=True)
         reason = self.needs_rebuild()
         if reason:
-            with WorkerPool(tuning=self.tuning) as pool:
-                self.rebuild(progress, pool=pool)
+            try:
+                with WorkerPool(tuning=self.tuning) as pool:
+                    self.rebuild(progress, pool=pool)
+            except Exception as exc:
+                self.behind = f"{reason}, and it could not be rebuilt ({failures.reason(exc)})"
+                log.debug("index rebuild failed", exc_info=True)
+                return None
             return reason
         with WorkerPool(tuning=self.tuning) as pool:
             flushed = self.flush(pool)
@@ -160,10 +217,22 @@ class IndexSync:
         return None
 
     def differences(self) -> list[str]:
-        """Every way the index and the database disagree (empty when they agree)."""
+        """Every way the index and the database disagree (empty when they agree).
+
+        Every file of the index is read (``manifest.verify``): an index whose bytes changed is
+        reported, and marked so that the next open rebuilds it.
+        """
         state = self.index.state()
         if state is not IndexState.OK:
             return [f"search index: {state.name.lower().replace('_', ' ')}"]
+        damaged = manifest.verify(self.index.directory)
+        if damaged:
+            try:
+                remove_marker(self.index.directory)
+                then = "it is rebuilt from the database when the library next opens (or run `desk reindex`)"
+            except OSError:
+                then = "run `desk reindex` to rebuild it from the database"
+            return [f"search index: {p}" for p in damaged] + [f"search index: {then}"]
         with self.db.reading() as session:
             in_db = {i: r for i, r in session.execute(select(Paper.id, Paper.rev))}
             queued = session.scalar(select(func.count(IndexQueue.paper_id))) or 0
@@ -177,7 +246,8 @@ class IndexSync:
                 shown = ", ".join(map(str, ids[:10])) + (" …" if len(ids) > 10 else "")
                 problems.append(f"search index: {len(ids)} papers {label} the index ({shown})")
         if queued:
-            problems.append(f"search index: {queued} changes not yet applied")
+            behind = f"; {self.behind}" if self.behind else ""
+            problems.append(f"search index: {queued} changes not yet applied{behind}")
         return problems
 
 
@@ -208,6 +278,7 @@ class PendingFlush:
                 return
             self.sync.index.commit_staged(ids, staged)
             session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+            self.sync.record_files()
 
     def abandon(self) -> None:
         """Drop the segments; the papers stay queued and the next flush indexes them."""

@@ -37,3 +37,13 @@ def bundled_seeds_dir() -> Path | None:
         if c is not None and c.is_dir() and any(c.glob("*.txt")):
             return c
     return None
+
+
+def shown_name(name: str) -> str:
+    """A file name or path as text that can be stored and printed: bytes that are not UTF-8
+    (which Python holds as lone surrogates) are written as ``\\xff`` escapes."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

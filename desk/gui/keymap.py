@@ -56,11 +56,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 # Keys that are not menu actions, shown on the sheet too: (what, keys).
 OTHER_KEYS: tuple[tuple[str, str], ...] = (
-    ("Move through the results from the search box", "↑ / ↓, Page Up / Page Down"),
-    ("Open the selected paper from the search box", "Enter"),
+    ("Into the results from the search box, and through them", "↓ / ↑, Page Down / Page Up"),
+    ("Back to the search box with what you type", "any other letter, Backspace"),
+    ("Open the highlighted paper", "Enter"),
     ("Open a paper from the related list", "Enter"),
     ("Leave the note (it is saved as you type)", "Tab"),
-    ("Import lists", "Drop files or a folder on the window"),
+    ("Import lists", "drop files or a folder"),
 )
 
 REVIEW = "Duplicates review"
@@ -109,11 +110,17 @@ def build_actions(
     return actions
 
 
+def shown_key(sequence: QKeySequence) -> str:
+    """One key as the platform writes it; a lone letter in lowercase ("s", not "S", read as Shift+S)."""
+    text = sequence.toString(QKeySequence.SequenceFormat.NativeText)
+    return text.lower() if len(text) == 1 and text.isalpha() else text
+
+
 def key_text(action: QAction) -> str:
-    """The action's keys as the platform writes them, e.g. "Ctrl+K, /"."""
-    return ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+    """The action's keys as the platform writes them, e.g. "Ctrl+K, /" or "s"."""
+    return ", ".join(shown_key(k) for k in action.shortcuts())
 
 
 def native_keys(keys: tuple[str, ...]) -> str:
-    """Portable key names as the platform writes them, e.g. "Shift+M" or "PgDown"."""
-    return ", ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in keys)
+    """Portable key names as the platform writes them, e.g. "Shift+M", "m" or "PgDown"."""
+    return ", ".join(shown_key(QKeySequence(k)) for k in keys)

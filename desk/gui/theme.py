@@ -64,14 +64,26 @@ def _light_palette() -> QPalette:
     return style.standardPalette() if style is not None else QPalette()
 
 
+_chosen = {"scheme": "system"}  # what View → Appearance says ("system", "light", "dark")
+
+
 def requested_scheme() -> Qt.ColorScheme:
-    """The scheme to show: $DESK_COLOR_SCHEME (light/dark) if set, else the system's."""
-    forced = os.environ.get("DESK_COLOR_SCHEME", "").strip().lower()
+    """The scheme to show: $DESK_COLOR_SCHEME (light/dark) if set, else the one chosen in the
+    window (View → Appearance), else the system's."""
+    forced = os.environ.get("DESK_COLOR_SCHEME", "").strip().lower() or _chosen["scheme"]
     if forced == "dark":
         return Qt.ColorScheme.Dark
     if forced == "light":
         return Qt.ColorScheme.Light
-    return QGuiApplication.styleHints().colorScheme()
+    system = QGuiApplication.styleHints().colorScheme()
+    # A platform that does not say (Unknown) gets light: back from a dark choice, it is undone.
+    return Qt.ColorScheme.Light if system == Qt.ColorScheme.Unknown else system
+
+
+def choose_scheme(app: QApplication, choice: str) -> None:
+    """Show `choice` ("system", "light" or "dark") from now on ($DESK_COLOR_SCHEME still wins)."""
+    _chosen["scheme"] = choice if choice in ("light", "dark") else "system"
+    apply_scheme(app)
 
 
 def apply_scheme(app: QApplication, scheme: Qt.ColorScheme | None = None) -> None:
@@ -88,7 +100,7 @@ def follow_system(app: QApplication) -> None:
     """Apply the scheme now and whenever the system switches."""
     apply_scheme(app)
     if not os.environ.get("DESK_COLOR_SCHEME"):
-        app.styleHints().colorSchemeChanged.connect(lambda scheme: apply_scheme(app, scheme))
+        app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_scheme(app))
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 
@@ -52,6 +54,7 @@ def test_corpus_is_deterministic_and_prefix_stable(tmp_path: Path) -> None:
     assert (tmp_path / "c" / "synthetic-000.txt").read_text().startswith(a.rstrip("\n"))
 
 
+@pytest.mark.slow
 def test_runner_smoke(tmp_path: Path) -> None:
     """bench/run.py at 300 abstracts, one pass, no window: a table and a results JSON."""
     out = tmp_path / "out"

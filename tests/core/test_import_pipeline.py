@@ -10,6 +10,8 @@ import multiprocessing
 import shutil
 from pathlib import Path
 
+import pytest
+
 from desk.core.library import Library
 from desk.core.tuning import Tuning
 
@@ -23,6 +25,7 @@ def _state(lib: Library) -> list[tuple]:
     ]
 
 
+@pytest.mark.slow
 def test_a_parallel_import_is_the_same_as_a_serial_one(tmp_path: Path, seeds_dir: Path) -> None:
     lists = tmp_path / "lists"
     shutil.copytree(seeds_dir, lists)

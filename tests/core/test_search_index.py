@@ -225,6 +225,7 @@ def test_parse_problems_still_search_and_explain(index: SearchIndex) -> None:
     assert index.search("wombat").message is None
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.one_of(

@@ -43,6 +43,7 @@ from desk.core.search.spelling import MAX_LENGTH, Lexicon
         ("-", "“-” needs a word after it.", True),
         ("is:sta", "Finish the filter: is:starred.", True),
         ("has:", "Finish the filter: has:note", True),
+        ("has:t", "Finish the filter: has:tag.", True),
         ("(graph OR tree", "parenthesis is open", False),
         ('(graph "neural net', "“neural net…”", False),
         ('diffusion tag:"two wo', "the tag “two wo…” counts", False),
@@ -245,3 +246,6 @@ def test_cli_searches_an_open_quote(capsys: pytest.CaptureFixture[str], seeded_d
     code = main(["--library", str(seeded_dir), "search", "polic\udcff*"])
     out, err = capsys.readouterr()
     assert code == 0 and "could not be read" not in err and "polic" not in err
+    code = main(["--library", str(seeded_dir), "export", "--query", "NOT " * 1000 + "policy"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Recursion" not in err and out.count("\n## ") > 3

@@ -130,9 +130,10 @@ def test_export_starred_writes_the_cores_markdown(
     press(qtbot, "s")
     qtbot.waitUntil(lambda: window.model.summary(pid).starred)
     press(qtbot, "e", Ctrl)
+    qtbot.waitUntil(lambda: window.findChild(ExportDialog) is not None)  # after counting the starred
     dialog = window.findChild(ExportDialog)
     assert dialog is not None and dialog.isVisible()
-    assert dialog.starred.isChecked()
+    assert dialog.starred.isChecked() and "(1 paper)" in dialog.starred.text()
     dialog.accept()
     qtbot.waitUntil(out.exists, timeout=10_000)
     text = out.read_text(encoding="utf-8")
@@ -155,12 +156,39 @@ def test_export_current_results(open_window, library_dir: Path, tmp_path: Path, 
     count = window.model.total
     assert count > 0
     press(qtbot, "e", Ctrl)
+    qtbot.waitUntil(lambda: window.findChild(ExportDialog) is not None)
     dialog = window.findChild(ExportDialog)
     dialog.results.setChecked(True)
     dialog.accept()
     written = out.with_suffix(".md")
     qtbot.waitUntil(written.exists, timeout=10_000)
     assert f"{count} paper" in written.read_text(encoding="utf-8").splitlines()[0]
+
+
+def test_export_says_what_is_empty_before_asking_for_a_file(
+    open_window, library_dir: Path, qtbot, monkeypatch
+) -> None:
+    """Nothing starred: that choice is off (and says why); nothing at all: Export is off too."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from desk.gui.dialogs.export import ExportDialog
+
+    asked: list[object] = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: asked.append(a) or ("", ""))
+    )
+    window = open_window(library_dir)
+    press(qtbot, "e", Ctrl)
+    qtbot.waitUntil(lambda: window.findChild(ExportDialog) is not None)
+    dialog = window.findChild(ExportDialog)
+    assert not dialog.starred.isEnabled() and "none yet" in dialog.starred.text()
+    assert dialog.results.isChecked() and dialog.results.isEnabled()
+    assert dialog.width() >= dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
+    dialog.reject()
+    empty = ExportDialog("zzzz", 0, 0)
+    qtbot.addWidget(empty)
+    assert not empty.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert asked == []
 
 
 def test_a_big_list_dropped_is_imported_on_worker_processes_from_the_window(

@@ -9,13 +9,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy import create_engine, event
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from desk.core import failures
 from desk.core.db.backup import online_copy
-from desk.core.db.migrations import migrate
-from desk.core.errors import LibraryBusy, LibraryDamaged
+from desk.core.db.migrations import SCHEMA_VERSION, migrate
+from desk.core.errors import DeskError, LibraryBusy, LibraryDamaged, LibraryReadOnly
+from desk.core.files import replace_file
+from desk.core.paths import INDEX_DIR_NAME
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -31,6 +34,11 @@ def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
     cur.close()
 
 
+def _on_connect_read_only(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
 def _on_begin(conn: Any) -> None:
     # Writers take the write lock up front so two copies queue instead of deadlocking.
     write = conn.get_execution_options().get("desk_write", False)
@@ -42,62 +50,144 @@ class Database:
 
     def __init__(self, path: Path, backup_dir: Path | None = None) -> None:
         self.path = path
-        self.engine: Engine = create_engine(f"sqlite:///{path}", future=True)
-        event.listen(self.engine, "connect", _on_connect)
+        self.read_only = False
+        """Opened for reading only: the library folder cannot be written (writes say so)."""
+        _refuse_emptied(path)
+        self._version_conn: sqlite3.Connection | None = None  # see data_version
+        self._version_lock = threading.Lock()
+        try:
+            self._open(f"sqlite:///{path}", _on_connect)
+            migrate(self.engine, path, backup_dir or path.parent / "backups")
+        except DeskError:
+            self.engine.dispose()
+            raise
+        except (DBAPIError, sqlite3.Error, OSError) as exc:
+            self.engine.dispose()
+            plain = failures.translate(exc, path)
+            if isinstance(plain, LibraryReadOnly) and self._open_read_only():
+                return
+            if plain is None:
+                why = failures.message_of(exc)
+                plain = LibraryDamaged(
+                    f"{path} cannot be opened as a desk library ({why}): {failures.way_out(path.parent)}"
+                )
+            raise plain from exc
+
+    def _open(self, url: str, on_connect: Any) -> None:
+        self.engine = create_engine(url, future=True)
+        event.listen(self.engine, "connect", on_connect)
         event.listen(self.engine, "begin", _on_begin)
         self._write_engine = self.engine.execution_options(desk_write=True)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
-        self._version_conn: sqlite3.Connection | None = None  # see data_version
-        self._version_lock = threading.Lock()
+
+    def _open_read_only(self) -> bool:
+        """Open a library in a folder that cannot be written, for reading (True when it can be).
+
+        SQLite reads a WAL database there only as an immutable file, which is exact when no
+        ``-wal`` file holds commits not yet copied into the database file.
+        """
+        wal = Path(f"{self.path}-wal")
+        if not self.path.is_file() or (wal.exists() and wal.stat().st_size > 0):
+            return False
+        self._open(f"sqlite:///file:{self.path}?mode=ro&immutable=1&uri=true", _on_connect_read_only)
         try:
-            migrate(self.engine, path, backup_dir or path.parent / "backups")
-        except OperationalError as exc:
+            with self.engine.connect() as conn:
+                if int(conn.exec_driver_sql("PRAGMA user_version").scalar() or 0) != SCHEMA_VERSION:
+                    raise LibraryReadOnly(
+                        f"the library folder is read-only: {self.path.parent} cannot be written, and the "
+                        "library needs an upgrade before this desk can read it"
+                    )
+        except (DBAPIError, sqlite3.Error):
             self.engine.dispose()
-            if "locked" in str(exc):
-                raise LibraryBusy("the library is busy: another desk is writing to it; try again") from exc
-            raise LibraryDamaged(f"{path} cannot be opened as a desk library: {exc.orig}") from exc
-        except DatabaseError as exc:
-            self.engine.dispose()
-            raise LibraryDamaged(f"{path} is not a desk library (or it is damaged): {exc.orig}") from exc
+            return False
+        self.read_only = True
+        return True
+
+    def _plain(self, exc: BaseException) -> BaseException:
+        """``exc`` as a plain-words DeskError when it is a failure of the disk or the file."""
+        plain = failures.translate(exc, self.path)
+        if isinstance(plain, LibraryBusy) and isinstance(exc, OperationalError):
+            return LibraryBusy(
+                "the library is busy: another desk kept it locked for "
+                f"{BUSY_TIMEOUT_MS / 1000:g} s; try again in a moment"
+            )
+        return plain or exc
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
         """A session for one unit of read-only work."""
-        with self._read() as session, session.begin():
-            yield session
+        try:
+            with self._read() as session, session.begin():
+                yield session
+        except (DBAPIError, sqlite3.Error) as exc:
+            raise self._plain(exc) from exc
 
     @contextmanager
     def writing(self) -> Iterator[Session]:
         """A session for one unit of work that writes; committed at the end, rolled back on error."""
+        if self.read_only:
+            raise LibraryReadOnly(f"the library folder is read-only: {self.path.parent} cannot be written")
         try:
             with self._write() as session, session.begin():
                 yield session
-        except OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise LibraryBusy(
-                    "the library is busy: another desk kept it locked for "
-                    f"{BUSY_TIMEOUT_MS / 1000:g} s; try again in a moment"
-                ) from exc
-            raise
+        except (DBAPIError, sqlite3.Error) as exc:
+            raise self._plain(exc) from exc
 
     def integrity_problems(self) -> list[str]:
-        """SQLite's own integrity and foreign-key checks; empty when the file is sound."""
+        """SQLite's own integrity and foreign-key checks, in plain words; empty when the file is sound."""
         problems: list[str] = []
-        with self.engine.connect() as conn:
-            rows = conn.exec_driver_sql("PRAGMA integrity_check").fetchall()
-            problems += [f"database: {r[0]}" for r in rows if r[0] != "ok"]
-            fk = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-            problems += [f"database: broken reference in {r[0]} row {r[1]}" for r in fk]
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.exec_driver_sql("PRAGMA integrity_check(100)").fetchall()
+                found = [
+                    ln.strip()
+                    for r in rows
+                    if r[0] != "ok"
+                    for ln in str(r[0]).splitlines()
+                    if ln.strip() and not ln.startswith("***")
+                ]
+                problems += [f"database: {ln}" for ln in found[:5]]
+                if len(found) > 5:
+                    problems.append("database: … and more problems")
+                if not problems:
+                    fk = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    problems += [f"database: broken reference in {r[0]} row {r[1]}" for r in fk]
+        except (DBAPIError, sqlite3.Error) as exc:
+            plain = self._plain(exc)
+            if not isinstance(plain, LibraryDamaged):
+                raise plain from exc
+            problems.append(f"database: {failures.message_of(exc)}")
+        if problems:
+            problems.insert(0, f"database: {self.path} is damaged; {failures.way_out(self.path.parent)}")
         return problems
 
-    def backup_to(self, dest: Path) -> None:
-        """Copy the live database to dest with SQLite's online backup (consistent while in use)."""
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(dest.name + ".part")
-        tmp.unlink(missing_ok=True)
-        online_copy(self.path, tmp, timeout_s=BUSY_TIMEOUT_MS / 1000)
-        tmp.replace(dest)
+    def is_sound(self) -> bool:
+        """Whether SQLite's quick check passes (reads every page, faster than integrity_check)."""
+        return _quick_check(self.path) is None
+
+    def backup_to(self, dest: Path, *, force: bool = False) -> None:
+        """Copy the live database to dest with SQLite's online backup (consistent while in use).
+
+        The copy is checked before it takes dest's place: a damaged library is refused (a
+        damaged copy would replace a good backup) unless ``force``. A symlink is written
+        through; any other non-regular dest (a FIFO, a device, a folder) is refused.
+        """
+
+        def write(tmp: Path) -> None:
+            online_copy(self.path, tmp, timeout_s=BUSY_TIMEOUT_MS / 1000)
+            damage = _quick_check(tmp)
+            if damage is not None and not force:
+                raise LibraryDamaged(
+                    f"the library database {self.path} is damaged ({failures.first_problem(damage)}), so a "
+                    f"copy would be damaged too; nothing was written to {dest}. "
+                    f"{failures.way_out_sentence(self.path.parent)} `desk backup --force` copies it anyway"
+                )
+
+        try:
+            replace_file(dest, write)
+        except (DBAPIError, sqlite3.Error) as exc:
+            raise self._plain(exc) from exc
 
     def data_version(self) -> int:
         """A number that changes whenever another connection (another process too) committed.
@@ -107,7 +197,8 @@ class Database:
         """
         with self._version_lock:
             if self._version_conn is None:
-                self._version_conn = sqlite3.connect(self.path, check_same_thread=False)
+                where = f"file:{self.path}?mode=ro&immutable=1" if self.read_only else f"file:{self.path}"
+                self._version_conn = sqlite3.connect(where, uri=True, check_same_thread=False)
             row = self._version_conn.execute("PRAGMA data_version").fetchone()
         return int(row[0])
 
@@ -118,3 +209,30 @@ class Database:
                 self._version_conn.close()
                 self._version_conn = None
         self.engine.dispose()
+
+
+def _quick_check(path: Path) -> str | None:
+    """The first problem SQLite's quick check finds in the file at path, or None."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if row and row[0] == "ok" else str(row[0] if row else "no answer")
+
+
+def _refuse_emptied(path: Path) -> None:
+    """A library whose database became an empty file is not silently a new, empty library."""
+    try:
+        emptied = path.stat().st_size == 0
+    except FileNotFoundError:
+        return
+    index = path.parent / INDEX_DIR_NAME
+    if emptied and index.is_dir() and any(index.iterdir()):
+        raise LibraryDamaged(
+            f"the library database {path} is an empty file (0 bytes): the papers it held are not in it. "
+            f"{failures.way_out_sentence(path.parent)} To start an empty library here, delete that file"
+        )

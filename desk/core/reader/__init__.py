@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from desk.core.paths import shown_name
 from desk.core.reader.decode import decode_list_bytes
 from desk.core.reader.parse import parse_list_text
 
@@ -38,7 +39,7 @@ class ReadError(Exception):
         self.reason = reason
 
     def __str__(self) -> str:
-        return f"{self.path.name or self.path}: {self.reason}"
+        return f"{shown_name(self.path.name or str(self.path))}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,9 @@ def _parse(path: Path, data: bytes) -> ParsedList:
         raise ReadError(path, str(exc)) from None
     if not text.strip():
         raise ReadError(path, "is empty")
-    collection, header, abstracts = parse_list_text(text, default_collection=path.stem or path.name)
+    collection, header, abstracts = parse_list_text(
+        text, default_collection=shown_name(path.stem or path.name)
+    )
     if not abstracts:
         if header is None:
             raise ReadError(path, "holds no text")
@@ -119,7 +122,7 @@ def _parse(path: Path, data: bytes) -> ParsedList:
             )
     return ParsedList(
         path=path,
-        name=path.name,
+        name=shown_name(path.name),
         collection=collection,
         header=header,
         abstracts=tuple(abstracts),

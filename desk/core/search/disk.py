@@ -95,3 +95,80 @@ def pid_alive(pid: int) -> bool:
     except OSError:  # exists but not ours, or a platform without signals
         return True
     return True
+
+
+DIGEST_PRIME = 2147483647  # 2^31 - 1: every product below stays inside int64 (and SQLite's integers)
+
+
+def revision_digest(ids: Any, revs: Any) -> tuple[int, int]:
+    """(count, digest) of (id, rev) pairs; the same formula as IndexSync's SQL over the database,
+    so an index holding other revisions than the database is told apart from a current one."""
+    import numpy as np
+
+    i = np.asarray(ids, dtype=np.int64) % DIGEST_PRIME
+    r = np.asarray(revs, dtype=np.int64) % DIGEST_PRIME
+    terms = (i * 1103515245 + r * 48271 + (i * r) % DIGEST_PRIME) % DIGEST_PRIME
+    return len(i), int(terms.sum())
+
+
+def live_revisions(reader: Any) -> tuple[Any, Any]:
+    """(ids, revs) arrays of every live document a Whoosh reader holds (bulk column reads)."""
+    import numpy as np
+
+    from desk.core.search.postings import column_array
+
+    ids: list[Any] = []
+    revs: list[Any] = []
+    for leaf, _ in reader.leaf_readers():
+        count = leaf.doc_count_all()
+        if count == 0 or leaf.segment() is None:
+            continue
+        alive = np.ones(count, bool)
+        if leaf.has_deletions():
+            alive[[d for d in range(count) if leaf.is_deleted(d)]] = False
+        ids.append(column_array(leaf.column_reader("id", translate=False), count)[alive])
+        revs.append(column_array(leaf.column_reader("rev", translate=False), count)[alive])
+    if not ids:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(ids), np.concatenate(revs)
+
+
+def verify_segments(directory: Path) -> list[str]:
+    """Read every segment of the index whole (stored fields, columns, every posting list);
+    what could not be read, in plain words (empty when all of it reads)."""
+    problems: list[str] = []
+    try:
+        ix = FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)
+        reader = ix.reader()
+    except Exception as exc:
+        return [f"the search index cannot be opened ({type(exc).__name__})"]
+    try:
+        for leaf, _ in reader.leaf_readers():
+            if leaf.doc_count_all() == 0 or leaf.segment() is None:
+                continue
+            name = leaf.segment().segment_id()
+            try:
+                _read_whole(leaf)
+            except Exception as exc:
+                problems.append(f"segment {name} of the search index cannot be read ({type(exc).__name__})")
+    finally:
+        with contextlib.suppress(Exception):
+            reader.close()
+    return problems
+
+
+def _read_whole(leaf: Any) -> None:
+    from desk.core.search.postings import _decode
+
+    count = leaf.doc_count_all()
+    for colname in ("id", "rev"):
+        col = leaf.column_reader(colname, translate=False)
+        for _ in zip(range(count), col, strict=False):
+            pass
+    for docnum in leaf.all_doc_ids():
+        leaf.stored_fields(docnum)
+    for fieldname in leaf.indexed_field_names():
+        for term in leaf.lexicon(fieldname):
+            _decode(leaf.postings(fieldname, term))
+        for docnum in (0, count - 1):
+            leaf.doc_field_length(docnum, fieldname)

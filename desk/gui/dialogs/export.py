@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk.core.errors import DeskError
+from desk.core.files import write_text
 from desk.gui.workers import LibraryExecutor, plain_message
 
 if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
@@ -31,24 +32,35 @@ RESULTS = "results"
 class ExportDialog(QDialog):
     """Asks what to export; the file name is asked next."""
 
-    def __init__(self, query: str, result_count: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, query: str, result_count: int, starred_count: int | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("exportDialog")
-        self.setWindowTitle("Export to Markdown")
-        self.starred = QRadioButton("&Starred papers")
+        title = "Export to Markdown"
+        self.setWindowTitle(title)
+        if starred_count is None:
+            self.starred = QRadioButton("&Starred papers")
+        elif starred_count:
+            self.starred = QRadioButton(f"&Starred papers ({_papers(starred_count)})")
+        else:
+            self.starred = QRadioButton("&Starred papers (none yet: star one with S)")
         self.starred.setObjectName("exportStarred")
+        self.starred.setEnabled(starred_count is None or starred_count > 0)
         shown = f"“{query}”" if query.strip() else "every paper"
-        noun = "paper" if result_count == 1 else "papers"
-        self.results = QRadioButton(f"&Current results: {shown} ({result_count} {noun})")
+        self.results = QRadioButton(f"&Current results: {shown} ({_papers(result_count)})")
         self.results.setObjectName("exportResults")
-        self.starred.setChecked(True)
+        self.results.setEnabled(result_count > 0)
+        (self.starred if self.starred.isEnabled() or not result_count else self.results).setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.starred)
         group.addButton(self.results)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export…")
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText("Export…")
+        ok.setEnabled(self.starred.isEnabled() or self.results.isEnabled())  # nothing to export: say so
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -56,6 +68,8 @@ class ExportDialog(QDialog):
         layout.addWidget(self.starred)
         layout.addWidget(self.results)
         layout.addWidget(buttons)
+        # Wide enough for the title bar to show the title whole.
+        self.setMinimumWidth(max(self.sizeHint().width(), self.fontMetrics().horizontalAdvance(title) + 160))
 
     def choice(self) -> str:
         return STARRED if self.starred.isChecked() else RESULTS
@@ -73,9 +87,15 @@ def ask_path(parent: QWidget, choice: str) -> Path | None:
     return path if path.suffix else path.with_suffix(".md")
 
 
-def ask_export(parent: QWidget, query: str, result_count: int, chosen: Callable[[str, Path], None]) -> None:
-    """Ask what to export, then where; `chosen(choice, path)` once both are answered."""
-    dialog = ExportDialog(query, result_count, parent)
+def _papers(n: int) -> str:
+    return f"{n} paper{'' if n == 1 else 's'}"
+
+
+def ask_export(
+    parent: QWidget, query: str, result_count: int, starred_count: int, chosen: Callable[[str, Path], None]
+) -> ExportDialog:
+    """Ask what to export (with how many each holds), then where; `chosen(choice, path)` once answered."""
+    dialog = ExportDialog(query, result_count, starred_count, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
     def answered(result: int) -> None:
@@ -87,6 +107,7 @@ def ask_export(parent: QWidget, query: str, result_count: int, chosen: Callable[
 
     dialog.finished.connect(answered)
     dialog.open()
+    return dialog
 
 
 class Exporter(QObject):
@@ -113,12 +134,7 @@ class Exporter(QObject):
                 if not ids:
                     raise DeskError("the current search has no results to export")
             text = lib.export_markdown(ids, what=what)
-            tmp = path.with_name(f".{path.name}.desk-tmp")
-            try:
-                tmp.write_text(text, encoding="utf-8")
-                tmp.replace(path)  # a reader never sees half a file
-            finally:
-                tmp.unlink(missing_ok=True)
+            write_text(path, text)  # atomic for a file; a symlink is followed, a FIFO written through
             return len(ids)
 
         self.executor.submit(

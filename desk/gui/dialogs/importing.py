@@ -39,35 +39,12 @@ def local_paths(event: QDragEnterEvent | QDropEvent) -> list[Path]:
 
 def summary_text(report: ImportReport) -> str:
     """The outcome of an import in plain words."""
+    from desk.core.summary import count, import_summary
 
-    def n(count: int, one: str, many: str) -> str:
-        return f"{count} {one if count == 1 else many}"
-
-    lines = []
-    if report.cancelled:
-        lines.append("The import was cancelled; the files finished before that are kept.")
-    lines.append(
-        f"Added {n(report.added, 'paper', 'papers')} from {n(report.files, 'file', 'files')} "
-        f"({n(report.paragraphs, 'abstract', 'abstracts')} read)."
-    )
-    if report.merged:
-        lines.append(
-            f"{n(report.merged, 'abstract was', 'abstracts were')} already in the library "
-            "under another file and were joined to that paper."
-        )
-    if report.already_imported:
-        lines.append(
-            f"{n(report.already_imported, 'abstract was', 'abstracts were')} imported before; "
-            "nothing changed for them."
-        )
-    if report.near_duplicates:
-        lines.append(
-            f"{n(report.near_duplicates, 'paper looks', 'papers look')} like a near-duplicate "
-            "of another; review them with Paper → Review duplicates (Ctrl+Shift+D)."
-        )
+    lines = import_summary(report, review="Paper → Review duplicates (Ctrl+Shift+D)")
     if report.errors:
         lines.append("")
-        lines.append(f"Skipped {n(len(report.errors), 'file', 'files')}:")
+        lines.append(f"Skipped {count(len(report.errors), 'file', 'files')}:")
         lines.extend(f"• {Path(e.file).name}: {e.error}" for e in report.errors)
     return "\n".join(lines)
 

@@ -53,14 +53,30 @@ class ShortcutSheet(QDialog):
             QTreeWidgetItem(review, [spec.text.rstrip("…"), native_keys(spec.keys)])
         tree.expandAll()
         tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        tree.header().setStretchLastSection(True)
+        tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        tree.header().setStretchLastSection(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(tree)
         layout.addWidget(buttons)
         self.tree = tree
-        self.resize(520, 620)
+        self._fit()
+
+    def _fit(self) -> None:
+        """As large as its rows and columns (no clipped keys, no scrolling) where the screen allows."""
+        tree = self.tree
+        rows = sum(
+            1 + (tree.topLevelItem(g) or QTreeWidgetItem()).childCount()
+            for g in range(tree.topLevelItemCount())
+        )
+        row_height = max(tree.sizeHintForRow(0), tree.fontMetrics().height() + 6)
+        width = sum(tree.sizeHintForColumn(c) for c in (0, 1)) + 64
+        height = rows * row_height + tree.header().sizeHint().height() + 90
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None:
+            width, height = min(width, screen.width() - 40), min(height, screen.height() - 60)
+        self.resize(max(width, 480), max(height, 300))
 
     def entries(self) -> list[tuple[str, str]]:
         """(action, keys) rows, for tests and accessibility."""

@@ -19,19 +19,32 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QStatusBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStatusBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desk import __version__
 from desk.core.paths import bundled_seeds_dir
 from desk.core.records import ImportReport
+from desk.gui import theme
 from desk.gui.dialogs.export import Exporter, ask_export
 from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.review import DuplicatesReview
 from desk.gui.keymap import build_actions
+from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
+from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
+from desk.gui.main.welcome import WelcomeNote
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
 from desk.gui.search.controller import Outcome, SearchController
@@ -56,11 +69,16 @@ class MainWindow(QMainWindow):
         self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
         self.executor = LibraryExecutor(self)
-        self.settings = WindowSettings()
-        self.setWindowTitle(f"desk {__version__}")
+        self.settings = WindowSettings(library_dir)
+        # Qt adds " — desk" (the application's name) to a title not ending in it.
+        name = library_dir.name
+        self.setWindowTitle("desk" if name.lower() == "desk" else f"{name} — desk")
         self.setAcceptDrops(True)
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
+        self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
+        if self.settings.scheme != "system":  # "system": as the application started (follow_system)
+            self.set_scheme(self.settings.scheme)
         self.importer = ImportRunner(self.executor, self)
         self.exporter = Exporter(self.executor, self)
         self.duplicates = DuplicatesReview(
@@ -106,8 +124,8 @@ class MainWindow(QMainWindow):
             self.search_box,
             self.results_view,
             (self.abstract_view, self.related.list),
-            self.note_editor,
-            (self.search_box, self.results_view, self.abstract_view, self.note_editor),
+            self.note,
+            (self.search_box, self.results_view, self.abstract_view, self.note_editor, self.note.preview),
             lambda rows: self._after_search(lambda: self.move_selection(rows)),
             self,
         )
@@ -118,10 +136,13 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.reading)
         self.main_splitter.setStretchFactor(0, 2)
         self.main_splitter.setStretchFactor(1, 3)
+        self.welcome = WelcomeNote()  # the first run's note on the sample lists
+        self.welcome.closed.connect(self._welcome_closed)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.search_bar)
+        layout.addWidget(self.welcome)
         layout.addWidget(self.main_splitter, 1)
         self.setCentralWidget(central)
 
@@ -131,6 +152,13 @@ class MainWindow(QMainWindow):
         self.hits_label = QLabel("Opening the library…")
         self.hits_label.setObjectName("hitsLabel")
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
+
+    def set_scheme(self, choice: str) -> None:
+        """Light, dark or the system's (kept for next time)."""
+        self.settings.scheme = choice
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            theme.choose_scheme(app, choice)
 
     def _handlers(self) -> dict[str, Callable[[], object]]:
         r, later = self.reading, self._after_search
@@ -187,6 +215,8 @@ class MainWindow(QMainWindow):
         self.startup.ready.connect(self._library_ready)
         self.startup.failed.connect(self._library_failed)
         self.importer.finished.connect(self._imported)
+        self.vectors = VectorBuilder(self)
+        self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
         self.duplicates.changed.connect(self.refresh)
         self.exporter.exported.connect(
@@ -202,7 +232,12 @@ class MainWindow(QMainWindow):
         """The paper in view (the keys act on it)."""
         return self.reading.current_id
 
+    def _welcome_closed(self) -> None:
+        self.settings.welcome = False  # not again for this library
+
     def _library_ready(self, count: int, note: str) -> None:
+        if self.settings.welcome and count:
+            self.welcome.show_for(count)
         self.ready = True
         self.controller.enabled = True
         if note:
@@ -211,6 +246,15 @@ class MainWindow(QMainWindow):
             self.reading.show_message(EMPTY_LIBRARY)
         self.controller.run_now()
         self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
+        self._build_vectors()
+
+    def _build_vectors(self) -> None:
+        """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
+        self.executor.submit(self.vectors.start)
+
+    def _vectors_built(self, done: str) -> None:
+        if done:  # the meaning of the words joins the results shown
+            self.refresh()
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
@@ -220,10 +264,14 @@ class MainWindow(QMainWindow):
 
     def _imported(self, report: ImportReport) -> None:
         if self.startup.importing_samples:
+            self.settings.welcome = True
             self.startup.samples_imported(report)
             return
+        if report.added:
+            self.welcome.dismiss()  # the user's own lists are in
         self.refresh()
         self.duplicates.refresh()
+        self._build_vectors()
 
     def _import_failed(self, _message: str) -> None:
         if self.startup.importing_samples:  # the importer said why; the empty library is usable
@@ -246,9 +294,14 @@ class MainWindow(QMainWindow):
         if not self.ready:
             return
         query = self.controller.shown_query  # what the list shows, even if the box holds more
-        ask_export(
-            self, query, self.model.total, lambda choice, path: self.exporter.export(choice, query, path)
-        )
+        total = self.model.total
+
+        def counted(starred: int) -> None:
+            ask_export(
+                self, query, total, starred, lambda what, path: self.exporter.export(what, query, path)
+            )
+
+        self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
 
     # -- search and the result list ----------------------------------------------------------
     def _searched(self, outcome: Outcome) -> None:

@@ -118,6 +118,8 @@ class NoteEditor(QWidget):
         if paper_id is not None and paper_id == self.paper_id and (self.is_dirty() or note == self.text()):
             return  # a reload of the same paper keeps what is typed and where the cursor is
         self.flush()
+        if paper_id != self.paper_id and self.is_preview():
+            self.set_preview(False)  # the preview is for the note in view, not a mode for every paper
         self.paper_id = paper_id
         self._saved_text = note
         self._sent_text = None
@@ -239,7 +241,8 @@ class NoteEditor(QWidget):
             self.preview.document().setMarkdown(text, NOTE_MARKDOWN)
             disarm_links(self.preview.document())  # only web links stay links
         else:
-            self.preview.setPlainText("(no note yet)")
+            muted = theme.colors(self.palette()).muted.name()
+            self.preview.setHtml(f'<p style="color: {muted}; font-weight: normal;">{NO_NOTE}.</p>')
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTextEdit, QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail, PaperSummary
 from desk.gui import theme
 from desk.gui.safe_text import SafeTextBrowser, plain_label
 
 Marker = Callable[[str], Sequence[tuple[int, int]]]
+MEASURE = 90  # characters a line of the abstract holds at most (a readable measure is 60–100)
 
 
 def abstract_html(paper: PaperDetail, terms: Collection[str], marker: Marker | None = None) -> str:
@@ -65,6 +66,10 @@ class PaperView(QWidget):
         layout.addWidget(self.meta)
         layout.addWidget(self.sources)
         layout.addWidget(self.abstract, 1)
+        # A reading measure: lines of about MEASURE characters however wide the window is.
+        self.abstract.setLineWrapMode(QTextEdit.LineWrapMode.FixedPixelWidth)
+        self.abstract.viewport().installEventFilter(self)  # its size is known once it is resized
+        self._fit_measure()
         self._restyle()
         self.show_empty("")
 
@@ -139,6 +144,21 @@ class PaperView(QWidget):
         pal.setColor(QPalette.ColorRole.WindowText, theme.colors(self.palette()).muted)
         self.sources.setPalette(pal)
         self._render()
+
+    def measure_px(self) -> int:
+        """The widest line of the abstract, in pixels: MEASURE average characters."""
+        return round(MEASURE * self.abstract.fontMetrics().averageCharWidth())
+
+    def _fit_measure(self) -> None:
+        margin = 2 * round(self.abstract.document().documentMargin()) + 4
+        width = max(120, min(self.measure_px(), self.abstract.viewport().width() - margin))
+        if self.abstract.lineWrapColumnOrWidth() != width:
+            self.abstract.setLineWrapColumnOrWidth(width)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.abstract.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_measure()
+        return False
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

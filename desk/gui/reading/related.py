@@ -5,13 +5,30 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QListView, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from desk.core.records import ResultPage
+from desk.core.records import PaperSummary, ResultPage
 from desk.gui.workers import LibraryExecutor, plain_message
 
 LIMIT = 10
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SNIPPET_CHARS = 170
+
+
+def _papers(n: int) -> str:
+    return f"{n} paper{'' if n == 1 else 's'}"
+
+
+def related_text(paper: PaperSummary, snippet: str) -> str:
+    """Two lines: the title (and the short name, unless the title starts with it), a snippet."""
+    name = paper.short_name or ""
+    head = (
+        paper.title if not name or paper.title.lower().startswith(name.lower()) else f"{paper.title} · {name}"
+    )
+    text = " ".join(snippet.split())
+    if len(text) > SNIPPET_CHARS:
+        text = text[: SNIPPET_CHARS - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+    return ("★ " if paper.starred else "") + head + ("\n" + text if text else "")
 
 
 class RelatedPanel(QWidget):
@@ -29,7 +46,10 @@ class RelatedPanel(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("relatedView")
         self.list.setAccessibleName("Related papers")
-        self.list.setUniformItemSizes(True)
+        self.list.setWordWrap(True)  # long titles wrap instead of being cut
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setSpacing(2)
         self.list.activated.connect(self._activated)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -64,15 +84,14 @@ class RelatedPanel(QWidget):
             self.list.clear()
             for row in page.rows:
                 p = row.paper
-                label = f"{p.title}  [{p.short_name}]" if p.short_name else p.title
-                item = QListWidgetItem(("★ " if p.starred else "") + label)
+                item = QListWidgetItem(related_text(p, row.snippet))
                 item.setData(ID_ROLE, p.id)
                 item.setToolTip("\n".join((p.title, *p.collections)))
                 self.list.addItem(item)
             if self.list.count():
                 self.list.setCurrentRow(0)
             self.status.setText(
-                f"{self.list.count()} papers like this one (Enter opens)"
+                f"{_papers(self.list.count())} like this one (Enter opens)"
                 if page.rows
                 else "No related papers."
             )

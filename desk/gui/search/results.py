@@ -8,7 +8,10 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 from desk.gui.search.delegate import ResultDelegate
 from desk.gui.search.model import ResultsModel
 
-EMPTY_LIBRARY = "Your library is empty. Import a list with Ctrl+I, or drop .txt files on this window."
+EMPTY_LIBRARY = (
+    "Your library is empty. Import a list with Ctrl+I (a folder with Ctrl+Shift+I), drop .txt files "
+    "on this window, or run `desk import FILE…` in a terminal."
+)
 EMPTY_FILTER = {
     "starred": "No starred papers yet: press S on a paper to star it.",
     "unread": "Every paper is read: press R on a paper to mark it unread.",

@@ -1,0 +1,45 @@
+"""The plain-text import summary of `desk import` (and the window's): counts that read right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desk.cli.main import main
+from desk.core.records import ImportFileError, ImportReport
+from desk.core.summary import import_summary
+
+
+def test_one_of_everything_reads_in_the_singular() -> None:
+    report = ImportReport(files=2, paragraphs=1, added=1, merged=1, near_duplicates=1, already_imported=1)
+    text = " ".join(import_summary(report, review="desk dupes"))
+    assert "Added 1 paper from 1 file (1 abstract read)." in text
+    assert "1 abstract was already in the library under another file and was joined to that paper." in text
+    assert "1 file was imported before; nothing changed for it." in text
+    assert "1 paper looks like a near-duplicate of another; review it with desk dupes." in text
+    assert "(s)" not in text and "1 abstracts" not in text and "1 new papers" not in text
+
+
+def test_a_skipped_file_is_not_counted_as_imported() -> None:
+    report = ImportReport(files=1, errors=(ImportFileError("bad.txt", "not text"),))
+    lines = import_summary(report, review="desk dupes")
+    assert lines == ["Nothing was imported: 1 file was skipped."]
+
+
+def test_desk_import_says_near_duplicates_and_no_file_s(capsys, seeded_dir: Path, tmp_path: Path) -> None:
+    with (Path(__file__).resolve().parents[2] / "seeds").glob("*.txt").__next__().open(encoding="utf-8") as f:
+        paragraphs = [p for p in f.read().split("\n\n") if p.strip()]
+    edited = paragraphs[1].replace(" the ", " a ", 3) + " We also release the code."
+    near = tmp_path / "edited.txt"
+    near.write_text(f"Edited 2031 Papers\n\n{edited}\n", encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    code = main(["--library", str(seeded_dir), "import", str(bad)])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Imported" not in out and "bad.txt" in err
+    assert out.strip() == "Nothing was imported: 1 file was skipped."
+    code = main(["--library", str(seeded_dir), "import", str(near)])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert "Added 1 paper from 1 file (1 abstract read)." in out
+    assert "near-duplicate" in out and "desk dupes" in out
+    assert "(s)" not in out

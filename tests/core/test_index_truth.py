@@ -1,0 +1,134 @@
+"""The index never stands in for the truth (issue 12, items 5 and 6).
+
+Opening tells an index holding other revisions from a current one (not just the count);
+`desk check` reads every byte of the index it vouches for; an index that cannot be written
+never fails a committed change nor blocks reading the database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from desk.core.library import Library
+from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+
+
+def desk(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(library), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def _starred_in_index(lib: Library) -> int:
+    return lib.search_ids("is:starred", limit=500).total
+
+
+def test_an_index_of_other_revisions_with_the_same_count_is_rebuilt_on_open(seeded_dir: Path) -> None:
+    """As a kill -9 during `desk restore` leaves it: the backup's database, the old index."""
+    with Library(seeded_dir) as lib:
+        ids = lib.paper_ids()
+        lib.set_starred(ids[:10], True)
+        backup = lib.backup(seeded_dir.parent / "ten.sqlite3")
+        lib.set_starred(ids[10:31], True)
+        assert _starred_in_index(lib) == 31
+    src, dst = sqlite3.connect(backup), sqlite3.connect(seeded_dir / DATABASE_NAME)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    with Library(seeded_dir) as lib:
+        assert lib.repaired == "the search index holds other revisions than the database"
+        assert _starred_in_index(lib) == 10 == len(lib.paper_ids(starred=True))
+        assert lib.check() == []
+
+
+def _damage_segments(index: Path) -> list[Path]:
+    segments = sorted(index.glob("*.seg"))
+    assert segments
+    for seg in segments:
+        data = bytearray(seg.read_bytes())
+        for k in range(len(data) // 3, len(data), max(1, len(data) // 40)):
+            data[k] ^= 0xA5
+        seg.write_bytes(bytes(data))
+    return segments
+
+
+def test_check_reads_the_segments_it_vouches_for(seeded_dir: Path) -> None:
+    _damage_segments(seeded_dir / INDEX_DIR_NAME)
+    proc = desk(seeded_dir, "check")
+    assert proc.returncode == 1, proc.stdout
+    assert "is damaged" in proc.stderr and "Traceback" not in proc.stderr
+    assert "rebuilt from the database when the library next opens" in proc.stderr
+    # ... and the next open does so: searches work again, check passes.
+    proc = desk(seeded_dir, "search", "policy", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["total"] > 0
+    assert desk(seeded_dir, "check").returncode == 0
+
+
+def test_an_index_written_before_it_was_recorded_is_read_in_full(seeded_dir: Path) -> None:
+    (seeded_dir / INDEX_DIR_NAME / "desk-files.json").unlink()
+    assert desk(seeded_dir, "check").returncode == 0
+    _damage_segments(seeded_dir / INDEX_DIR_NAME)
+    proc = desk(seeded_dir, "check")
+    assert proc.returncode == 1 and "cannot be read" in proc.stderr, proc.stderr
+
+
+def test_an_index_that_cannot_be_written_does_not_fail_a_committed_change(seeded_dir: Path) -> None:
+    shutil.rmtree(seeded_dir / INDEX_DIR_NAME)
+    (seeded_dir / INDEX_DIR_NAME).write_text("not a folder")  # the index can be neither read nor made
+    with Library(seeded_dir) as lib:
+        pid = lib.paper_ids()[3]
+        assert lib.index_behind and "could not be rebuilt" in lib.index_behind
+    star = desk(seeded_dir, "star", str(pid))
+    assert star.returncode == 0, star.stderr
+    assert "behind" in star.stderr and "Traceback" not in star.stderr
+    shown = desk(seeded_dir, "show", str(pid), "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["starred"] is True
+    assert desk(seeded_dir, "stats").returncode == 0
+    check = desk(seeded_dir, "check")
+    assert check.returncode == 1 and "Traceback" not in check.stderr
+    (seeded_dir / INDEX_DIR_NAME).unlink()  # the folder can be written again: it catches up
+    found = desk(seeded_dir, "search", "is:starred", "--json")
+    assert found.returncode == 0 and [r["id"] for r in json.loads(found.stdout)["results"]] == [pid]
+    assert desk(seeded_dir, "check").returncode == 0
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """``path`` mounted read-only over itself (needs root and a mount namespace that allows it)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a read-only bind mount needs root")
+    if subprocess.run(["mount", "--bind", str(path), str(path)], capture_output=True).returncode:
+        pytest.skip("mount --bind is not allowed here")
+    try:
+        if subprocess.run(["mount", "-o", "remount,ro,bind", str(path)], capture_output=True).returncode:
+            pytest.skip("a read-only remount is not allowed here")
+        yield
+    finally:
+        subprocess.run(["umount", str(path)], capture_output=True)
+
+
+def test_a_read_only_index_folder_leaves_the_index_behind_not_the_truth(seeded_dir: Path) -> None:
+    with Library(seeded_dir) as lib:
+        ids = lib.paper_ids()[:2]
+    with read_only(seeded_dir / INDEX_DIR_NAME):
+        star = desk(seeded_dir, "star", *map(str, ids))
+        assert star.returncode == 0, star.stderr
+        assert "search index is behind" in star.stderr and "read-only" in star.stderr
+        assert desk(seeded_dir, "stats").returncode == 0
+        listed = desk(seeded_dir, "list", "--starred", "--json")
+        assert sorted(p["id"] for p in json.loads(listed.stdout)["papers"]) == sorted(ids)
+        check = desk(seeded_dir, "check")
+        assert check.returncode == 1 and "2 changes not yet applied" in check.stderr
+    found = desk(seeded_dir, "search", "is:starred", "--json")
+    assert sorted(r["id"] for r in json.loads(found.stdout)["results"]) == sorted(ids)
+    assert desk(seeded_dir, "check").returncode == 0

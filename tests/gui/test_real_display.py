@@ -1,0 +1,34 @@
+"""The flows of issue 14 on a real X display (Xvfb + openbox + xdotool), not offscreen Qt.
+
+Skipped where those programs are missing; `bash scripts/install-system-deps.sh` installs them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "real_display_check.py"
+DISPLAY = os.environ.get("DESK_TEST_DISPLAY", ":91")
+
+
+@pytest.mark.skipif(
+    any(shutil.which(t) is None for t in ("Xvfb", "openbox", "xdotool")),
+    reason="needs Xvfb, openbox and xdotool (scripts/install-system-deps.sh)",
+)
+def test_the_keyboard_flows_on_a_real_display() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--display", DISPLAY],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "all checks passed" in proc.stdout
