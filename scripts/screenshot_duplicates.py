@@ -7,16 +7,10 @@ list with near-duplicate copies of three of them, built in a temporary folder.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-from pathlib import Path
+from typing import Any
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication
-from screenshots import OUT, ROOT, settle, wait
+from shots import ROOT, Session, session, wait
 
 SIZE = (1180, 720)
 
@@ -41,52 +35,31 @@ def variants_text() -> str:
     return "Reading group, week 12\n\n" + "\n\n".join(copies) + "\n"
 
 
-def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -> Path:
-    from desk.gui import theme
-    from desk.gui.main.window import MainWindow
-
-    theme.apply_scheme(app, scheme)
-    window = MainWindow(library, seeds=None)
-    window.resize(1280, 800)
-    window.show()
-    wait(app, lambda: window.ready and not window.controller.pending())
-    wait(app, lambda: window.duplicates.count is not None)
+def shoot(s: Session, library: Any, scheme: str, name: str) -> None:
+    window = s.window(library, scheme)
+    wait(s.app, lambda: window.duplicates.count is not None)
     window.duplicates.open()
     dialog = window.duplicates.dialog
     assert dialog is not None
     dialog.resize(*SIZE)
-    wait(app, dialog.idle)
+    wait(s.app, dialog.idle)
     # The group with a sentence rewritten shows both kinds of marks.
     for _ in range(len(dialog.groups)):
         if "presents OGPO" in dialog.right.abstract.toPlainText():
             break
         dialog.step(1)
-        wait(app, dialog.idle)
-    settle(app)
-    path = OUT / f"{name}.png"
-    dialog.grab().save(str(path))
+        wait(s.app, dialog.idle)
+    s.save(dialog, name)
     dialog.close()
     window.close()
-    return path
 
 
 def main() -> int:
-    from desk.core.library import Library
-
-    with tempfile.TemporaryDirectory(prefix="desk-shots-") as tmp:
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(Path(tmp) / "settings"))
-        from desk.gui.app import application
-
-        app = application()
-        OUT.mkdir(parents=True, exist_ok=True)
-        variants = Path(tmp) / "reading-group.txt"
+    with session() as s:
+        variants = s.folder / "reading-group.txt"
         variants.write_text(variants_text(), encoding="utf-8")
-        for scheme, name in ((Qt.ColorScheme.Light, "duplicates"), (Qt.ColorScheme.Dark, "duplicates-dark")):
-            library = Path(tmp) / name
-            with Library(library) as lib:
-                lib.import_paths([ROOT / "seeds"])
-                lib.import_paths([variants])
-            print(shoot(app, scheme, library, name).relative_to(ROOT))
+        for scheme, name in (("light", "duplicates"), ("dark", "duplicates-dark")):
+            shoot(s, s.library(name, [variants]), scheme, name)
     return 0
 
 

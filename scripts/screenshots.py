@@ -1,27 +1,19 @@
-"""Screenshots of the window for the README: light and dark, with a search and with a note.
+"""Screenshots of the window for the README: light and dark, a search and a note, math in a
+snippet, the first run.
 
 Run from the repository: `python scripts/screenshots.py` (offscreen; writes resources/screenshots/*.png).
-The library is built from seeds/ in a temporary folder; the user's library and settings are not touched.
+The libraries are built from seeds/ in a temporary folder (see shots.py).
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from shots import SEEDS, Session, session, wait
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication
-
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "resources" / "screenshots"
-SIZE = (1280, 800)
 QUERY = "offline reinforcement learning"
+MATH_QUERY = "wasted evidence"  # the seed paper SCORE: 𝕀(y ≥ 1) ≤ y - (y-1)₊ … “wasted” evidence
 NOTE = (
     "## Why read it\n\n"
     "- Latent **flow prior** + a *feasibility-weighted* manifold: compare with RACER.\n"
@@ -30,82 +22,71 @@ NOTE = (
 )
 
 
-def wait(app: QApplication, condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise SystemExit("timed out waiting for the window")
-        app.processEvents()
-        time.sleep(0.001)
+def search(s: Session, window: Any, query: str) -> None:
+    window.search_box.setText(query)
+    window.controller.set_text(query)
+    window.controller.run_now()
+    wait(s.app, lambda: not window.controller.pending() and window.model.rowCount() > 0)
 
 
-def settle(app: QApplication, seconds: float = 0.3) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.001)
+def in_view(s: Session, window: Any, row: int) -> int:
+    pid = window.model.id_at(row)
+    wait(s.app, lambda: window.paper_view.paper is not None and window.paper_view.paper.id == pid)
+    return int(pid)
 
 
-def shoot(app: QApplication, scheme: Qt.ColorScheme, library: Path, name: str) -> list[Path]:
-    from desk.gui import theme
-    from desk.gui.main.window import MainWindow
-
-    theme.apply_scheme(app, scheme)
-    window = MainWindow(library, seeds=None)
-    window.resize(*SIZE)
+def search_and_note(s: Session, scheme: str) -> None:
+    window = s.window(s.library(scheme), scheme)
     window.main_splitter.setSizes([470, 810])
     window.right_splitter.setSizes([420, 330])
-    window.show()
-    wait(app, lambda: window.ready and not window.controller.pending())
-    written = []
-
-    window.search_box.setText(QUERY)
-    window.controller.set_text(QUERY)
-    window.controller.run_now()
-    wait(app, lambda: not window.controller.pending() and window.model.rowCount() > 2)
+    search(s, window, QUERY)
+    window.focus.to_list()  # as after ↓ from the box: the list has the keys
     window.move_selection(1)
-    wait(
-        app,
-        lambda: window.paper_view.paper is not None and window.paper_view.paper.id == window.model.id_at(1),
-    )
-    pid = window.current_id
+    pid = in_view(s, window, 1)
     window.reading.toggle("starred")
-    wait(app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).starred)
-    window.results_view.setFocus()
-    settle(app)
-    path = OUT / f"{name}-search.png"
-    window.grab().save(str(path))
-    written.append(path)
+    wait(s.app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).starred)
+    s.save(window, f"{scheme}-search")
 
     window.reading.edit_note()
     window.note_editor.setPlainText(NOTE)
     window.note.flush()
-    wait(app, lambda: window.note.state_text() == "Saved")
+    wait(s.app, lambda: window.note.state_text() == "Saved")
     window.reading.toggle_preview()
-    wait(app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).has_note)
-    settle(app)
-    path = OUT / f"{name}-note.png"
-    window.grab().save(str(path))
-    written.append(path)
+    wait(s.app, lambda: window.model.summary(pid) is not None and window.model.summary(pid).has_note)
+    s.save(window, f"{scheme}-note")
     window.close()
-    return written
+
+
+def math_snippet(s: Session) -> None:
+    window = s.window(s.library("math"), "light")
+    window.main_splitter.setSizes([520, 760])
+    search(s, window, MATH_QUERY)
+    row = next(
+        r
+        for r in range(window.model.rowCount())
+        if (summary := window.model.summary(window.model.id_at(r))) is not None
+        and summary.short_name == "SCORE"
+    )
+    window.focus.to_list()
+    window.results_view.select_row(row)
+    in_view(s, window, row)
+    s.save(window, "light-math")
+    window.close()
+
+
+def first_run(s: Session) -> None:
+    window = s.window(s.library("first-run", seeds=False), "light", first_run_seeds=SEEDS)
+    wait(s.app, window.welcome.isVisible)
+    s.save(window, "first-run")
+    window.close()
 
 
 def main() -> int:
-    from desk.core.library import Library
-
-    with tempfile.TemporaryDirectory(prefix="desk-shots-") as tmp:
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(Path(tmp) / "settings"))
-        from desk.gui.app import application
-
-        app = application()
-        OUT.mkdir(parents=True, exist_ok=True)
-        for scheme, name in ((Qt.ColorScheme.Light, "light"), (Qt.ColorScheme.Dark, "dark")):
-            library = Path(tmp) / name
-            with Library(library) as lib:
-                lib.import_paths([ROOT / "seeds"])
-            for path in shoot(app, scheme, library, name):
-                print(path.relative_to(ROOT))
+    with session() as s:
+        for scheme in ("light", "dark"):
+            search_and_note(s, scheme)
+        math_snippet(s)
+        first_run(s)
     return 0
 
 

@@ -64,6 +64,14 @@ def opened(args: argparse.Namespace) -> Iterator[Library]:
         lib.close()
 
 
+def with_vectors(lib: Library) -> None:
+    """Bring the semantic vectors up to date before a search (the first command after an import builds
+    them, with progress on a terminal); a store that cannot be written only costs the semantic part."""
+    done = lib.ensure_vectors(progress_printer("Building the semantic vectors"))
+    if done is not None and (done.startswith("rebuilt") or done.startswith("could not")):
+        warn(f"desk: the semantic vectors {done}")
+
+
 def json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -166,7 +174,8 @@ def search_args(p: argparse.ArgumentParser) -> None:
     json_flag(p)
 
 
-def _print_page(page: ResultPage, as_json: bool) -> None:
+def print_page(page: ResultPage, as_json: bool) -> None:
+    """A page of hits (search, related, recommend) as lines, or as the search JSON."""
     if as_json:
         emit_json(page_json(page))
         return
@@ -185,7 +194,8 @@ def _print_page(page: ResultPage, as_json: bool) -> None:
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
     with opened(args) as lib:
-        _print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
+        with_vectors(lib)
+        print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
     return 0
 
 
@@ -198,7 +208,8 @@ def related_args(p: argparse.ArgumentParser) -> None:
 def run_related(args: argparse.Namespace) -> int:
     """desk related ID"""
     with opened(args) as lib:
-        _print_page(lib.related(args.id, limit=max(args.limit, 0)), args.json)
+        with_vectors(lib)
+        print_page(lib.related(args.id, limit=max(args.limit, 0)), args.json)
     return 0
 
 

@@ -23,6 +23,9 @@ def run_check(args: argparse.Namespace) -> int:
     with opened(args) as lib:
         problems = lib.check()
         count = lib.count()
+        repaired = lib.vectors_repaired
+    if repaired:
+        warn(f"desk: the semantic vectors were {repaired}")
     for p in problems:
         warn(f"desk: {p}")
     if not problems:

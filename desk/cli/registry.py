@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from desk.cli import commands as c
+from desk.cli import discovery as s
 from desk.cli import duplicates as d
 from desk.cli import maintenance as m
 from desk.cli import organize as o
@@ -21,6 +22,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("note", "replace a paper's note", c.note_args, c.run_note),
     Command("retitle", "set the title you prefer for a paper", c.retitle_args, c.run_retitle),
     Command("related", "papers like this one", c.related_args, c.run_related),
+    Command(
+        "recommend", "unread papers ranked by what you starred and tagged", s.recommend_args, s.run_recommend
+    ),
     Command("dupes", "near-duplicate candidates to review", d.dupes_args, d.run_dupes),
     Command("merge", "fold duplicates into one paper", d.merge_args, d.run_merge),
     Command("distinct", "say two papers are not duplicates", d.distinct_args, d.run_distinct),

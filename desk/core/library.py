@@ -17,6 +17,7 @@ from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
 from desk.core.dedup import Candidate
+from desk.core.discovery import Discovery
 from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
 from desk.core.index_sync import IndexSync, PendingFlush
 from desk.core.merge_plan import PlannedMerge
@@ -34,6 +35,8 @@ from desk.core.search import SearchIndex, SearchResult
 from desk.core.search.model import Marks
 from desk.core.search.snippets import Highlighter
 from desk.core.search.staging import write_segment
+from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
+from desk.core.semantic.vectors import SemanticVectors
 from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 from desk.core.workflow import Workflow
@@ -116,10 +119,11 @@ class _ImportFollowUp:
             self.pending.pop().abandon()
 
 
-class Library(Workflow):
-    """A library folder: the database (the truth) and its derived search index.
+class Library(Workflow, Discovery):
+    """A library folder: the database (the truth), its derived search index and semantic vectors.
 
-    Tags, saved searches, undo/redo and the trash are in ``Workflow`` (desk/core/workflow.py).
+    Tags, saved searches, undo/redo and the trash are in ``Workflow`` (desk/core/workflow.py);
+    related papers, recommendations and the vectors in ``Discovery`` (desk/core/discovery.py).
     """
 
     def __init__(
@@ -137,6 +141,9 @@ class Library(Workflow):
         self._sync = IndexSync(self.db, self.index, tuning)
         self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
         self.repaired: str | None = self._sync.ensure(progress)
+        # Read when first needed, built by ensure_vectors() (after an import, never inside it).
+        self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
+        self.index.semantic = self.vectors
 
     @property
     def index_behind(self) -> str | None:
@@ -339,7 +346,7 @@ class Library(Workflow):
         """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists."""
         order = None if sorting.check(sort) == "relevance" else self._order(sort)
         return self.index.search(
-            query, limit=limit, offset=offset, typing=typing, tags=self.tagged, order=order
+            query, limit=limit, offset=offset, typing=typing, tags=self.live_filters, order=order
         )
 
     def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:
@@ -356,11 +363,6 @@ class Library(Workflow):
         """
         highlighter = Highlighter.of(marks)
         return [highlighter.spans(text) if text else () for text in texts]
-
-    def related(self, paper_id: int, limit: int = 10) -> ResultPage:
-        """Papers most like the given one."""
-        self.paper(paper_id)
-        return self._page(self.index.related(paper_id, limit=limit))
 
     # -- duplicates --------------------------------------------------------------------------
     def near_duplicates(self) -> list[Candidate]:
@@ -452,8 +454,11 @@ class Library(Workflow):
             self._sync.rebuild(progress, cancelled, pool)
 
     def check(self) -> list[str]:
-        """Problems with the database or between it and the index (empty when all is well)."""
-        return self.db.integrity_problems() + self._sync.differences()
+        """Problems in the database, between it and the index, or in the vectors (empty: all is well).
+
+        The vectors are brought up to date first (rebuilt when damaged: see ``vectors_repaired``).
+        """
+        return self.db.integrity_problems() + self._sync.differences() + self.check_vectors()
 
     def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
         """An online copy of the database (the index is rebuilt from it on restore).

@@ -99,7 +99,7 @@ class ResultRow:
     """One search hit joined with the paper's summary."""
 
     paper: PaperSummary
-    score: float  # Hit.score: orders as (query parts matched, relevance) do
+    score: float  # Hit.score: the relevance hits are ordered by
     snippet: str
     highlights: tuple[tuple[int, int], ...]
 

@@ -9,9 +9,10 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Protocol
 
 from desk.core.search.query import (
     FIELDS,
@@ -52,8 +53,23 @@ _PLAIN = plain_analyzer()
 #: their stemmed terms, searched as a phrase, and the factor on their score.
 Alternative = tuple[tuple[str, ...], float]
 
+
 #: The ids of the papers carrying a tag (None: any tag), asked of the database at query time.
-TagLookup = Callable[[str | None], Sequence[int]]
+class TagLookup(Protocol):
+    """The database's answers to the filters it holds: ``tag:`` (tags live only there) and the
+    star and reading state (``is:starred``, ``is:unread``…), so a change is searchable once
+    committed, with no re-indexing (the index's own starred/read fields are not read then)."""
+
+    def __call__(self, name: str | None) -> Sequence[int]:
+        """Ids of the papers carrying the tag ``name`` (None: any tag)."""
+        ...
+
+    def flagged(self, fieldname: str) -> Sequence[int]:
+        """Ids of the papers whose ``fieldname`` (starred, read) is true."""
+        ...
+
+
+LIVE_FLAGS = ("starred", "read")  # Filter fields a TagLookup answers
 
 
 @dataclass(frozen=True)
@@ -123,11 +139,14 @@ class _Compiler:
         tags: TagLookup | None = None,
         expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
         replaced: Collection[tuple[int, int]] = (),
+        variants: Mapping[tuple[int, int], Sequence[str]] | None = None,
     ) -> None:
         self.alternatives = alternatives or {}
+        self.variants = variants or {}
         self.replaced = replaced
         self.tags = tags
         self.tag_sets: dict[str | None, IdSet] = {}
+        self.flag_sets: dict[str, IdSet] = {}
         self.expansions = expansions or {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
@@ -144,7 +163,7 @@ class _Compiler:
         if isinstance(node, PhraseNode):
             return self.phrase(node, positive)
         if isinstance(node, Filter):
-            return Flag(node.fieldname, node.value)
+            return self.flag(node)
         if isinstance(node, TagFilter):
             return self.tag(node.name)
         if isinstance(node, NotNode):
@@ -176,7 +195,14 @@ class _Compiler:
                 self.slot += 1  # breaks word adjacency
             elif not replaced:
                 self.add_words(word.text)
-        subs = [p] if not replaced and (p := _terms(toks, fields)) is not None else []
+        spellings = self.variants.get((word.start, word.end), ()) if len(toks) == 1 else ()
+        if spellings and not replaced:  # "colour" and "color": one word, however spelled
+            items = tuple((f, t, b) for t in (toks[0], *spellings) for f, b in _boosted(fields))
+            subs: list[Plan] = [Terms(items, one_term=True)]
+            if positive:
+                self.terms.extend(spellings)
+        else:
+            subs = [p] if not replaced and (p := _terms(toks, fields)) is not None else []
         if toks and not replaced and (word.field is None or "short_kw" in fields):
             subs.append(Terms((("short_kw", word.text.lower(), BOOSTS["short_kw"]),)))
         if fixed and fixed != toks and (alt := _terms(fixed, fields)) is not None:
@@ -206,6 +232,15 @@ class _Compiler:
             ids = self.tags(name) if self.tags is not None else ()
             found = self.tag_sets[name] = IdSet(tuple(ids))
         return found
+
+    def flag(self, node: Filter) -> Plan:
+        """A star/reading-state filter: from the database when it is given, else the index's field."""
+        if self.tags is None or node.fieldname not in LIVE_FLAGS:
+            return Flag(node.fieldname, node.value)
+        found = self.flag_sets.get(node.fieldname)
+        if found is None:
+            found = self.flag_sets[node.fieldname] = IdSet(tuple(self.tags.flagged(node.fieldname)))
+        return found if node.value else Negate(found)
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
         variants = _prefix_variants(text)
@@ -286,7 +321,7 @@ class _Compiler:
         negatives: list[Plan] = []
         for part in parts:
             if isinstance(part, Filter):
-                filters.append(Flag(part.fieldname, part.value))
+                filters.append(self.flag(part))
             elif isinstance(part, TagFilter):
                 filters.append(self.tag(part.name))
             elif isinstance(part, NotNode):
@@ -309,6 +344,7 @@ def compile_query(
     tags: TagLookup | None = None,
     expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
     replaced: Collection[tuple[int, int]] = (),
+    variants: Mapping[tuple[int, int], Sequence[str]] | None = None,
 ) -> Compiled:
     """Turn parsed parts into an evaluation plan.
 
@@ -316,9 +352,10 @@ def compile_query(
     that is searched as well: the word's part then matches papers holding either. ``tags``
     answers ``tag:`` filters (without it they match nothing). ``expansions`` maps a typed word
     to other words searched too, their score scaled (see Alternative). A word of ``replaced``
-    that has an alternative of another stem is searched as that alternative only.
+    that has an alternative of another stem is searched as that alternative only. ``variants``
+    gives a typed word's other spellings (stems), scored with it as one term.
     """
-    c = _Compiler(alternatives, tags, expansions, replaced)
+    c = _Compiler(alternatives, tags, expansions, replaced, variants)
     plan = c.combine(parsed.parts, top=True)
     terms = [t for t in dict.fromkeys(c.terms) if len(t) <= MAX_HIGHLIGHT]
     return Compiled(

@@ -45,6 +45,8 @@ from desk.core.search.spelling import Lexicon, apply, corrections, other_word, s
 from desk.core.search.staging import StagedSegment, discard, install, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
+from desk.core.semantic.fusion import fuse, related_fusion
+from desk.core.semantic.vectors import SemanticVectors
 from desk.core.tuning import DEFAULT as DEFAULT_TUNING
 from desk.core.workers import WorkerPool, split
 
@@ -81,6 +83,8 @@ class SearchIndex:
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
+        self.semantic: SemanticVectors | None = None
         self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
         check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
@@ -441,6 +445,7 @@ class SearchIndex:
     ) -> SearchResult:
         depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
         expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+        variants: dict[tuple[int, int], list[str]] = {}
         if compiled.spell_words and compiled.ranked:
             self._lexicon.refresh()
             self._acronyms.refresh()
@@ -448,17 +453,19 @@ class SearchIndex:
             expansions = query_alternatives(
                 self._acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
             )
-            for at, others in spelling_variants(self._lexicon, query, compiled.spell_words).items():
-                expansions.setdefault(at, []).extend((tuple(analyze(v)), 1.0) for v in others)
-            if expansions:  # acronyms searched as their long forms too (and the reverse), "colour" as "color"
-                compiled = compile_query(parsed, None, tags, expansions)
+            variants = {
+                at: [stems[0] for v in others if len(stems := analyze(v)) == 1]
+                for at, others in spelling_variants(self._lexicon, query, compiled.spell_words).items()
+            }
+            if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
+                compiled = compile_query(parsed, None, tags, expansions, (), variants)
         total, found = self._run(corpus, compiled, depth)
         suggestion, corrected = None, False
         if compiled.spell_words and compiled.ranked:
             fixes = corrections(self._lexicon, query, compiled.spell_words, self._stem_known(corpus))
             suggestion = apply(query, fixes)
             unused = {at for at, fix in fixes.items() if other_word(query[at[0] : at[1]], fix, self._lexicon)}
-            merged = compile_query(parsed, fixes, tags, expansions, unused) if fixes else compiled
+            merged = compile_query(parsed, fixes, tags, expansions, unused, variants) if fixes else compiled
             if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
                 # Each unknown word is searched together with its correction, however many
                 # papers the typed words found; "corrected" when those found too few.
@@ -479,6 +486,9 @@ class SearchIndex:
             found = [found[int(i)] for i in positions]
         elif compiled.ranked and compiled.words:
             found = self._rescore(corpus, compiled, found, hl, stored)
+            if self.semantic is not None:
+                found, joined = _fuse(self.semantic, corpus, compiled, found)
+                total += joined
         hits = self._hits(corpus, found[offset : offset + limit], hl, stored)
         return SearchResult(
             query,
@@ -494,7 +504,10 @@ class SearchIndex:
         )
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
-        """Papers sharing the key terms of ``doc_id``'s title and abstract, without it."""
+        """Papers most like ``doc_id``, without it: its key terms' BM25F fused with its vector's cosine.
+
+        Without vectors (not built yet), the key terms alone.
+        """
         started = time.perf_counter()
         label = f"related:{doc_id}"
         with self._lock:
@@ -508,15 +521,18 @@ class SearchIndex:
             stored = corpus.searcher.stored_fields(docnum)
             text = f"{stored.get('title', '')}\n{stored.get('abstract', '')}"
             keys = corpus.searcher.key_terms_from_text("abstract", text, numterms=RELATED_TERMS)
-            if not keys:
+            vec = self.semantic.vector_of(doc_id) if self.semantic is not None else None
+            if not keys and vec is None:
                 return _empty(label, started, None)
-            heaviest = max(w for _, w in keys) or 1.0
+            heaviest = max((w for _, w in keys), default=1.0) or 1.0
             scores = np.zeros(corpus.n, np.float32)
             mask = np.zeros(corpus.n, bool)
             for term, weight in keys:
                 s, m = bm25f(corpus, [("abstract", term, 1.0), ("title", term, 2.0)])
                 scores += s * np.float32(weight / heaviest)
                 mask |= m
+            if vec is not None and self.semantic is not None:
+                scores, mask = related_fusion(scores, mask, self.semantic.cosines(vec, corpus.ids))
             mask[docnum] = False
             total, docs, parts, values = top(corpus, Ranked(scores, mask), limit)
             terms = tuple(t for t, _ in keys)
@@ -525,6 +541,19 @@ class SearchIndex:
             return SearchResult(
                 label, total, hits, _ms(started), None, False, terms, None, marks=Marks(terms)
             )
+
+    def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
+        """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+        started = time.perf_counter()
+        with self._lock:
+            corpus = self._current()
+            if corpus is None:
+                return _empty(label, started, NOT_READY)
+            live = np.flatnonzero(corpus.alive)
+            docnum_of = dict(zip(corpus.ids[live].tolist(), live.tolist(), strict=True))
+            found = [(docnum_of[i], 0, score) for i, score in scored if i in docnum_of]
+            hits = self._hits(corpus, found, Highlighter(()), {})
+            return SearchResult(label, total, hits, _ms(started), None, False, (), None)
 
     def _run(self, corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
         """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
@@ -556,14 +585,14 @@ class SearchIndex:
         )
         if not rescorer.active:
             return found
-        rescored: list[tuple[int, float, int, int]] = []
+        rescored: list[tuple[float, int, int, int]] = []
         for docnum, parts, relevance in head:
             fields = _stored(corpus, docnum, stored)
             texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
             bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
-            rescored.append((-parts, -(relevance + bonus), int(corpus.ids[docnum]), docnum))
+            rescored.append((-(relevance + bonus), int(corpus.ids[docnum]), docnum, parts))
         rescored.sort()
-        return [(docnum, -parts, -neg) for parts, neg, _, docnum in rescored] + found[RESCORE_DEPTH:]
+        return [(docnum, parts, -neg) for neg, _, docnum, parts in rescored] + found[RESCORE_DEPTH:]
 
     def _stem_known(self, corpus: Corpus) -> Callable[[str], bool]:
         reader = corpus.searcher.reader()
@@ -591,6 +620,23 @@ class SearchIndex:
             cut = snippet(abstract, hl) or (snippet(note, hl) if note else None) or lead(abstract)
             hits.append(Hit(int(corpus.ids[docnum]), int(parts), float(relevance), cut[0], cut[1]))
         return tuple(hits)
+
+
+def _fuse(
+    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found]
+) -> tuple[list[Found], int]:
+    """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
+
+    Papers holding none of the words may join only a plain ranked query: not one with
+    required parts, filters or exclusions, which meaning alone cannot satisfy.
+    """
+    vec = semantic.query_vector([w.stem for w in compiled.words])
+    if vec is None:
+        return found, 0
+    cosine = semantic.cosines(vec, corpus.ids)
+    plan = compiled.plan
+    open_query = not (plan.musts or plan.filters or plan.negatives)
+    return fuse(found, cosine, np.flatnonzero(corpus.alive) if open_query else None)
 
 
 def _stored(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]]) -> dict[str, Any]:

@@ -21,24 +21,20 @@ class IndexDoc:
     collections: tuple[str, ...]
 
 
-#: Larger than any relevance one query part reaches (BM25F with boosts, plus rescore.py's bonus).
-COORD_BONUS = 1000.0
-
-
 @dataclass(frozen=True)
 class Hit:
     """One ranked result."""
 
     id: int
-    parts: int  # query parts matched: hits are ordered by it first (0 for related papers)
-    relevance: float  # then by this: BM25F + rescore.py's bonus
+    parts: int  # query parts matched (0 for related papers); shown, not an ordering key
+    relevance: float  # hits are ordered by this: BM25F + a bonus per part matched + rescore.py's bonus
     snippet: str  # plain-text excerpt of the abstract (or the note when only it matched), "…" at cuts
     highlights: tuple[tuple[int, int], ...]  # (start, end) of matched words inside snippet
 
     @property
     def score(self) -> float:
-        """One number ordering hits as (parts, relevance) do: ``parts * COORD_BONUS + relevance``."""
-        return self.parts * COORD_BONUS + self.relevance
+        """The number hits are ordered by (their relevance)."""
+        return self.relevance
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
 """Coordination ranking with BM25F over the numpy postings of postings.py.
 
-Documents are ordered by two keys: the number of distinct query parts they
-match (coordination) first, then relevance. Relevance is BM25F as Robertson
+Documents are ordered by relevance: BM25F summed over the query's parts plus,
+for each part a document matches, COORD_WEIGHT times that part's idf (soft
+coordination: more of the query's words rank higher, a rare word more than a
+common one; issue 16 measured strict part counting first as worse on real
+titles, where one rare method name outweighs two common words). BM25F is as Robertson
 and Zaragoza define it: per term, each field's frequency is normalised by the
 field's length and weighted by the field's boost, the weighted frequencies
 are summed, and only that sum is saturated, so a word in the title adds to its
@@ -22,6 +25,10 @@ import numpy as np
 from desk.core.search.postings import Corpus
 
 B, K1 = 0.75, 1.2
+#: Soft coordination: a query part a document matches adds this times the part's idf (from
+#: the papers matching it) to the document's relevance, so matching more of the query's words
+#: counts, the rarer the more, without a common word outweighing a rare one.
+COORD_WEIGHT = 1.0
 MAX_EXPANSION = 256  # terms a prefix expands to, per field
 PHRASE_CACHE = 16  # phrase answers kept per index generation
 
@@ -34,6 +41,7 @@ class Terms:
     """Documents holding any of the (field, term, boost) triples; BM25F summed."""
 
     items: tuple[tuple[str, str, float], ...]
+    one_term: bool = False  # the terms are spellings of one word (see bm25f)
 
 
 @dataclass(frozen=True)
@@ -118,7 +126,8 @@ class Ranked:
 
     relevance: np.ndarray | None  # BM25F summed over the parts (None: all zero)
     mask: np.ndarray
-    parts: np.ndarray | None = None  # query parts each document matches (None: not counted)
+    parts: np.ndarray | None = None  # tiers ordered before relevance (None: one tier)
+    matched: np.ndarray | None = None  # query parts each document matches (None: not counted)
 
 
 # ---- evaluation ---------------------------------------------------------------------------------
@@ -128,7 +137,7 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
     """Scores (None: all zero) and match mask of a plan over the corpus."""
     n = corpus.n
     if isinstance(plan, Terms):
-        return bm25f(corpus, plan.items)
+        return bm25f(corpus, plan.items, plan.one_term)
     if isinstance(plan, Prefixes):
         reader = corpus.searcher.reader()
         items = [
@@ -188,27 +197,36 @@ def rank(corpus: Corpus, plan: Combine) -> Ranked:
         mask &= evaluate(corpus, f)[1]
     for neg in plan.negatives:
         mask &= ~evaluate(corpus, neg)[1]
-    return Ranked(_sum([s for s, _ in parts]), mask, counted)
+    relevance = _sum([s for s, _ in parts])
+    if counted is not None:  # soft coordination: each part matched adds COORD_WEIGHT x its idf
+        n = corpus.n
+        bonus = np.zeros(n, np.float32)
+        for _, m in parts:
+            df = int(m.sum())
+            if df:
+                bonus += m * np.float32(COORD_WEIGHT * math.log(1 + (n - df + 0.5) / (df + 0.5)))
+        relevance = bonus if relevance is None else relevance + bonus
+    return Ranked(relevance, mask, None, counted)
 
 
 def top(
     corpus: Corpus, ranked: Ranked, k: int, by_id: bool = False
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """(total, docnums, parts, relevance) of the best ``k`` live matches, best first (or by id).
+    """(total, docnums, parts matched, relevance) of the best ``k`` live matches, best first (or by id).
 
-    Best is more parts matched, then more relevant. Ties go to the lower id, also at the
-    cut, so the first ``j`` of a longer answer are the answer for ``j``.
+    Best is the higher tier (``Ranked.parts``, when given), then more relevant. Ties go to the
+    lower id, also at the cut, so the first ``j`` of a longer answer are the answer for ``j``.
     """
     docs = np.flatnonzero(ranked.mask & corpus.alive)
     total = len(docs)
     if by_id or (ranked.relevance is None and ranked.parts is None):
         docs = docs[np.argsort(corpus.ids[docs], kind="stable")][:k]
-        return total, docs, np.zeros(len(docs), np.int64), np.zeros(len(docs))
+        return total, docs, _shown(ranked, docs), np.zeros(len(docs))
     parts = ranked.parts[docs].astype(np.int64) if ranked.parts is not None else np.zeros(total, np.int64)
     values = ranked.relevance[docs].astype(np.float64) if ranked.relevance is not None else np.zeros(total)
     if total > k:
         if not k:
-            return total, docs[:0], parts[:0], values[:0]
+            return total, docs[:0], _shown(ranked, docs[:0]), values[:0]
         # Every document with more parts than the k-th best; of those with as many, the most relevant.
         kth_parts = np.partition(parts, total - k)[total - k]
         more, level = parts > kth_parts, parts == kth_parts
@@ -218,21 +236,33 @@ def top(
         keep = np.flatnonzero(more | (level & (values >= kth_value)))
         docs, parts, values = docs[keep], parts[keep], values[keep]
     order = np.lexsort((corpus.ids[docs], -values, -parts))[:k]
-    return total, docs[order], parts[order], values[order]
+    return total, docs[order], _shown(ranked, docs[order]), values[order]
 
 
-def bm25f(corpus: Corpus, items: Sequence[tuple[str, str, float]]) -> tuple[np.ndarray, np.ndarray]:
-    """BM25F of the (field, term, weight) triples: one saturation per term over its weighted fields."""
-    fields_of: dict[str, list[tuple[str, float]]] = {}
+def _shown(ranked: Ranked, docs: np.ndarray) -> np.ndarray:
+    """The parts each of ``docs`` matches (its tier when parts are not counted)."""
+    counts = ranked.matched if ranked.matched is not None else ranked.parts
+    return counts[docs].astype(np.int64) if counts is not None else np.zeros(len(docs), np.int64)
+
+
+def bm25f(
+    corpus: Corpus, items: Sequence[tuple[str, str, float]], one_term: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """BM25F of the (field, term, weight) triples: one saturation per term over its weighted fields.
+
+    ``one_term``: the terms are spellings of one word ("generalis", "gener"): their frequencies
+    are added and saturated once, with the idf of the papers holding any of them.
+    """
+    fields_of: dict[str, list[tuple[str, str, float]]] = {}
     for fieldname, term, weight in items:
-        fields_of.setdefault(term, []).append((fieldname, weight))
+        fields_of.setdefault("" if one_term else term, []).append((fieldname, term, weight))
     n = corpus.n
     scores = np.zeros(n, np.float32)
     mask = np.zeros(n, bool)
     dense: np.ndarray | None = None  # reused across terms, cleared after each
-    for term, fields in fields_of.items():
+    for fields in fields_of.values():
         found: list[tuple[np.ndarray, np.ndarray, float]] = []
-        for fieldname, weight in fields:
+        for fieldname, term, weight in fields:
             ids, tf = corpus.norm_tf(fieldname, term, B)
             if len(ids):
                 found.append((ids, tf, weight))

@@ -12,11 +12,11 @@ Highlighter that makes the snippets (its matches are reused for them):
   the unstemmed lexicon's document counts; zero for "learning", large for
   "performative";
 - proximity: consecutive query words found next to each other, in order, at
-  most one word apart within a sentence, earn half their mean idf (a
+  most one word apart within a sentence, earn their mean idf (a
   sequential-dependence bigram feature).
 
-Both are BM25-saturated in their counts and only reorder candidates that match
-as many query parts: the number of parts matched still orders the results first.
+Both are BM25-saturated in their counts and are added to the first stage's
+relevance (which includes its bonus for each query part matched).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from desk.core.search.snippets import Match
 
 RESCORE_DEPTH = 50  # first-stage candidates rescored; the rest keep their order after them
 EXACT_WEIGHT = 1.0
-PROXIMITY_WEIGHT = 0.5
+PROXIMITY_WEIGHT = 1.0  # 0.5 before issue 16: title-like queries gain from adjacency (dev set)
 MAX_GAP_WORDS = 1  # "loss of plasticity" is adjacent for "loss plasticity"
 MAX_GAP_CHARS = 30
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from desk.gui.keymap import REVIEW_ACTIONS
+from desk.gui.keymap import REVIEW_ACTIONS, native_keys
 
 
 def wire_review_keys(
@@ -33,9 +33,7 @@ def wire_review_keys(
         actions[spec.name] = action
         button = buttons.get(spec.name)
         if button is not None:
-            keys = ", ".join(
-                QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in spec.keys
-            )
+            keys = native_keys(spec.keys)  # "m", "Shift+M": as the sheet writes them
             button.setToolTip(f"{spec.text.rstrip('…')} ({keys})")
             button_keys[spec.name] = keys.split(", ")[0]
             label_button(spec.name, button.text())

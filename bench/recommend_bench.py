@@ -1,0 +1,158 @@
+"""Recommended for you, judged by a simulated reader on the real CVPR 2023 abstracts.
+
+For each topic, a word of the real titles (``../shared/dev-corpus/titles.tsv``), and each of
+TRIALS random draws: the reader stars 5 papers whose title has the word and reads 20 papers whose
+title does not (read and left). Every method then ranks the papers neither starred nor read, and
+precision@20 is the share of its first 20 whose title has the word. Methods, in the same run:
+
+- ``recommend``: ``Library.recommend`` (logistic regression on the LSA vectors, desk as it ships);
+- ``centroid``: the cosine to the mean vector of the starred papers (Rocchio, no negatives);
+- ``related``: "more like this" of each starred paper (``Library.related``), fused by reciprocal rank;
+- ``fts5_or``: SQLite FTS5's bm25 answer to the topic word.
+
+    python bench/recommend_bench.py [--trials 3] [--out bench/out/recommend.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from fts import Fts5, read_abstracts
+
+HERE = Path(__file__).resolve().parent
+CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "dev-corpus"
+TOPICS = (
+    "NeRF",
+    "Point Cloud",
+    "Diffusion",
+    "Adversarial",
+    "Face",
+    "Distillation",
+    "Few-Shot",
+    "Tracking",
+    "Super-Resolution",
+    "Depth",
+    "Pose",
+    "Contrastive",
+)
+STARS, LEFT, K = 5, 20, 20
+RRF_K = 60
+
+
+def has(topic: str, title: str) -> bool:
+    """The topic word starts a word of the title (case-insensitive)."""
+    return re.search(r"\b" + re.escape(topic.lower()), title.lower()) is not None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every method on every topic and trial; print the table; write JSON."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--corpus", type=Path, default=CORPUS)
+    p.add_argument("--trials", type=int, default=3)
+    p.add_argument("--out", type=Path, default=HERE / "out" / "recommend.json")
+    args = p.parse_args(argv)
+    corpus_file = args.corpus / "cvpr2023.txt"
+    if not corpus_file.is_file():
+        print(f"skipped: no dev corpus at {args.corpus.resolve()} (it is never copied into the repository)")
+        return 0
+    from desk.core.library import Library
+
+    rows = [
+        ln.split("\t") for ln in (args.corpus / "titles.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    ]
+    title_of = {int(i): t.strip() for _, i, t in rows}
+    results: dict[str, dict[str, list[float]]] = {}
+    timing: dict[str, list[float]] = {"recommend": [], "related": []}
+    with tempfile.TemporaryDirectory(prefix="desk-recommend-") as tmp, Library(Path(tmp) / "lib") as lib:
+        lib.import_paths([corpus_file])
+        started = time.perf_counter()
+        lib.ensure_vectors()
+        build_s = time.perf_counter() - started
+        index_of = {pp.id: s.index for pp in lib.list_papers() for s in pp.sources}
+        id_of = {v: k for k, v in index_of.items()}
+        fts = Fts5(Path(tmp) / "fts.sqlite3")
+        fts.create()
+        fts.insert(read_abstracts(corpus_file))
+        data = lib.vectors.current
+        assert data is not None
+        row_of = {int(i): r for r, i in enumerate(data.ids.tolist())}
+        for topic in TOPICS:
+            on = [i for i, t in title_of.items() if has(topic, t)]
+            off = [i for i, t in title_of.items() if not has(topic, t)]
+            per: dict[str, list[float]] = {m: [] for m in ("recommend", "centroid", "related", "fts5_or")}
+            for trial in range(args.trials):
+                rng = random.Random(f"{topic}/{trial}")
+                starred = [id_of[i] for i in rng.sample(on, STARS)]
+                left = [id_of[i] for i in rng.sample(off, LEFT)]
+                lib.set_starred(starred, True)
+                lib.set_read(left, True)
+                seen = set(starred) | set(left)
+
+                def precision(ids: list[int], topic: str = topic, seen: set[int] = seen) -> float:
+                    top = [i for i in ids if i not in seen][:K]
+                    return sum(has(topic, title_of[index_of[i]]) for i in top) / K
+
+                t0 = time.perf_counter()
+                rec = [r.paper.id for r in lib.recommend(limit=K).rows]
+                timing["recommend"].append((time.perf_counter() - t0) * 1000)
+                per["recommend"].append(precision(rec))
+                centre = data.vectors[[row_of[i] for i in starred]].mean(axis=0)
+                order = np.argsort(-(data.vectors @ centre))
+                per["centroid"].append(precision([int(data.ids[r]) for r in order[: K + 40]]))
+                fused: dict[int, float] = {}
+                t0 = time.perf_counter()
+                for s in starred:
+                    for rank, r in enumerate(lib.related(s, limit=K + 40).rows):
+                        fused[r.paper.id] = fused.get(r.paper.id, 0.0) + 1.0 / (RRF_K + rank + 1)
+                timing["related"].append((time.perf_counter() - t0) * 1000 / STARS)
+                per["related"].append(precision(sorted(fused, key=lambda i: -fused[i])))
+                hits = fts.search(f'"{topic}"', limit=K + 40)
+                per["fts5_or"].append(precision([id_of[h.rowid - 1] for h in hits]))
+                lib.set_starred(starred, False)
+                lib.set_read(left, False)
+            results[topic] = per
+        fts.close()
+    methods = ["recommend", "centroid", "related", "fts5_or"]
+    print(
+        f"## recommendations, precision@{K} (simulated reader: {STARS} stars, {LEFT} read and left, "
+        f"{args.trials} trials per topic; {len(title_of)} CVPR 2023 abstracts)"
+    )
+    print("| topic | papers | " + " | ".join(methods) + " |")
+    print("|---|---|" + "---|" * len(methods))
+    means = {m: [] for m in methods}
+    for topic, per in results.items():
+        n = sum(has(topic, t) for t in title_of.values())
+        cells = [f"{np.mean(per[m]):.2f}" for m in methods]
+        for m in methods:
+            means[m].append(float(np.mean(per[m])))
+        print(f"| {topic} | {n} | " + " | ".join(cells) + " |")
+    print("| **mean** | | " + " | ".join(f"**{np.mean(means[m]):.3f}**" for m in methods) + " |")
+    print(
+        f"vectors built in {build_s:.1f} s; recommend {np.median(timing['recommend']):.0f} ms, "
+        f"related {np.median(timing['related']):.0f} ms per paper (median; shared machine)"
+    )
+    report = {
+        "k": K,
+        "stars": STARS,
+        "left": LEFT,
+        "trials": args.trials,
+        "per_topic": {t: {m: float(np.mean(v)) for m, v in per.items()} for t, per in results.items()},
+        "mean": {m: float(np.mean(v)) for m, v in means.items()},
+        "vectors_build_s": build_s,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(f"JSON: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

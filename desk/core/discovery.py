@@ -1,0 +1,139 @@
+"""The Library's methods for finding papers by meaning: the semantic vectors, related papers, recommendations.
+
+A mixin of ``desk.core.library.Library`` (kept apart so the façade's file stays small); each
+method hands the work to desk/core/semantic/.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from desk.core.db import Paper
+from desk.core.records import ResultPage
+from desk.core.semantic import recommend as recommending
+
+if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
+    from desk.core.db import Database
+    from desk.core.search import SearchIndex, SearchResult
+    from desk.core.semantic.vectors import SemanticVectors
+
+log = logging.getLogger(__name__)
+Progress = Callable[[int, int], None]
+NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
+NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
+READ_CHUNK = 900
+
+
+class Discovery:
+    """Semantic vectors, related papers and "Recommended for you", for ``Library``."""
+
+    db: Database
+    index: SearchIndex
+    vectors: SemanticVectors
+    vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
+
+    def _page(self, result: SearchResult) -> ResultPage:  # Library's
+        raise NotImplementedError
+
+    def paper(self, paper_id: int) -> object:  # Library's
+        raise NotImplementedError
+
+    def tagged(self, name: str | None) -> list[int]:  # Workflow's
+        raise NotImplementedError
+
+    # -- the vectors -------------------------------------------------------------------------
+    def _all_ids(self) -> list[int]:
+        with self.db.reading() as session:
+            return list(session.scalars(select(Paper.id).order_by(Paper.id)))
+
+    def _abstracts(self, ids: Sequence[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        with self.db.reading() as session:
+            for start in range(0, len(ids), READ_CHUNK):
+                chunk = list(ids[start : start + READ_CHUNK])
+                rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
+                out.update((int(i), str(a)) for i, a in rows)
+        return out
+
+    def vectors_pending(self) -> bool:
+        """True when the semantic vectors lag behind the database (``ensure_vectors`` has work)."""
+        if self.vectors.current is None:
+            self.vectors.load()
+        return self.vectors.pending(self._all_ids())
+
+    def ensure_vectors(self, progress: Progress | None = None) -> str | None:
+        """Build or update the semantic vectors (after an import, off its critical path).
+
+        Returns what was done ("built", "updated", "rebuilt (corrupt)", …) or None when they
+        were up to date. A store that cannot be written is logged; the vectors built are still
+        used in memory, and search works without them meanwhile.
+        """
+        try:
+            return self.vectors.ensure(self._all_ids(), self._abstracts, progress)
+        except OSError as exc:
+            log.warning("the semantic vectors could not be written: %s", exc)
+            return f"could not be written ({exc.strerror or exc})"
+
+    def check_vectors(self) -> list[str]:
+        """Bring the vectors up to date, then what is still wrong with them (empty: they agree).
+
+        A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem.
+        """
+        done = self.ensure_vectors()
+        self.vectors_repaired = done if done and done.startswith("rebuilt") else None
+        problems = self.vector_problems()
+        if done and done.startswith("could not"):
+            problems.append(f"semantic vectors: {done}")
+        return problems
+
+    def vector_problems(self) -> list[str]:
+        """How the stored vectors differ from the database (empty when they agree)."""
+        return self.vectors.problems(self._all_ids())
+
+    # -- related and recommended -------------------------------------------------------------
+    def related(self, paper_id: int, limit: int = 10) -> ResultPage:
+        """Papers most like the given one: its key terms (BM25F) fused with its vector's nearest."""
+        self.paper(paper_id)
+        if self.vectors.current is None:
+            self.vectors.load()
+        return self._page(self.index.related(paper_id, limit=limit))
+
+    def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
+        """Unread papers ranked by what the user starred and tagged against what they read and left.
+
+        With ``tag``, the papers carrying it are the ones kept, and papers already carrying it
+        are not offered. Papers read, or starred, are never offered.
+        """
+        label = f"recommend:{tag}" if tag else "recommend"
+        if self.vectors.current is None:
+            self.vectors.load()
+        data = self.vectors.current
+        with self.db.reading() as session:
+            flags = [
+                (int(i), bool(s), bool(r))
+                for i, s, r in session.execute(select(Paper.id, Paper.starred, Paper.read))
+            ]
+        tagged = set(self.tagged(tag))
+        kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
+        left = [i for i, starred, read in flags if read and not starred and i not in kept]
+        candidates = [i for i, starred, read in flags if not read and not starred and i not in kept]
+        message = None
+        scored: list[tuple[int, float]] = []
+        if data is None:
+            message = NOT_READY
+        elif not kept:
+            message = NOTHING_TO_GO_ON
+        else:
+            scored = recommending.rank(data, sorted(kept), left, candidates, limit)
+        result = self.index.listing(label, scored, len(candidates) if scored else 0)
+        page = self._page(result)
+        return page if message is None else _with_message(page, message)
+
+
+def _with_message(page: ResultPage, message: str) -> ResultPage:
+    return replace(page, message=message)

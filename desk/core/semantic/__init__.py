@@ -1,0 +1,1 @@
+"""The semantic signal: LSA vectors of the abstracts, fused with BM25F, related papers and recommendations."""

@@ -1,0 +1,197 @@
+"""The semantic vectors on disk: a derived, versioned, checksummed folder of .npy files.
+
+``<library>/vectors/`` holds one array per file, written by ``numpy.save`` and read back with
+``allow_pickle=False`` (a library folder from elsewhere runs no code), and ``vectors.json``
+naming the store's version, the arrays' shapes and each file's CRC-32. The manifest is written
+last and removed first, so a build killed midway reads as corrupt and is rebuilt from the
+database, like the search index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import os
+import shutil
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from desk.core.semantic.lsa import LsaModel, Vocabulary
+
+#: Bump when the files, the tokenisation or the model change: an older store is rebuilt.
+STORE_VERSION = 1
+DIR_NAME = "vectors"
+MANIFEST_NAME = "vectors.json"
+BUILD_PREFIX = "build-"
+ARRAYS = ("ids", "vectors", "words", "idf", "components")
+
+
+class StoreState(enum.Enum):
+    """What is on disk."""
+
+    OK = "ok"
+    MISSING = "missing"
+    CORRUPT = "corrupt"
+    OLD_VERSION = "old_version"
+
+
+class StoreError(Exception):
+    """The store could not be read; ``state`` says why."""
+
+    def __init__(self, state: StoreState, detail: str) -> None:
+        super().__init__(detail)
+        self.state = state
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """One paper vector per id, and the model that places a query among them."""
+
+    ids: np.ndarray  # int64, ascending
+    vectors: np.ndarray  # len(ids) × k float32, unit rows (zero for an abstract of unknown words)
+    model: LsaModel
+    fitted_on: int  # papers the model was fitted on (a refit is due when the library doubles)
+
+    @property
+    def dims(self) -> int:
+        """Dimensions of a vector."""
+        return int(self.vectors.shape[1])
+
+
+def _crc(path: Path) -> int:
+    value = 0
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            value = zlib.crc32(chunk, value)
+    return value
+
+
+def write(directory: Path, data: Vectors) -> None:
+    """Replace the store in ``directory`` with ``data`` (a kill midway leaves it CORRUPT, never wrong)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    sweep(directory)
+    build = directory / f"{BUILD_PREFIX}{os.getpid()}"
+    shutil.rmtree(build, ignore_errors=True)
+    build.mkdir()
+    try:
+        arrays: dict[str, np.ndarray] = {
+            "ids": data.ids.astype(np.int64),
+            "vectors": data.vectors.astype(np.float16),  # half the disk; cosines need no more
+            "words": np.array(data.model.vocabulary.words, dtype=str),
+            "idf": data.model.vocabulary.idf.astype(np.float32),
+            "components": data.model.components.astype(np.float32),
+        }
+        files: dict[str, dict[str, object]] = {}
+        for name, array in arrays.items():
+            path = build / f"{name}.npy"
+            np.save(path, array, allow_pickle=False)
+            files[name] = {"shape": list(array.shape), "crc32": _crc(path)}
+        manifest = {"version": STORE_VERSION, "fitted_on": data.fitted_on, "files": files}
+        with contextlib.suppress(FileNotFoundError):
+            (directory / MANIFEST_NAME).unlink()
+        for name in arrays:
+            os.replace(build / f"{name}.npy", directory / f"{name}.npy")
+        tmp = directory / f"{MANIFEST_NAME}.tmp"
+        tmp.write_text(json.dumps(manifest), encoding="utf-8")
+        os.replace(tmp, directory / MANIFEST_NAME)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+
+
+def _manifest(directory: Path) -> dict[str, object]:
+    path = directory / MANIFEST_NAME
+    if not path.is_file():
+        if directory.is_dir() and any(directory.glob("*.npy")):
+            raise StoreError(StoreState.CORRUPT, "the semantic vectors are incomplete")
+        raise StoreError(StoreState.MISSING, "there are no semantic vectors")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreError(StoreState.CORRUPT, f"the semantic vectors' manifest is unreadable ({exc})") from exc
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise StoreError(StoreState.CORRUPT, "the semantic vectors' manifest is unreadable")
+    if manifest.get("version") != STORE_VERSION:
+        raise StoreError(
+            StoreState.OLD_VERSION,
+            f"the semantic vectors are of version {manifest.get('version')}, not {STORE_VERSION}",
+        )
+    return manifest
+
+
+def read(directory: Path, verify: bool = True) -> Vectors:
+    """The store in ``directory``; raises StoreError (MISSING, CORRUPT, OLD_VERSION).
+
+    ``verify`` compares each file's CRC-32 with the manifest's before loading it.
+    """
+    manifest = _manifest(directory)
+    files = manifest["files"]
+    assert isinstance(files, dict)
+    arrays: dict[str, np.ndarray] = {}
+    for name in ARRAYS:
+        path = directory / f"{name}.npy"
+        entry = files.get(name)
+        if not isinstance(entry, dict) or not path.is_file():
+            raise StoreError(StoreState.CORRUPT, f"the semantic vectors lack {name}.npy")
+        if verify and _crc(path) != entry.get("crc32"):
+            raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy fails its checksum")
+        try:
+            array = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy is unreadable") from exc
+        if list(array.shape) != entry.get("shape"):
+            raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy has the wrong shape")
+        arrays[name] = array
+    ids, vectors, components = arrays["ids"], arrays["vectors"], arrays["components"]
+    words, idf = arrays["words"], arrays["idf"]
+    if (
+        vectors.ndim != 2
+        or len(vectors) != len(ids)
+        or components.ndim != 2
+        or components.shape[0] != len(words)
+        or len(idf) != len(words)
+        or (len(vectors) and vectors.shape[1] != components.shape[1])
+        or (len(ids) > 1 and bool(np.any(np.diff(ids) <= 0)))
+    ):
+        raise StoreError(StoreState.CORRUPT, "the semantic vectors' arrays do not fit together")
+    model = LsaModel(Vocabulary([str(w) for w in words], idf.astype(np.float32)), components)
+    fitted = manifest.get("fitted_on")
+    return Vectors(
+        ids.astype(np.int64),
+        vectors.astype(np.float32),
+        model,
+        int(fitted) if isinstance(fitted, int) else len(ids),
+    )
+
+
+def state(directory: Path) -> StoreState:
+    """OK, MISSING, CORRUPT or OLD_VERSION (reads and verifies every file)."""
+    try:
+        read(directory)
+    except StoreError as exc:
+        return exc.state
+    return StoreState.OK
+
+
+def sweep(directory: Path) -> None:
+    """Remove build folders left by processes that are gone."""
+    if not directory.is_dir():
+        return
+    for p in directory.glob(f"{BUILD_PREFIX}*"):
+        pid = p.name[len(BUILD_PREFIX) :]
+        if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True

@@ -1,0 +1,226 @@
+"""SemanticVectors: the library's paper vectors, kept in step with the database, and queries over them.
+
+The vectors are derived data, built after an import (never on its critical path): until they
+are ready, search and related papers answer from words alone. ``ensure`` brings the store up
+to date: a missing, corrupt or old-version store is refitted from every abstract; papers added
+since are placed by the fitted model (fold-in), papers gone are dropped; once the library has
+more than doubled since the fit, the model is refitted on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from desk.core.semantic import lsa, store
+from desk.core.semantic.store import StoreError, StoreState, Vectors
+
+log = logging.getLogger(__name__)
+Progress = Callable[[int, int], None]
+Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, for the ids asked
+
+FIT_SAMPLE = 5000  # papers the model is fitted on at most (a seeded sample beyond): bounds the fit's cost
+CHUNK = 2000  # papers read and encoded at once
+REFIT_GROWTH = 2.0  # refit when the library holds this many times the papers the model saw
+
+
+class SemanticVectors:
+    """The vector store of one library folder; safe to use from several threads."""
+
+    def __init__(self, directory: Path) -> None:
+        """Use the store in directory (nothing is read until load or ensure)."""
+        self.directory = Path(directory)
+        self._current: Vectors | None = None
+        self._building = threading.Lock()
+        # id(ids array), id(store) -> (that array, its rows, which have one); the array is held
+        # so its id cannot be reused by another while cached
+        self._maps: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    @property
+    def current(self) -> Vectors | None:
+        """The vectors in use, or None before they are loaded or built."""
+        return self._current
+
+    def load(self) -> StoreState:
+        """Read the store from disk if it is sound (it may still lag behind the database)."""
+        try:
+            self._set(store.read(self.directory))
+        except StoreError as exc:
+            return exc.state
+        except OSError:
+            log.debug("semantic vectors unreadable", exc_info=True)
+            return StoreState.CORRUPT
+        return StoreState.OK
+
+    def _set(self, data: Vectors | None) -> None:
+        self._current = data
+        self._maps.clear()
+
+    # ---- keeping up with the database -----------------------------------------------------
+
+    def pending(self, ids: Sequence[int]) -> bool:
+        """True when ``ensure`` has work to do for a library holding ``ids``."""
+        data = self._current
+        if data is None:
+            return True
+        wanted = np.asarray(sorted(ids), np.int64)
+        return len(wanted) != len(data.ids) or bool(np.any(wanted != data.ids))
+
+    def ensure(
+        self, ids: Sequence[int], abstracts: Abstracts, progress: Progress | None = None
+    ) -> str | None:
+        """Bring the store up to date for papers ``ids``; what was done ("built", …) or None.
+
+        Raises OSError when the store cannot be written (the vectors in memory are still used).
+        """
+        with self._building:
+            if self._current is None:
+                found = self.load()
+                if found is not StoreState.OK and not ids:
+                    return None
+            else:
+                found = StoreState.OK
+            if not self.pending(ids):
+                return None
+            wanted = np.asarray(sorted(set(ids)), np.int64)
+            data = self._current
+            if data is None or len(wanted) > REFIT_GROWTH * max(1, data.fitted_on):
+                reason = "built" if found is StoreState.MISSING or data is None else "refitted"
+                if found not in (StoreState.OK, StoreState.MISSING):
+                    reason = f"rebuilt ({found.name.lower().replace('_', ' ')})"
+                fresh = _build(wanted, abstracts, progress)
+            else:
+                reason = "updated"
+                fresh = _update(data, wanted, abstracts, progress)
+            self._set(fresh)
+            store.write(self.directory, fresh)
+            return reason
+
+    def problems(self, ids: Sequence[int]) -> list[str]:
+        """How the store on disk differs from a sound store of the papers ``ids`` (empty: agrees)."""
+        try:
+            data = store.read(self.directory)
+        except StoreError as exc:
+            if exc.state is StoreState.MISSING and not ids:
+                return []
+            return [f"semantic vectors: {exc}"]
+        in_store = set(data.ids.tolist())
+        wanted = set(ids)
+        problems: list[str] = []
+        for label, gone in (("missing from", wanted - in_store), ("extra in", in_store - wanted)):
+            if gone:
+                shown = ", ".join(map(str, sorted(gone)[:10])) + (" …" if len(gone) > 10 else "")
+                problems.append(f"semantic vectors: {len(gone)} papers {label} the store ({shown})")
+        return problems
+
+    # ---- queries --------------------------------------------------------------------------
+
+    def query_vector(self, stems: Sequence[str]) -> np.ndarray | None:
+        """The unit vector of a query's stemmed words, or None (no vectors yet, or no known word)."""
+        data = self._current
+        if data is None or not stems:
+            return None
+        vec = data.model.encode_terms([list(stems)])[0]
+        return vec if float(np.dot(vec, vec)) > 0 else None
+
+    def vector_of(self, paper_id: int) -> np.ndarray | None:
+        """The stored vector of a paper, or None."""
+        data = self._current
+        if data is None:
+            return None
+        row = int(np.searchsorted(data.ids, paper_id))
+        if row >= len(data.ids) or data.ids[row] != paper_id:
+            return None
+        vec = data.vectors[row]
+        return vec if float(np.dot(vec, vec)) > 0 else None
+
+    def cosines(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """Cosine of ``vec`` with each paper of ``ids`` (0 for a paper without a vector)."""
+        data = self._current
+        if data is None:
+            return np.zeros(len(ids), np.float32)
+        rows, known = self._rows(data, ids)
+        out = np.zeros(len(ids), np.float32)
+        out[known] = data.vectors[rows[known]] @ vec
+        return out
+
+    def _rows(self, data: Vectors, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Store rows of ``ids`` and which have one (cached per ids array and store)."""
+        key = (id(ids), id(data))
+        cached = self._maps.get(key)
+        if cached is not None and cached[0] is ids:
+            return cached[1], cached[2]
+        rows = np.searchsorted(data.ids, ids)
+        rows = np.minimum(rows, max(0, len(data.ids) - 1))
+        known = (data.ids[rows] == ids) if len(data.ids) else np.zeros(len(ids), bool)
+        if len(self._maps) > 8:
+            self._maps.clear()
+        self._maps[key] = (ids, rows, known)
+        return rows, known
+
+
+def _terms_of(ids: np.ndarray, abstracts: Abstracts) -> list[list[str]]:
+    texts = abstracts([int(i) for i in ids])
+    return [lsa.terms(texts.get(int(i), "")) for i in ids]
+
+
+def _encode(
+    model: lsa.LsaModel,
+    ids: np.ndarray,
+    abstracts: Abstracts,
+    progress: Progress | None,
+    done: int,
+    total: int,
+    known: dict[int, list[str]] | None = None,
+) -> np.ndarray:
+    """Vectors of the papers ``ids`` in chunks; ``known`` holds terms already read (the fit's sample)."""
+    parts: list[np.ndarray] = []
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        missing = chunk if not known else np.array([i for i in chunk.tolist() if i not in known], np.int64)
+        read = dict(zip(missing.tolist(), _terms_of(missing, abstracts), strict=True)) if len(missing) else {}
+        docs = [known[i] if known and i in known else read[i] for i in chunk.tolist()]
+        parts.append(model.encode_terms(docs))
+        if progress is not None:
+            progress(done + start + len(chunk), total)
+    k = model.components.shape[1]
+    return np.concatenate(parts) if parts else np.zeros((0, k), np.float32)
+
+
+def _build(ids: np.ndarray, abstracts: Abstracts, progress: Progress | None) -> Vectors:
+    """Fit the model on (a sample of) the papers and place every one of them (each read once)."""
+    sample = ids
+    if len(ids) > FIT_SAMPLE:
+        sample = np.sort(np.random.default_rng(lsa.SEED).choice(ids, FIT_SAMPLE, replace=False))
+    total = len(ids) + len(sample)
+    sample_terms = _terms_of(sample, abstracts)
+    model = _fit(sample_terms)
+    if progress is not None:
+        progress(len(sample), total)
+    known = dict(zip(sample.tolist(), sample_terms, strict=True))
+    vectors = _encode(model, ids, abstracts, progress, len(sample), total, known)
+    return Vectors(ids, vectors, model, len(sample))
+
+
+def _fit(docs: list[list[str]]) -> lsa.LsaModel:
+    try:  # OpenBLAS's threads fight other processes for the cores: one thread is faster then
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - a dependency, but the fit works without it
+        return lsa.fit(docs)
+    with threadpool_limits(1):
+        return lsa.fit(docs)
+
+
+def _update(data: Vectors, ids: np.ndarray, abstracts: Abstracts, progress: Progress | None) -> Vectors:
+    """The store for ``ids``: rows of papers gone dropped, new papers placed by the fitted model."""
+    keep = np.isin(data.ids, ids)
+    added = ids[~np.isin(ids, data.ids)]
+    new = _encode(data.model, added, abstracts, progress, 0, len(added))
+    all_ids = np.concatenate([data.ids[keep], added])
+    all_vecs = np.concatenate([data.vectors[keep], new.astype(np.float32)])
+    order = np.argsort(all_ids, kind="stable")
+    return Vectors(all_ids[order], all_vecs[order], data.model, data.fitted_on)

@@ -1,0 +1,55 @@
+"""Building the semantic vectors in the background, after the library opens and after each import.
+
+The build (seconds at 10k papers) runs on a thread of its own, never on the UI thread nor on the
+library executor's one worker, so searches go on meanwhile, from words alone; ``finished`` says
+when the meaning of the words joins them (the window then searches again).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:  # desk.core.library loads Whoosh: only worker threads import it
+    from desk.core.library import Library
+
+log = logging.getLogger(__name__)
+
+
+class VectorBuilder(QObject):
+    """Runs ``Library.ensure_vectors`` on a background thread; one build at a time, a request
+    made during a build runs once it ends. ``finished(what)`` carries what was done ("" for nothing)."""
+
+    finished = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._again = False
+
+    def start(self, lib: Library) -> None:
+        """Bring the vectors up to date (callable from any thread)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                self._again = True
+                return
+            self._thread = threading.Thread(target=self._run, args=(lib,), name="desk-vectors", daemon=True)
+            self._thread.start()
+
+    def _run(self, lib: Library) -> None:
+        while True:
+            try:
+                done = lib.ensure_vectors() or ""
+            except Exception:  # the library closed under it, a full disk: words alone still work
+                log.warning("the semantic vectors could not be built", exc_info=True)
+                done = ""
+            self.finished.emit(done)
+            with self._lock:
+                if not self._again:
+                    self._thread = None
+                    return
+                self._again = False

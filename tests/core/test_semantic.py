@@ -1,0 +1,163 @@
+"""The semantic signal: LSA against numpy's SVD, the fused ranking, related papers, the vector store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from semantic_corpus import ALL, NERF, POINTS, SPEECH, write_list
+
+from desk.core.library import Library
+from desk.core.semantic import lsa, store
+from desk.core.semantic.store import StoreError, StoreState
+
+
+@pytest.fixture
+def topics(tmp_path: Path):
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([write_list(tmp_path / "topics.txt", ALL)])
+    yield lib
+    lib.close()
+
+
+def _id_of(lib: Library, text_start: str) -> int:
+    for p in lib.papers(lib.paper_ids()):
+        if p.abstract.startswith(text_start):
+            return p.id
+    raise AssertionError(text_start)
+
+
+# ---- LSA ---------------------------------------------------------------------------------------
+
+
+def test_randomized_svd_matches_numpy_on_a_low_rank_matrix() -> None:
+    rng = np.random.default_rng(1)
+    dense = (rng.random((60, 5)) @ rng.random((5, 40))).astype(np.float32)
+    dense[dense < np.quantile(dense, 0.3)] = 0  # sparse-ish, still close to rank 5
+    rows = [np.flatnonzero(r) for r in dense]
+    indptr = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
+    sparse = lsa.Sparse(indptr, np.concatenate(rows).astype(np.int32), dense[dense != 0], dense.shape)
+    m = rng.standard_normal((40, 3)).astype(np.float32)
+    assert np.allclose(sparse.dot(m), dense @ m, atol=1e-4)
+    assert np.allclose(sparse.transpose().dot(rng.random((60, 2)).astype(np.float32)).shape, (40, 2))
+    _, s, _ = lsa.randomized_svd(sparse, 5)
+    exact = np.linalg.svd(dense, compute_uv=False)[:5]
+    assert np.allclose(s, exact, rtol=1e-3)
+
+
+def test_lsa_places_a_text_near_its_topic() -> None:
+    docs = [lsa.terms(t) for t in NERF + POINTS + SPEECH]
+    model = lsa.fit(docs)
+    vecs = model.encode(NERF + POINTS + SPEECH)
+    query = model.encode(["radiance"])[0]
+    best = np.argsort(-(vecs @ query))[:5]
+    assert set(best.tolist()) == set(range(5))  # the NeRF papers
+    assert not model.encode(["zzz unknown words"]).any()  # unknown words: a zero vector
+
+
+# ---- the fused ranking ---------------------------------------------------------------------------
+
+
+def test_fused_search_finds_a_paraphrase_bm25_alone_misses(topics: Library) -> None:
+    target = _id_of(topics, "A NeRF of a moving human")
+    lexical = [r.paper.id for r in topics.search("radiance", limit=20).rows]
+    assert target not in lexical  # before the vectors exist: words only, and it lacks the word
+    assert topics.ensure_vectors() == "built"
+    fused = topics.search("radiance", limit=10)
+    ids = [r.paper.id for r in fused.rows]
+    assert target in ids
+    assert set(ids[: len(lexical)]) == set(lexical)  # every paper holding the word still comes first
+    assert fused.total == len(lexical) + sum(1 for r in fused.rows if r.paper.id not in lexical)
+
+
+def test_filters_keep_meaning_alone_out(topics: Library) -> None:
+    topics.ensure_vectors()
+    target = _id_of(topics, "A NeRF of a moving human")
+    assert target not in [r.paper.id for r in topics.search("radiance -speech", limit=20).rows]
+    assert target not in [r.paper.id for r in topics.search("radiance is:starred", limit=20).rows]
+
+
+def test_related_papers_use_meaning(topics: Library) -> None:
+    topics.ensure_vectors()
+    target = _id_of(topics, "A NeRF of a moving human")
+    nerf = {_id_of(topics, t[:30]) for t in NERF}
+    related = [r.paper.id for r in topics.related(target, limit=5).rows]
+    assert set(related) == nerf and target not in related
+
+
+# ---- the vector store ----------------------------------------------------------------------------
+
+
+def _vectors_dir(lib: Library) -> Path:
+    return lib.directory / store.DIR_NAME
+
+
+def test_store_is_built_after_import_not_during(topics: Library) -> None:
+    assert store.state(_vectors_dir(topics)) is StoreState.MISSING  # the import did not build it
+    assert topics.search("point cloud").rows  # the list and search work meanwhile
+    topics.ensure_vectors()
+    assert store.state(_vectors_dir(topics)) is StoreState.OK
+    assert topics.ensure_vectors() is None  # up to date: nothing to do
+    assert topics.check() == [] and topics.vectors_repaired is None
+
+
+def test_store_missing_is_rebuilt(topics: Library) -> None:
+    topics.ensure_vectors()
+    for p in _vectors_dir(topics).iterdir():
+        p.unlink()
+    with Library(topics.directory) as again:
+        assert again.vector_problems() == ["semantic vectors: there are no semantic vectors"]
+        assert again.check() == []
+        assert store.state(_vectors_dir(again)) is StoreState.OK
+
+
+def test_store_corrupted_is_found_by_check_and_rebuilt(topics: Library) -> None:
+    topics.ensure_vectors()
+    path = _vectors_dir(topics) / "vectors.npy"
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with Library(topics.directory) as again:
+        assert any("checksum" in p for p in again.vector_problems())
+        assert again.check() == []
+        assert again.vectors_repaired == "rebuilt (corrupt)"
+        assert again.vector_problems() == []
+
+
+def test_store_of_another_version_is_rebuilt(topics: Library) -> None:
+    topics.ensure_vectors()
+    manifest = _vectors_dir(topics) / store.MANIFEST_NAME
+    meta = json.loads(manifest.read_text())
+    meta["version"] = store.STORE_VERSION + 1
+    manifest.write_text(json.dumps(meta))
+    assert store.state(_vectors_dir(topics)) is StoreState.OLD_VERSION
+    with Library(topics.directory) as again:
+        assert again.ensure_vectors() == "rebuilt (old version)"
+        assert store.state(_vectors_dir(again)) is StoreState.OK
+
+
+def test_store_stale_after_import_is_updated(topics: Library, tmp_path: Path) -> None:
+    topics.ensure_vectors()
+    more = ["Point cloud denoising removes outliers from noisy scans of points with a graph network."]
+    topics.import_paths([write_list(tmp_path / "more.txt", more)])
+    problems = topics.vector_problems()
+    assert len(problems) == 1 and "1 papers missing from the store" in problems[0]
+    assert topics.ensure_vectors() == "updated"  # placed by the fitted model, no refit
+    assert topics.vector_problems() == []
+    new = _id_of(topics, "Point cloud denoising")
+    assert new in [r.paper.id for r in topics.related(_id_of(topics, POINTS[0][:30]), limit=5).rows]
+
+
+def test_store_never_unpickles(topics: Library) -> None:
+    topics.ensure_vectors()
+    folder = _vectors_dir(topics)
+    planted = folder / "ids.npy"
+    np.save(planted, np.array([object()], dtype=object), allow_pickle=True)
+    meta = json.loads((folder / store.MANIFEST_NAME).read_text())
+    meta["files"]["ids"] = {"shape": [1], "crc32": store._crc(planted)}
+    (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))
+    with pytest.raises(StoreError) as err:
+        store.read(folder)
+    assert err.value.state is StoreState.CORRUPT
