@@ -16,8 +16,6 @@ _DAMAGE = (
     "file is encrypted",
     "database corrupt",
     "disk i/o error",
-    "no such table",
-    "no such column",
 )
 
 
