@@ -49,7 +49,7 @@ class LiveFilters:
         """Ids of the starred (or read) papers."""
         column = {"starred": "starred", "read": "read"}[fieldname]
         with self.db.reading() as session:
-            rows = session.connection().exec_driver_sql(f"SELECT id FROM paper WHERE {column}")
+            rows = session.connection().exec_driver_sql(f"SELECT id FROM paper WHERE {column} = 1")
             return [r[0] for r in rows]
 
 

@@ -101,6 +101,10 @@ def test_sort_orders_of_lists_and_results(seeded: Library) -> None:
     all_titles = [r.paper.title.casefold() for r in seeded.search("policy", limit=100, sort="title").rows]
     assert [r.paper.title.casefold() for r in by_title.rows] == all_titles[5:10]
     assert all(r.snippet for r in by_title.rows)
+    matched = set(_ids(ranked))
+    for sort in ("title", "collection", "recent"):  # a sorted search: the list's order, filtered
+        got = _ids(seeded.search("policy", limit=100, sort=sort))
+        assert got == [i for i in seeded.paper_ids(sort=sort) if i in matched], sort
     with pytest.raises(DeskError, match="no sort order"):
         seeded.search("policy", sort="sideways")
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -54,6 +54,7 @@ from desk.gui.workers import LibraryExecutor
 
 STATUS_MS = 5000
 DUPLICATES_DELAY_MS = 300
+VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 
 
 class MainWindow(QMainWindow):
@@ -250,11 +251,11 @@ class MainWindow(QMainWindow):
 
     def _build_vectors(self) -> None:
         """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
-        self.executor.submit(self.vectors.start)
+        QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
-        if done:  # the meaning of the words joins the results shown
-            self.refresh()
+        if done == "built":
+            self.show_status("Searches now find papers by meaning too.")
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
