@@ -381,16 +381,38 @@ def print_real(r: dict[str, Any]) -> None:
 # -- speed on real sentences (realcorpus.py), copies of the new kinds planted ---------------------
 
 
-def real_corpus(size: int, seed: int = 7, planted: float = 0.03) -> tuple[list[str], set[tuple[int, int]]]:
+def _shuffled(gen: Any, index: int, seed: int) -> str:
+    """An abstract whose every sentence comes from another real abstract, at the same relative
+    place (no skeleton: two such abstracts share a sentence by chance only)."""
+    rng = random.Random(seed * 1_000_003 + index)
+    pool = gen.text.abstracts
+    k = len(pool[rng.randrange(len(pool))])
+    out = []
+    for j in range(k):
+        other = pool[rng.randrange(len(pool))]
+        out.append(other[min(len(other) - 1, round(j / max(1, k - 1) * (len(other) - 1)))])
+    return " ".join(out)
+
+
+def real_corpus(
+    size: int, seed: int = 7, planted: float = 0.03, mode: str = "skeleton"
+) -> tuple[list[str], set[tuple[int, int]]]:
     """``size`` abstracts recombined from the dev corpus's sentences, ``planted`` of them a
-    truncated (30-50 %, head, tail or middle), revised, reordered or boilerplate copy of another."""
+    truncated (30-50 %, head, tail or middle), revised, reordered or boilerplate copy of another.
+
+    ``mode`` "skeleton": ``realcorpus.py``'s abstracts (each keeps half the sentences of a real
+    one in place: at 100k, ~42 abstracts share one skeleton, and pairs of them share most of their
+    sentences); "shuffled": every sentence drawn from another abstract (see ``_shuffled``)."""
     import dedup_real as dr
     import realcorpus
 
     rng = random.Random(seed)
     gen = realcorpus.RealGenerator(seed)
     copies = int(size * planted)
-    texts = [gen.abstract(i) for i in range(size - copies)]
+    if mode == "skeleton":
+        texts = [gen.abstract(i) for i in range(size - copies)]
+    else:
+        texts = [_shuffled(gen, i, seed) for i in range(size - copies)]
     pool = [s for t in texts[:3000] for s in dr.sentences(t) if len(s.split()) >= 8]
     pairs = set()
     for k in range(copies):
@@ -410,9 +432,9 @@ def real_corpus(size: int, seed: int = 7, planted: float = 0.03) -> tuple[list[s
     return texts, pairs
 
 
-def real_speed(size: int) -> dict[str, Any]:
+def real_speed(size: int, mode: str = "skeleton") -> dict[str, Any]:
     """Indexing and all candidates at ``size`` (real sentences), then 100 new papers alone."""
-    texts, planted = real_corpus(size)
+    texts, planted = real_corpus(size, mode=mode)
     readable = [ds.readable(t) for t in texts]
     gc.collect()
     before = rss_mb()
@@ -421,8 +443,10 @@ def real_speed(size: int) -> dict[str, Any]:
     started = time.perf_counter()
     index.add_many(enumerate(readable))
     indexed = time.perf_counter()
+    cpu_indexed = time.process_time()
     groups = index.groups()
     done = time.perf_counter()
+    cpu_candidates = time.process_time() - cpu_indexed
     cpu = time.process_time() - cpu
     memory = rss_mb() - before
     group_of = {i: g for g in groups for i in g.ids}
@@ -443,8 +467,10 @@ def real_speed(size: int) -> dict[str, Any]:
     took_new = time.perf_counter() - started_new
     return {
         "abstracts": size,
+        "corpus": mode,
         "index_s": round(indexed - started, 2),
         "candidates_s": round(done - indexed, 2),
+        "candidates_cpu_s": round(cpu_candidates, 2),
         "total_s": round(done - started, 2),
         "total_cpu_s": round(cpu, 2),
         "candidate_pairs_verified": index.checks,
@@ -472,6 +498,9 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="speed on recombined real sentences at these sizes",
     )
+    parser.add_argument(
+        "--real-corpus", nargs="+", choices=["skeleton", "shuffled"], default=["skeleton", "shuffled"]
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="where the JSON report goes")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {"threshold": DEFAULT_THRESHOLD, "cores": os.cpu_count()}
@@ -482,11 +511,12 @@ def main(argv: list[str] | None = None) -> int:
         print_real(report["real"])
     else:
         print(f"real set skipped: {dr.CORPUS} not found")
-    rows = report["speed_real"] = [real_speed(n) for n in args.real_sizes]
+    rows = report["speed_real"] = [real_speed(n, mode) for mode in args.real_corpus for n in args.real_sizes]
     for r in rows:
         print(
-            f"speed, real sentences recombined, {r['abstracts']}: index {r['index_s']:.2f} s + candidates "
-            f"{r['candidates_s']:.2f} s = {r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); "
+            f"speed, real sentences recombined ({r['corpus']}), {r['abstracts']}: index {r['index_s']:.2f} s"
+            f" + candidates {r['candidates_s']:.2f} s (CPU {r['candidates_cpu_s']:.2f} s) = "
+            f"{r['total_s']:.2f} s (CPU {r['total_cpu_s']:.2f} s); "
             f"{r['candidate_pairs_verified']} pairs verified, {r['groups']} groups; planted found "
             f"{r['planted_found']:.4f}, unplanted offered {r['unplanted_pairs_offered']}; 100 new papers "
             f"added and their candidates {r['add_100_new_and_candidates_s']:.2f} s; "

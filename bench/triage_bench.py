@@ -1,11 +1,11 @@
 """Issue 15's speed figures: a tag or star on 1,000 papers → searchable, and tag:/saved filters.
 
-Needs a library of real text (bench/real_corpus.py, imported with `desk import`); the library is
+Needs a library of real text (bench/realcorpus.py, imported with `desk import`); the library is
 upgraded in place if it is older. Times are wall clock in this process, from the call that
 changes the papers to a search that returns all of them (the database commit, the index flush
 for stars, and the search itself).
 
-    python bench/real_corpus.py --size 100000 --out /tmp/real-100k
+    python bench/realcorpus.py --size 100000 --out /tmp/real-100k
     desk --library /tmp/lib-100k import /tmp/real-100k
     python bench/triage_bench.py --library /tmp/lib-100k --reps 5
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -82,11 +83,8 @@ def _words_starting_with_a_dash(argv: list[str], commands: dict[str, argparse.Ar
 
 
 def _number(token: str) -> bool:
-    try:
-        float(token)
-    except ValueError:
-        return False
-    return True
+    """Whether argparse itself takes token for a negative number (its own pattern)."""
+    return re.fullmatch(r"-\d+|-\d*\.\d+", token) is not None
 
 
 def _plain_text(args: argparse.Namespace) -> None:

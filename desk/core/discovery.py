@@ -16,8 +16,11 @@ from sqlalchemy import select
 from desk.core.db import Paper
 from desk.core.records import ResultPage
 from desk.core.semantic import recommend as recommending
+from desk.core.semantic.build import build_in_process
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
+    from pathlib import Path
+
     from desk.core.db import Database
     from desk.core.search import SearchIndex, SearchResult
     from desk.core.semantic.vectors import SemanticVectors
@@ -33,6 +36,7 @@ class Discovery:
     """Semantic vectors, related papers and "Recommended for you", for ``Library``."""
 
     db: Database
+    directory: Path
     index: SearchIndex
     vectors: SemanticVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
@@ -78,6 +82,16 @@ class Discovery:
         except OSError as exc:
             log.warning("the semantic vectors could not be written: %s", exc)
             return f"could not be written ({exc.strerror or exc})"
+
+    def ensure_vectors_elsewhere(self) -> str | None:
+        """Like ensure_vectors, but the build runs in a process of its own (the window's threads
+        keep the interpreter to themselves); the store is then reloaded. Returns what changed."""
+        if not self.vectors_pending():
+            return None
+        if not build_in_process(self.directory):
+            return self.ensure_vectors()  # the process could not start or failed: here, then
+        self.vectors.load()
+        return "built"
 
     def check_vectors(self) -> list[str]:
         """Bring the vectors up to date, then what is still wrong with them (empty: they agree).

@@ -3,6 +3,10 @@
 A change is ``[paper_id, field, before, after]``. Applying changes backwards (undo) or forwards
 (redo) sets a field only where it still holds the value the change left (or found): a field a
 later change touched is left alone, so undoing one change never takes back a later one.
+
+The star and the reading state are not re-indexed: searches ask the database for them
+(``desk.core.workflow.LiveFilters``), so starring a thousand papers is one UPDATE and is
+searchable once committed; a note or a title changes indexed text and is queued for the index.
 """
 
 from __future__ import annotations
@@ -10,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from desk.core.db import Paper
-from desk.core.db.queries import load_papers, require_papers
-from desk.core.errors import DeskError
+from desk.core.db.models import utcnow
+from desk.core.db.queries import CHUNK, load_papers, require_papers
+from desk.core.errors import DeskError, PaperNotFound
 from desk.core.index_sync import queue
 
 FIELDS = ("starred", "read", "note", "user_title")
+FLAGS = ("starred", "read")  # answered by the database at query time: no re-indexing
 Change = list[Any]  # [paper_id, field, before, after]
 
 
@@ -28,6 +35,8 @@ def set_value(session: Session, ids: Sequence[int], field: str, value: object) -
     """
     if field not in FIELDS:
         raise DeskError(f"{field} is not a field a user edits")
+    if field in FLAGS:
+        return _set_flag(session, list(dict.fromkeys(ids)), field, bool(value))
     found = require_papers(session, ids)
     changes: list[Change] = []
     for i in dict.fromkeys(ids):
@@ -41,10 +50,31 @@ def set_value(session: Session, ids: Sequence[int], field: str, value: object) -
     return changes
 
 
+def _set_flag(session: Session, ids: list[int], field: str, value: bool) -> list[Change]:
+    """set_value for a flag, in plain SQL (a selection of thousands is one statement per chunk)."""
+    column = getattr(Paper, field)
+    current: dict[int, bool] = {}
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        rows = session.execute(select(Paper.id, column).where(Paper.id.in_(chunk)))
+        current.update((i, v) for i, v in rows)
+    for i in ids:
+        if i not in current:
+            raise PaperNotFound(i)
+    changed = [i for i in ids if bool(current[i]) != value]
+    now = utcnow()
+    for start in range(0, len(changed), CHUNK):
+        chunk = changed[start : start + CHUNK]
+        stmt = update(Paper).where(Paper.id.in_(chunk)).values({field: value, "updated_at": now})
+        session.execute(stmt.execution_options(synchronize_session=False))
+    return [[i, field, not value, value] for i in changed]
+
+
 def apply(session: Session, changes: Sequence[Change], backwards: bool) -> tuple[list[int], int]:
     """Undo (backwards) or redo changes where the field still holds what they left; (changed ids, skipped)."""
     papers: dict[int, Paper] = load_papers(session, [c[0] for c in changes])
     changed: dict[int, None] = {}
+    reindex: dict[int, None] = {}
     skipped = 0
     for paper_id, field, before, after in changes:
         expect, value = (after, before) if backwards else (before, after)
@@ -53,9 +83,13 @@ def apply(session: Session, changes: Sequence[Change], backwards: bool) -> tuple
             skipped += 1  # gone, or changed again since: the later change stays
             continue
         setattr(paper, field, value)
-        paper.touch()
+        if field in FLAGS:
+            paper.updated_at = utcnow()
+        else:
+            paper.touch()
+            reindex[paper_id] = None
         changed[paper_id] = None
-    queue(session, changed)
+    queue(session, reindex)
     return list(changed), skipped
 
 

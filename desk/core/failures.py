@@ -16,8 +16,6 @@ _DAMAGE = (
     "file is encrypted",
     "database corrupt",
     "disk i/o error",
-    "no such table",
-    "no such column",
 )
 
 
@@ -106,8 +104,12 @@ def translate(exc: BaseException, database: Path) -> DeskError | None:
         or ("unable to open database file" in text and not _writable(library))
     ):
         return LibraryReadOnly(f"the library folder is read-only: {library} cannot be written")
+    if "could not decode to utf-8" in text:  # SQLite's text bytes were changed under it
+        return LibraryDamaged(
+            f"the library database {database} is damaged (a text is not valid UTF-8): {way_out(library)}"
+        )
     if any(word in text for word in _DAMAGE) or "unable to open database file" in text:
-        why = text.split("\n", 1)[0]
+        why = text.split("\n", 1)[0][:200]
         return LibraryDamaged(f"the library database {database} is damaged ({why}): {way_out(library)}")
     return None
 

@@ -346,7 +346,7 @@ class Library(Workflow, Discovery):
         """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists."""
         order = None if sorting.check(sort) == "relevance" else self._order(sort)
         return self.index.search(
-            query, limit=limit, offset=offset, typing=typing, tags=self.tagged, order=order
+            query, limit=limit, offset=offset, typing=typing, tags=self.live_filters, order=order
         )
 
     def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:

@@ -9,10 +9,12 @@ newest imported first; ``starred`` starred papers first, each group in relevance
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from sqlalchemy.orm import Session
 
+from desk.core.db.queries import CHUNK
 from desk.core.errors import DeskError
 
 SORTS = ("relevance", "collection", "recent", "starred", "title")
@@ -46,17 +48,46 @@ def ordered_ids(session: Session, sort: str) -> list[int]:
     return [r[0] for r in conn.exec_driver_sql(_SQL[sort])]
 
 
+_KEYS = {
+    "title": "SELECT id, coalesce(user_title, derived_title) FROM paper WHERE id IN ({})",
+    "recent": "SELECT id, created_at FROM paper WHERE id IN ({})",
+    # min(id) makes SQLite take the other columns from each paper's first source
+    "collection": 'SELECT paper_id, min(id), collection, file, "index" FROM source WHERE paper_id IN ({})'
+    " GROUP BY paper_id",
+}
+
+
+def _keys(session: Session, sort: str, ids: list[int]) -> dict[int, Any]:
+    """The sort key of each of ``ids`` (read for these papers only: a filtered view is small)."""
+    conn = session.connection()
+    keys: dict[int, Any] = {}
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        rows = conn.exec_driver_sql(_KEYS[sort].format(", ".join("?" * len(chunk))), tuple(chunk))
+        if sort == "title":
+            keys.update((i, t.casefold()) for i, t in rows)
+        elif sort == "recent":
+            keys.update((i, c) for i, c in rows)
+        else:
+            keys.update((r[0], (r[2], r[3], r[4])) for r in rows)
+    return keys
+
+
 def positions(session: Session, sort: str, ranked_ids: np.ndarray) -> Sequence[int]:
     """The positions of ``ranked_ids`` (best first) in the sort's order; ties keep their rank."""
     if check(sort) == "relevance" or not len(ranked_ids):
         return range(len(ranked_ids))
+    ids = ranked_ids.tolist()
     if sort == "starred":
-        rows = session.connection().exec_driver_sql("SELECT id FROM paper WHERE starred")
+        rows = session.connection().exec_driver_sql("SELECT id FROM paper WHERE starred = 1")
         flagged = {r[0] for r in rows}
-        starred = np.array([i in flagged for i in ranked_ids.tolist()], bool)
+        starred = np.array([i in flagged for i in ids], bool)
         return np.argsort(~starred, kind="stable").tolist()
-    order = np.asarray(ordered_ids(session, sort), np.int64)
-    top = int(max(order.max(initial=0), ranked_ids.max(initial=0))) + 1
-    place = np.full(top, len(order), np.int64)  # a paper gone since the search goes last
-    place[order] = np.arange(len(order))
-    return np.argsort(place[ranked_ids], kind="stable").tolist()
+    keys = _keys(session, sort, ids)
+    present = [n for n, i in enumerate(ids) if i in keys]  # a paper gone since the search goes last
+    gone = [n for n, i in enumerate(ids) if i not in keys]
+    if sort == "recent":  # newest first; ties: the higher id first, as ordered_ids
+        present.sort(key=lambda n: (keys[ids[n]], ids[n]), reverse=True)
+    else:
+        present.sort(key=lambda n: (keys[ids[n]], ids[n]) if sort == "title" else keys[ids[n]])
+    return present + gone

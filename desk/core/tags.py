@@ -17,9 +17,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from desk.core.db import PaperTag, Tag
-from desk.core.db.queries import CHUNK, require_papers
-from desk.core.errors import DeskError
+from desk.core.db import Paper, PaperTag, Tag
+from desk.core.db.queries import CHUNK
+from desk.core.errors import DeskError, PaperNotFound
 from desk.core.records import TagCount
 
 MAX_NAME = 100
@@ -68,13 +68,23 @@ def _carrying(session: Session, tag_id: int, ids: Sequence[int]) -> set[int]:
     return found
 
 
+def _require(session: Session, ids: Sequence[int]) -> None:
+    """PaperNotFound for the first id with no paper (ids only: no paper is loaded)."""
+    found: set[int] = set()
+    for start in range(0, len(ids), CHUNK):
+        found.update(session.scalars(select(Paper.id).where(Paper.id.in_(ids[start : start + CHUNK]))))
+    for i in ids:
+        if i not in found:
+            raise PaperNotFound(i)
+
+
 def add(session: Session, ids: Sequence[int], name: str) -> list[int]:
     """Give papers the tag (created when new); returns those that did not have it, in order given.
 
     Raises PaperNotFound for an id that does not exist (nothing changes).
     """
     wanted = list(dict.fromkeys(ids))
-    require_papers(session, wanted)
+    _require(session, wanted)
     tag = _get_or_create(session, name)
     have = _carrying(session, tag.id, wanted)
     new = [i for i in wanted if i not in have]

@@ -33,11 +33,36 @@ if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run tim
     from desk.core.index_sync import IndexSync
 
 
+class LiveFilters:
+    """The database's answers to ``tag:`` and ``is:starred``/``is:read`` filters, at query time
+    (desk.core.search.compiler.TagLookup): a tag or a star is searchable once committed."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def __call__(self, name: str | None) -> Sequence[int]:
+        """Ids of the papers carrying the tag (None: any tag)."""
+        with self.db.reading() as session:
+            return tagging.paper_ids(session, name)
+
+    def flagged(self, fieldname: str) -> Sequence[int]:
+        """Ids of the starred (or read) papers."""
+        column = {"starred": "starred", "read": "read"}[fieldname]
+        with self.db.reading() as session:
+            rows = session.connection().exec_driver_sql(f"SELECT id FROM paper WHERE {column} = 1")
+            return [r[0] for r in rows]
+
+
 class Workflow:
     """Tags, saved searches, undo/redo and the trash, for ``Library``."""
 
     db: Database
     _sync: IndexSync
+
+    @property
+    def live_filters(self) -> LiveFilters:
+        """What answers tag: and is: filters for this library's searches."""
+        return LiveFilters(self.db)
 
     # -- tags --------------------------------------------------------------------------------
     def _tagging(self, ids: Sequence[int], name: str, add: bool | None) -> TagChange:

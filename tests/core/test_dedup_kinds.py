@@ -100,3 +100,21 @@ def test_a_copy_of_a_shared_opening_joins_one_paper_not_both() -> None:
     index.add_many([(1, PAPER), (2, shared_opening(PAPER)), (3, opening)])
     groups = index.groups()
     assert all(not {1, 2} <= set(g.ids) for g in groups)
+
+
+def test_merge_all_takes_only_whole_truncations_and_keeps_the_longest() -> None:
+    from desk.core.errors import DeskError
+    from desk.core.merge_plan import plan
+
+    index = NearDuplicateIndex()
+    edited_cut = (
+        head(SECOND, 0.8).replace("anchor prototypes", "anchor exemplars").replace("site-invariant", "shared")
+    )
+    index.add_many([(1, PAPER), (2, head(PAPER, 0.4)), (3, SECOND), (4, edited_cut)])
+    groups = index.groups()
+    assert {g.ids: g.kind for g in groups} == {(1, 2): TRUNCATION, (3, 4): TRUNCATION}
+    lengths = {1: len(PAPER), 2: len(head(PAPER, 0.4)), 3: len(SECOND), 4: len(edited_cut)}
+    [step] = plan(groups, TRUNCATION, lengths)  # the cut copy with a word of its own is left
+    assert (step.keep, step.others) == (1, (2,)) and "all of it in #1" in step.description
+    with pytest.raises(DeskError):
+        plan(groups, REVISION, lengths)

@@ -28,25 +28,27 @@ def desk(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
-def _starred_in_index(lib: Library) -> int:
-    return lib.search_ids("is:starred", limit=500).total
+def _noted_in_index(lib: Library) -> int:
+    return lib.search_ids("note:axolotl", limit=500).total
 
 
 def test_an_index_of_other_revisions_with_the_same_count_is_rebuilt_on_open(seeded_dir: Path) -> None:
     """As a kill -9 during `desk restore` leaves it: the backup's database, the old index."""
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()
-        lib.set_starred(ids[:10], True)
+        for pid in ids[:10]:
+            lib.set_note(pid, "axolotl")
         backup = lib.backup(seeded_dir.parent / "ten.sqlite3")
-        lib.set_starred(ids[10:31], True)
-        assert _starred_in_index(lib) == 31
+        for pid in ids[10:31]:
+            lib.set_note(pid, "axolotl")
+        assert _noted_in_index(lib) == 31
     src, dst = sqlite3.connect(backup), sqlite3.connect(seeded_dir / DATABASE_NAME)
     src.backup(dst)
     src.close()
     dst.close()
     with Library(seeded_dir) as lib:
         assert lib.repaired == "the search index holds other revisions than the database"
-        assert _starred_in_index(lib) == 10 == len(lib.paper_ids(starred=True))
+        assert _noted_in_index(lib) == 10
         assert lib.check() == []
 
 
@@ -88,16 +90,16 @@ def test_an_index_that_cannot_be_written_does_not_fail_a_committed_change(seeded
     with Library(seeded_dir) as lib:
         pid = lib.paper_ids()[3]
         assert lib.index_behind and "could not be rebuilt" in lib.index_behind
-    star = desk(seeded_dir, "star", str(pid))
-    assert star.returncode == 0, star.stderr
-    assert "behind" in star.stderr and "Traceback" not in star.stderr
+    note = desk(seeded_dir, "note", str(pid), "--set", "axolotl")
+    assert note.returncode == 0, note.stderr
+    assert "behind" in note.stderr and "Traceback" not in note.stderr
     shown = desk(seeded_dir, "show", str(pid), "--json")
-    assert shown.returncode == 0 and json.loads(shown.stdout)["starred"] is True
+    assert shown.returncode == 0 and json.loads(shown.stdout)["note"] == "axolotl"
     assert desk(seeded_dir, "stats").returncode == 0
     check = desk(seeded_dir, "check")
     assert check.returncode == 1 and "Traceback" not in check.stderr
     (seeded_dir / INDEX_DIR_NAME).unlink()  # the folder can be written again: it catches up
-    found = desk(seeded_dir, "search", "is:starred", "--json")
+    found = desk(seeded_dir, "search", "note:axolotl", "--json")
     assert found.returncode == 0 and [r["id"] for r in json.loads(found.stdout)["results"]] == [pid]
     assert desk(seeded_dir, "check").returncode == 0
 
@@ -121,14 +123,15 @@ def test_a_read_only_index_folder_leaves_the_index_behind_not_the_truth(seeded_d
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()[:2]
     with read_only(seeded_dir / INDEX_DIR_NAME):
-        star = desk(seeded_dir, "star", *map(str, ids))
-        assert star.returncode == 0, star.stderr
-        assert "search index is behind" in star.stderr and "read-only" in star.stderr
+        for pid in ids:
+            note = desk(seeded_dir, "note", str(pid), "--set", "axolotl")
+            assert note.returncode == 0, note.stderr
+            assert "search index is behind" in note.stderr and "read-only" in note.stderr
         assert desk(seeded_dir, "stats").returncode == 0
-        listed = desk(seeded_dir, "list", "--starred", "--json")
-        assert sorted(p["id"] for p in json.loads(listed.stdout)["papers"]) == sorted(ids)
+        shown = [json.loads(desk(seeded_dir, "show", str(pid), "--json").stdout)["note"] for pid in ids]
+        assert shown == ["axolotl", "axolotl"]
         check = desk(seeded_dir, "check")
         assert check.returncode == 1 and "2 changes not yet applied" in check.stderr
-    found = desk(seeded_dir, "search", "is:starred", "--json")
+    found = desk(seeded_dir, "search", "note:axolotl", "--json")
     assert sorted(r["id"] for r in json.loads(found.stdout)["results"]) == sorted(ids)
     assert desk(seeded_dir, "check").returncode == 0

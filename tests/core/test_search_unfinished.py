@@ -43,6 +43,7 @@ from desk.core.search.spelling import MAX_LENGTH, Lexicon
         ("-", "“-” needs a word after it.", True),
         ("is:sta", "Finish the filter: is:starred.", True),
         ("has:", "Finish the filter: has:note", True),
+        ("has:t", "Finish the filter: has:tag.", True),
         ("(graph OR tree", "parenthesis is open", False),
         ('(graph "neural net', "“neural net…”", False),
         ('diffusion tag:"two wo', "the tag “two wo…” counts", False),

@@ -101,6 +101,10 @@ def test_sort_orders_of_lists_and_results(seeded: Library) -> None:
     all_titles = [r.paper.title.casefold() for r in seeded.search("policy", limit=100, sort="title").rows]
     assert [r.paper.title.casefold() for r in by_title.rows] == all_titles[5:10]
     assert all(r.snippet for r in by_title.rows)
+    matched = set(_ids(ranked))
+    for sort in ("title", "collection", "recent"):  # a sorted search: the list's order, filtered
+        got = _ids(seeded.search("policy", limit=100, sort=sort))
+        assert got == [i for i in seeded.paper_ids(sort=sort) if i in matched], sort
     with pytest.raises(DeskError, match="no sort order"):
         seeded.search("policy", sort="sideways")
 
@@ -149,3 +153,17 @@ def test_tag_filters_parse_as_filters() -> None:
     assert parse("TAG:ml diffusion").parts[0] == TagFilter("ml")
     assert parse("tag:").parts == [] and parse("tag:").hint  # being typed
     assert parse("tag: x").message and parse("tag: x").parts[0] != TagFilter("x")
+
+
+def test_a_star_or_a_read_is_searchable_without_re_indexing(seeded: Library) -> None:
+    ids = seeded.paper_ids()[:40]
+    revisions = seeded.index.revisions()
+    seeded.set_starred(ids, True)
+    seeded.set_read(ids[:10], True)
+    assert seeded.index.revisions() == revisions  # nothing was written to the index
+    assert sorted(_ids(seeded.search("is:starred", limit=100))) == ids
+    assert seeded.search("is:unread is:starred", limit=0).total == 30
+    assert seeded.search("is:unstarred", limit=0).total == 94 - 40
+    seeded.undo()
+    assert seeded.search("is:read", limit=0).total == 0
+    assert seeded.check() == []

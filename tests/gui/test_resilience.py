@@ -131,6 +131,7 @@ def test_a_second_start_on_the_same_library_brings_the_first_forward(
         instance.close()
 
 
+@pytest.mark.slow
 @unix_only
 def test_a_killed_window_leaves_no_lock_on_the_next_start(
     library_dir: Path, tmp_path: Path, qtbot, spawn
@@ -191,6 +192,7 @@ def type_and_kill(
     return int(ready[1]), killed_at, typed
 
 
+@pytest.mark.slow
 def test_killing_the_window_loses_at_most_the_last_second_of_a_note(
     library_dir: Path, tmp_path: Path
 ) -> None:
@@ -270,6 +272,7 @@ def write_list(path: Path, n: int) -> None:
     path.write_text("Quokka Workshop 2026 Papers\n\n" + "\n\n".join(paras) + "\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_window_and_the_command_line_at_once(
     open_window, library_dir: Path, tmp_path: Path, qtbot, spawn, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -121,7 +121,10 @@ class Database:
             with self._read() as session, session.begin():
                 yield session
         except (DBAPIError, sqlite3.Error) as exc:
-            raise self._plain(exc) from exc
+            plain = self._plain(exc)
+            if plain is exc:
+                raise
+            raise plain from exc
 
     @contextmanager
     def writing(self) -> Iterator[Session]:
@@ -132,7 +135,10 @@ class Database:
             with self._write() as session, session.begin():
                 yield session
         except (DBAPIError, sqlite3.Error) as exc:
-            raise self._plain(exc) from exc
+            plain = self._plain(exc)
+            if plain is exc:
+                raise
+            raise plain from exc
 
     def integrity_problems(self) -> list[str]:
         """SQLite's own integrity and foreign-key checks, in plain words; empty when the file is sound."""
@@ -155,6 +161,8 @@ class Database:
                     problems += [f"database: broken reference in {r[0]} row {r[1]}" for r in fk]
         except (DBAPIError, sqlite3.Error) as exc:
             plain = self._plain(exc)
+            if plain is exc:
+                raise
             if not isinstance(plain, LibraryDamaged):
                 raise plain from exc
             problems.append(f"database: {failures.message_of(exc)}")
@@ -187,7 +195,10 @@ class Database:
         try:
             replace_file(dest, write)
         except (DBAPIError, sqlite3.Error) as exc:
-            raise self._plain(exc) from exc
+            plain = self._plain(exc)
+            if plain is exc:
+                raise
+            raise plain from exc
 
     def data_version(self) -> int:
         """A number that changes whenever another connection (another process too) committed.

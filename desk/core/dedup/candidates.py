@@ -37,7 +37,14 @@ def band_pairs(keys: np.ndarray, rows: np.ndarray, is_pending: np.ndarray) -> np
             found.append(np.array(list(combinations(rows[order[s:e]].tolist(), 2)), dtype=np.int64))
     pairs = np.sort(np.concatenate(found), axis=1)
     pairs = pairs[is_pending[pairs[:, 0]] | is_pending[pairs[:, 1]]]
-    return np.unique(pairs, axis=0)
+    return unique_pairs(pairs, len(is_pending))
+
+
+def unique_pairs(pairs: np.ndarray, rows: int) -> np.ndarray:
+    """``pairs`` (low row first) sorted and without repeats (as ``np.unique(axis=0)``, faster)."""
+    width = np.int64(max(rows, 1))
+    codes = np.unique(pairs[:, 0] * width + pairs[:, 1])
+    return np.stack([codes // width, codes % width], axis=1)
 
 
 def fingerprint_pairs(fps: np.ndarray, rows: np.ndarray) -> np.ndarray:

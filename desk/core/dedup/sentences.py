@@ -22,7 +22,8 @@ MARK = "qqdeskstopqq"
 _END = re.compile(r"(?<=[.!?])\s+(?=[\"“'‘(\[]?[A-Z0-9])|(?<=[。！？])")
 KEY_WORDS = 6
 """A sentence of at least this many words gives keys: its whole word sequence, its first and its
-last ``KEY_WORDS`` words (a copy cut inside a sentence keeps one end of it)."""
+last ``KEY_WORDS`` words (a copy cut inside a sentence keeps one end of it), and with the next
+such sentence the ``2 * KEY_WORDS`` words around their boundary."""
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -71,7 +72,9 @@ def normalized_sentences(texts: Sequence[str]) -> tuple[list[str], list[list[int
 
 _BASE = np.uint64(0x100000001B3)  # odd, so invertible modulo 2**64
 _INVERSE = np.uint64(pow(0x100000001B3, -1, 1 << 64))
-_TAGS = np.array([0x51ED2701F3A5C7B9, 0x2545F4914F6CDD1D, 0x9E6C63D0676A9A99], dtype=np.uint64)
+_TAGS = np.array(
+    [0x51ED2701F3A5C7B9, 0x2545F4914F6CDD1D, 0x9E6C63D0676A9A99, 0xD1B54A32D192ED03], dtype=np.uint64
+)
 
 
 def structure(hashes: np.ndarray, counts: np.ndarray, starts: Sequence[Sequence[int]]) -> Structured:
@@ -102,12 +105,15 @@ def structure(hashes: np.ndarray, counts: np.ndarray, starts: Sequence[Sequence[
         inverse = np.cumprod(np.broadcast_to(_INVERSE, (n,)))
         running = np.zeros(n + 1, dtype=np.uint64)
         np.cumsum(mix64(hashes) * power, out=running[1:])
-        lo = np.concatenate((begin, begin, end - KEY_WORDS))
-        hi = np.concatenate((end, begin + KEY_WORDS, end))
-        tag = np.repeat(_TAGS, len(begin))
+        # Across each boundary of two long sentences side by side: the last words of one and the
+        # first of the next (rare even where single sentences recur in many texts).
+        joined = np.flatnonzero((text_of[1:] == text_of[:-1]) & (end[:-1] == begin[1:]))
+        lo = np.concatenate((begin, begin, end - KEY_WORDS, end[joined] - KEY_WORDS))
+        hi = np.concatenate((end, begin + KEY_WORDS, end, begin[joined + 1] + KEY_WORDS))
+        tag = np.concatenate((np.repeat(_TAGS[:3], len(begin)), np.repeat(_TAGS[3:], len(joined))))
         runs = (running[hi] - running[lo]) * inverse[lo]
         found = (mix64(runs ^ tag) >> np.uint64(32)).astype(np.uint32)
-        owner = np.tile(text_of, 3)
+        owner = np.concatenate((np.tile(text_of, 3), text_of[joined]))
         order = np.lexsort((found, owner))
         owner, found = owner[order], found[order]
         cuts = np.searchsorted(owner, np.arange(len(counts) + 1))

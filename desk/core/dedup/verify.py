@@ -142,8 +142,9 @@ def function_words() -> frozenset[int]:
     return frozenset((hashes >> np.uint64(32)).astype(np.uint32).tolist())
 
 
-def _truncation(short: np.ndarray, ss: np.ndarray, ls: np.ndarray) -> tuple[float, float]:
-    """(containment, score) of ``short`` as one stretch of ``long``.
+def _truncation(short: np.ndarray, ss: np.ndarray, ls: np.ndarray) -> tuple[float, float, float]:
+    """(containment, score) of ``short`` as one stretch of ``long``, and the Jaccard of their
+    shingle sets (from the same lookups).
 
     Each shingle of the shorter text found in the longer one votes for an offset (its place
     there minus its place here); a cut copy's shingles agree on one offset, give or take a word
@@ -151,13 +152,22 @@ def _truncation(short: np.ndarray, ss: np.ndarray, ls: np.ndarray) -> tuple[floa
     repeats elsewhere, or another paper's opening followed by other text, does not.
     """
     if not len(ss) or not len(ls):
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     order = np.argsort(ls, kind="stable")
     ordered = ls[order]
     lo, hi = np.searchsorted(ordered, ss, "left"), np.searchsorted(ordered, ss, "right")
     counts = hi - lo
+    mine = np.sort(ss)
+    first_of_mine = np.concatenate(([True], mine[1:] != mine[:-1]))
+    size_long = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
+    size_short = int(np.count_nonzero(first_of_mine))
+    present = np.searchsorted(ordered, mine[first_of_mine], "right") > np.searchsorted(
+        ordered, mine[first_of_mine], "left"
+    )
+    shared = int(np.count_nonzero(present))
+    jaccard = shared / (size_short + size_long - shared)
     if not counts.any():
-        return 0.0, 0.0
+        return 0.0, 0.0, jaccard
     at_short = np.repeat(np.arange(len(ss)), counts)
     first = np.repeat(lo - np.cumsum(counts) + counts, counts)
     at_long = order[first + np.arange(len(at_short))]
@@ -168,15 +178,16 @@ def _truncation(short: np.ndarray, ss: np.ndarray, ls: np.ndarray) -> tuple[floa
     found[at_short[agree]] = True
     containment = float(found.mean())
     if len(short) < MIN_TRUNCATION_WORDS:
-        return containment, 0.5 * containment
+        return containment, 0.5 * containment, jaccard
     hits = np.flatnonzero(found)
     ends_found = hits[0] <= MAX_UNMATCHED_END and len(ss) - 1 - hits[-1] <= MAX_UNMATCHED_END
     if ends_found and containment >= TRUNCATION_COVERED:
-        return containment, containment
-    return containment, min(0.5 * containment, DEFAULT_THRESHOLD - 0.01)
+        return containment, containment, jaccard
+    return containment, min(0.5 * containment, DEFAULT_THRESHOLD - 0.01), jaccard
 
 
-def _sentence_sets(words: np.ndarray, starts: np.ndarray) -> list[set[int]]:
+def sentence_sets(words: np.ndarray, starts: np.ndarray) -> list[set[int]]:
+    """The content words of each sentence, as sets (the plain form of ``scored_sentence_pairs``)."""
     skip = function_words()
     if not len(starts):
         return []
@@ -196,22 +207,61 @@ def _longest_increasing(values: list[int]) -> int:
     return len(tails)
 
 
+def _function_array() -> np.ndarray:
+    global _FUNCTION_ARRAY
+    if _FUNCTION_ARRAY is None:
+        _FUNCTION_ARRAY = np.array(sorted(function_words()), dtype=np.uint32)
+    return _FUNCTION_ARRAY
+
+
+_FUNCTION_ARRAY: np.ndarray | None = None
+
+
+def _content(words: np.ndarray) -> np.ndarray:
+    """Which words are not function words (a sorted lookup: ``np.isin`` costs more on short arrays)."""
+    skip = _function_array()
+    at = np.minimum(np.searchsorted(skip, words), len(skip) - 1)
+    return skip[at] != words
+
+
+def _incidence(words: np.ndarray, starts: np.ndarray, vocab: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``(sentences, len(vocab))``: which content words each sentence holds."""
+    out = np.zeros((len(starts), len(vocab)), dtype=np.int32)
+    if len(starts):
+        sentence = np.repeat(np.arange(len(starts)), np.diff(np.append(starts.astype(np.int64), len(words))))
+        out[sentence[keep], np.searchsorted(vocab, words[keep])] = 1
+    return out
+
+
+def scored_sentence_pairs(
+    words_a: np.ndarray, starts_a: np.ndarray, words_b: np.ndarray, starts_b: np.ndarray
+) -> tuple[list[tuple[float, int, int]], int, int]:
+    """Every pair of sentences sharing ``SENTENCE_MATCH`` of the larger one's content words, as
+    ``(share, i, j)`` best first (ties: later sentences first), and how many sentences of each
+    text have content words. One matrix product over the pair's vocabulary; ``sentence_sets``
+    says the same with Python sets (a test compares them)."""
+    keep_a, keep_b = _content(words_a), _content(words_b)
+    vocab = np.unique(np.concatenate([words_a[keep_a], words_b[keep_b]]))
+    ia = _incidence(words_a, starts_a, vocab, keep_a)
+    ib = _incidence(words_b, starts_b, vocab, keep_b)
+    size_a, size_b = ia.sum(axis=1), ib.sum(axis=1)
+    common = ia @ ib.T
+    larger = np.maximum(size_a[:, None], size_b[None, :])
+    ok = (common > 0) & (common >= SENTENCE_MATCH * larger)
+    i, j = np.nonzero(ok)
+    share = common[i, j] / larger[i, j]
+    order = np.lexsort((-j, -i, -share))
+    pairs = list(zip(share[order].tolist(), i[order].tolist(), j[order].tolist(), strict=True))
+    return pairs, int(np.count_nonzero(size_a)), int(np.count_nonzero(size_b))
+
+
 def _sentences(
     words_a: np.ndarray, starts_a: np.ndarray, words_b: np.ndarray, starts_b: np.ndarray
 ) -> tuple[float, float, float, bool]:
     """(share of all sentences matched, share of the shorter's matched, score, reordered)."""
-    sa, sb = _sentence_sets(words_a, starts_a), _sentence_sets(words_b, starts_b)
-    sa_i = [(i, s) for i, s in enumerate(sa) if s]
-    sb_j = [(j, s) for j, s in enumerate(sb) if s]
-    if not sa_i or not sb_j:
+    scored, m, n = scored_sentence_pairs(words_a, starts_a, words_b, starts_b)
+    if not m or not n:
         return 0.0, 0.0, 0.0, False
-    scored = []
-    for i, x in sa_i:
-        for j, y in sb_j:
-            common = len(x & y)
-            if common and common >= SENTENCE_MATCH * max(len(x), len(y)):
-                scored.append((common / max(len(x), len(y)), i, j))
-    scored.sort(reverse=True)
     used_a: set[int] = set()
     used_b: set[int] = set()
     pairs = []
@@ -222,7 +272,6 @@ def _sentences(
             used_b.add(j)
             pairs.append((i, j))
             weight += sim
-    m, n = len(sa_i), len(sb_j)
     matched = len(pairs)
     share = 2 * weight / (m + n)  # a sentence matched with half its words changed counts half
     contained = weight / min(m, n)
@@ -231,14 +280,6 @@ def _sentences(
     passes = matched >= MIN_SHARED_SENTENCES and in_order >= IN_ORDER * matched
     score = share if passes else min(share, DEFAULT_THRESHOLD - 0.01)
     return share, contained, score, reordered
-
-
-def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
-    sa, sb = np.unique(a), np.unique(b)
-    if not len(sa) or not len(sb):
-        return 0.0
-    shared = int(np.isin(sa, sb, assume_unique=True).sum())
-    return shared / (len(sa) + len(sb) - shared)
 
 
 def compare(
@@ -257,11 +298,10 @@ def compare(
         return Match(EXACT, 1.0, 1.0, 1.0, 1.0, a_short)
     shingles_a, shingles_b = ordered_shingles(words_a), ordered_shingles(words_b)
     short, ss, ls = (words_a, shingles_a, shingles_b) if a_short else (words_b, shingles_b, shingles_a)
-    contained, trunc_score = _truncation(short, ss, ls)
+    contained, trunc_score, jaccard = _truncation(short, ss, ls)
     if trunc_score >= DEFAULT_THRESHOLD and ratio < MAX_TRUNCATION_RATIO:
         return Match(TRUNCATION, trunc_score, ratio * contained, contained, ratio, a_short)
     share, in_shorter, sent_score, reordered = _sentences(words_a, starts_a, words_b, starts_b)
-    jaccard = _jaccard(shingles_a, shingles_b)
     if trunc_score >= DEFAULT_THRESHOLD:  # all of one in the other, nearly as long: an edit
         sent_score = max(sent_score, trunc_score)
     score = max(sent_score, jaccard)

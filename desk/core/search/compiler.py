@@ -9,9 +9,10 @@ searched together with its correction (``alternatives``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Protocol
 
 from desk.core.search.query import (
     FIELDS,
@@ -52,8 +53,23 @@ _PLAIN = plain_analyzer()
 #: their stemmed terms, searched as a phrase, and the factor on their score.
 Alternative = tuple[tuple[str, ...], float]
 
+
 #: The ids of the papers carrying a tag (None: any tag), asked of the database at query time.
-TagLookup = Callable[[str | None], Sequence[int]]
+class TagLookup(Protocol):
+    """The database's answers to the filters it holds: ``tag:`` (tags live only there) and the
+    star and reading state (``is:starred``, ``is:unread``…), so a change is searchable once
+    committed, with no re-indexing (the index's own starred/read fields are not read then)."""
+
+    def __call__(self, name: str | None) -> Sequence[int]:
+        """Ids of the papers carrying the tag ``name`` (None: any tag)."""
+        ...
+
+    def flagged(self, fieldname: str) -> Sequence[int]:
+        """Ids of the papers whose ``fieldname`` (starred, read) is true."""
+        ...
+
+
+LIVE_FLAGS = ("starred", "read")  # Filter fields a TagLookup answers
 
 
 @dataclass(frozen=True)
@@ -130,6 +146,7 @@ class _Compiler:
         self.replaced = replaced
         self.tags = tags
         self.tag_sets: dict[str | None, IdSet] = {}
+        self.flag_sets: dict[str, IdSet] = {}
         self.expansions = expansions or {}
         self.terms: list[str] = []
         self.prefixes: list[str] = []
@@ -146,7 +163,7 @@ class _Compiler:
         if isinstance(node, PhraseNode):
             return self.phrase(node, positive)
         if isinstance(node, Filter):
-            return Flag(node.fieldname, node.value)
+            return self.flag(node)
         if isinstance(node, TagFilter):
             return self.tag(node.name)
         if isinstance(node, NotNode):
@@ -215,6 +232,15 @@ class _Compiler:
             ids = self.tags(name) if self.tags is not None else ()
             found = self.tag_sets[name] = IdSet(tuple(ids))
         return found
+
+    def flag(self, node: Filter) -> Plan:
+        """A star/reading-state filter: from the database when it is given, else the index's field."""
+        if self.tags is None or node.fieldname not in LIVE_FLAGS:
+            return Flag(node.fieldname, node.value)
+        found = self.flag_sets.get(node.fieldname)
+        if found is None:
+            found = self.flag_sets[node.fieldname] = IdSet(tuple(self.tags.flagged(node.fieldname)))
+        return found if node.value else Negate(found)
 
     def prefix(self, text: str, fields: tuple[str, ...], positive: bool) -> Plan | None:
         variants = _prefix_variants(text)
@@ -295,7 +321,7 @@ class _Compiler:
         negatives: list[Plan] = []
         for part in parts:
             if isinstance(part, Filter):
-                filters.append(Flag(part.fieldname, part.value))
+                filters.append(self.flag(part))
             elif isinstance(part, TagFilter):
                 filters.append(self.tag(part.name))
             elif isinstance(part, NotNode):

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from whoosh import index as windex
@@ -46,9 +46,11 @@ from desk.core.search.staging import StagedSegment, discard, install, sweep_stag
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.search.writer import FastSegmentWriter, delete_ids, merge_tiny, segment_writer
 from desk.core.semantic.fusion import fuse, related_fusion
-from desk.core.semantic.vectors import SemanticVectors
 from desk.core.tuning import DEFAULT as DEFAULT_TUNING
 from desk.core.workers import WorkerPool, split
+
+if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
+    from desk.core.semantic.vectors import SemanticVectors
 
 log = logging.getLogger(__name__)
 Found = tuple[int, int, float]  # (docnum, query parts matched, relevance) of a ranked document

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,18 @@ def current_files(directory: Path) -> tuple[list[str], dict[str, list[str]]]:
     return [toc], segments
 
 
+_TOC = re.compile(rf"^_{re.escape(INDEX_NAME)}_(\d+)\.toc$")
+_SEGMENT_FILE = re.compile(rf"^{re.escape(INDEX_NAME)}_\w+\.seg$")
+
+
+def _listed_files(directory: Path) -> list[str]:
+    """The newest table of contents and every segment file, from the folder's listing alone
+    (no index opened: recording costs a listing and the hashes of new files)."""
+    names = [p.name for p in directory.iterdir()]
+    tocs = sorted((int(m.group(1)), n) for n in names if (m := _TOC.match(n)))
+    return [tocs[-1][1]] * bool(tocs) + sorted(n for n in names if _SEGMENT_FILE.match(n))
+
+
 def _read(directory: Path) -> dict[str, Any]:
     try:
         data = json.loads((directory / MANIFEST_NAME).read_text(encoding="utf-8"))
@@ -66,10 +79,9 @@ def record(directory: Path) -> None:
     Called under the library's write lock after a commit; a failure only leaves files
     unrecorded, which `desk check` then reads in full.
     """
-    tocs, segments = current_files(directory)
     old = _read(directory)
     files: dict[str, Any] = {}
-    for name in [*tocs, *(n for names in segments.values() for n in names)]:
+    for name in _listed_files(directory):
         path = directory / name
         size = path.stat().st_size
         entry = old.get(name)

@@ -7,7 +7,7 @@ WEIGHT of it. Papers close in
 meaning that hold none of the words (a paraphrase) join with 0 parts, after every lexical
 match; where the query's words match little, they are what fills the page.
 
-WEIGHT was chosen on the development set (bench/semantic_bench.py, CVPR 2023 abstracts): it
+WEIGHT was chosen on the development set (bench/semantic_rankers.py with relevance_dev.py): it
 lifts recall@10 and nDCG@10 of researcher queries without lowering known-item MRR; a linear
 mix of normalised scores and reciprocal rank fusion (RRF) both lowered MRR there.
 """

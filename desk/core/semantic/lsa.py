@@ -12,9 +12,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 from whoosh.analysis import STOP_WORDS  # type: ignore[import-untyped]
 
 from desk.core.search.schema import TOKEN_PATTERN, cached_stem
@@ -27,6 +27,7 @@ MAX_VOCABULARY = 60_000  # the most frequent words kept beyond that (bounds the 
 POWER_ITERATIONS = 2
 OVERSAMPLE = 16
 SEED = 20261201
+SMALL_PRODUCT = 2000  # non-zeros below which a product is a numpy gather (a query), not SciPy's
 SINGULAR_POWER = 0.5  # document vectors are U · S^p: p < 1 keeps weaker topics from vanishing
 
 Progress = Callable[[int, int], None]
@@ -50,12 +51,23 @@ class Sparse:
     data: np.ndarray
     shape: tuple[int, int]
 
-    def _csr(self) -> csr_matrix:
+    def _csr(self) -> Any:
+        # Imported here: SciPy takes ~0.1 s to load, and a query (a numpy product) never needs it.
+        from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
         return csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
 
     def dot(self, dense: np.ndarray) -> np.ndarray:
-        """self @ dense (SciPy's C loop: ~9× faster than gathering rows with numpy here)."""
-        return np.asarray(self._csr() @ dense, dtype=np.float32)
+        """self @ dense: SciPy's C loop for a big matrix (~9× faster than gathering rows with
+        numpy), a numpy gather for a few rows (a query: SciPy's set-up costs more than the product)."""
+        if len(self.data) > SMALL_PRODUCT:
+            return np.asarray(self._csr() @ dense, dtype=np.float32)
+        out = np.zeros((self.shape[0], dense.shape[1]), np.float32)
+        for r in range(self.shape[0]):
+            lo, hi = int(self.indptr[r]), int(self.indptr[r + 1])
+            if hi > lo:
+                out[r] = self.data[lo:hi] @ dense[self.indices[lo:hi]]
+        return out
 
     def transpose(self) -> Sparse:
         """The CSR of the transpose."""

@@ -144,9 +144,10 @@ class SemanticVectors:
         if data is None:
             return np.zeros(len(ids), np.float32)
         rows, known = self._rows(data, ids)
-        out = np.zeros(len(ids), np.float32)
-        out[known] = data.vectors[rows[known]] @ vec
-        return out
+        if not len(data.ids):
+            return np.zeros(len(ids), np.float32)
+        by_row = data.vectors @ vec.astype(np.float32)  # one pass over the contiguous store, no copy
+        return np.where(known, by_row[rows], np.float32(0)).astype(np.float32)
 
     def _rows(self, data: Vectors, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Store rows of ``ids`` and which have one (cached per ids array and store)."""

@@ -1,12 +1,15 @@
 """Building the semantic vectors in the background, after the library opens and after each import.
 
 The build (seconds at 10k papers) runs on a thread of its own, never on the UI thread nor on the
-library executor's one worker, so searches go on meanwhile, from words alone; ``finished`` says
-when the meaning of the words joins them (the window then searches again).
+library executor's one worker, so searches go on meanwhile, from words alone; the searches after
+it use the meaning of the words too. It starts a moment after the library is ready or an import
+ended (the first keystrokes do not share the processor with it); ``finished`` says it ended. The
+list on screen is not searched again then: it never changes under the user's hands.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from typing import TYPE_CHECKING
@@ -20,8 +23,10 @@ log = logging.getLogger(__name__)
 
 
 class VectorBuilder(QObject):
-    """Runs ``Library.ensure_vectors`` on a background thread; one build at a time, a request
-    made during a build runs once it ends. ``finished(what)`` carries what was done ("" for nothing)."""
+    """Runs ``Library.ensure_vectors_elsewhere`` (a build process, waited for) on a thread.
+
+    One build at a time; a request made during a build runs once it ends. ``finished(what)``
+    carries what was done ("" for nothing)."""
 
     finished = Signal(str)
 
@@ -43,11 +48,12 @@ class VectorBuilder(QObject):
     def _run(self, lib: Library) -> None:
         while True:
             try:
-                done = lib.ensure_vectors() or ""
+                done = lib.ensure_vectors_elsewhere() or ""
             except Exception:  # the library closed under it, a full disk: words alone still work
                 log.warning("the semantic vectors could not be built", exc_info=True)
                 done = ""
-            self.finished.emit(done)
+            with contextlib.suppress(RuntimeError):  # the window closed meanwhile
+                self.finished.emit(done)
             with self._lock:
                 if not self._again:
                     self._thread = None

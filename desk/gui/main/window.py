@@ -17,13 +17,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QSplitter,
     QStackedWidget,
@@ -41,21 +40,24 @@ from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_file
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.review import DuplicatesReview
 from desk.gui.keymap import build_actions
+from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
+from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
 from desk.gui.search.controller import Outcome, SearchController
-from desk.gui.search.results import EMPTY_LIBRARY, WELCOME, ResultList, empty_text
+from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
 STATUS_MS = 5000
 DUPLICATES_DELAY_MS = 300
+VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 
 
 class MainWindow(QMainWindow):
@@ -78,7 +80,9 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
-        self.appearance = self._appearance_menu()
+        self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
+        if self.settings.scheme != "system":  # "system": as the application started (follow_system)
+            self.set_scheme(self.settings.scheme)
         self.importer = ImportRunner(self.executor, self)
         self.exporter = Exporter(self.executor, self)
         self.duplicates = DuplicatesReview(
@@ -136,13 +140,8 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.reading)
         self.main_splitter.setStretchFactor(0, 2)
         self.main_splitter.setStretchFactor(1, 3)
-        self.welcome = QLabel()
-        self.welcome.setObjectName("welcome")
-        self.welcome.setWordWrap(True)
-        self.welcome.setTextFormat(Qt.TextFormat.RichText)  # our own words only
-        self.welcome.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
-        self.welcome.linkActivated.connect(lambda _link: self._close_welcome())
-        self.welcome.hide()
+        self.welcome = WelcomeNote()  # the first run's note on the sample lists
+        self.welcome.closed.connect(self._welcome_closed)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
@@ -164,30 +163,6 @@ class MainWindow(QMainWindow):
         self.hits_label = QLabel("Opening the library…")
         self.hits_label.setObjectName("hitsLabel")
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
-
-    def _appearance_menu(self) -> dict[str, QAction]:
-        """View → Appearance: follow the system, or always light, or always dark (every library)."""
-        view = QMenu("&View", self)
-        help_menu = next((a for a in self.menuBar().actions() if a.text() == "&Help"), None)
-        if help_menu is not None:
-            self.menuBar().insertMenu(help_menu, view)
-        else:
-            self.menuBar().addMenu(view)
-        appearance = view.addMenu("&Appearance")
-        group = QActionGroup(self)
-        actions: dict[str, QAction] = {}
-        for choice, text in (("system", "Like the &system"), ("light", "&Light"), ("dark", "&Dark")):
-            action = QAction(text, self)
-            action.setObjectName(f"action_scheme_{choice}")
-            action.setCheckable(True)
-            action.setChecked(choice == self.settings.scheme)
-            action.triggered.connect(lambda _c=False, c=choice: self.set_scheme(c))
-            group.addAction(action)
-            appearance.addAction(action)
-            actions[choice] = action
-        if self.settings.scheme != "system":  # "system": as the application started (follow_system)
-            self.set_scheme(self.settings.scheme)
-        return actions
 
     def set_scheme(self, choice: str) -> None:
         """Light, dark or the system's (kept for next time)."""
@@ -284,26 +259,12 @@ class MainWindow(QMainWindow):
         """The paper in view (the keys act on it)."""
         return self.reading.current_id
 
-    def _show_welcome(self, count: int) -> None:
-        """The first run's note: these are sample lists, and how to bring one's own."""
-        c = theme.colors(self.palette())
-        self.welcome.setText(
-            f'<span style="color: {c.badge_text.name()};">{WELCOME.format(count=count)}</span>'
-            '&nbsp; <a href="hide">Hide</a>'
-        )
-        self.welcome.setStyleSheet(
-            f"QLabel#welcome {{ background: {c.badge_background.name()};"
-            " border-radius: 4px; padding: 6px 8px; }"
-        )
-        self.welcome.show()
-
-    def _close_welcome(self) -> None:
-        self.welcome.hide()
-        self.settings.welcome = False
+    def _welcome_closed(self) -> None:
+        self.settings.welcome = False  # not again for this library
 
     def _library_ready(self, count: int, note: str) -> None:
         if self.settings.welcome and count:
-            self._show_welcome(count)
+            self.welcome.show_for(count)
         self.ready = True
         self.controller.enabled = True
         if note:
@@ -316,11 +277,11 @@ class MainWindow(QMainWindow):
 
     def _build_vectors(self) -> None:
         """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
-        self.executor.submit(self.vectors.start)
+        QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
-        if done:  # the meaning of the words joins the results shown
-            self.refresh()
+        if done == "built":
+            self.show_status("Searches now find papers by meaning too.")
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
@@ -334,7 +295,7 @@ class MainWindow(QMainWindow):
             self.startup.samples_imported(report)
             return
         if report.added:
-            self._close_welcome()  # the user's own lists are in
+            self.welcome.dismiss()  # the user's own lists are in
         self.refresh()
         self.duplicates.refresh()
         self._build_vectors()

@@ -12,11 +12,6 @@ EMPTY_LIBRARY = (
     "Your library is empty. Import a list with Ctrl+I (a folder with Ctrl+Shift+I), drop .txt files "
     "on this window, or run `desk import FILE…` in a terminal."
 )
-WELCOME = (
-    "These are the sample lists that come with desk ({count} papers from conference lists). "
-    "Bring your own: Ctrl+I imports list files, Ctrl+Shift+I a folder, or drop .txt files on this "
-    "window (in a terminal: desk import FILE…)."
-)
 EMPTY_FILTER = {
     "starred": "No starred papers yet: press S on a paper to star it.",
     "unread": "Every paper is read: press R on a paper to mark it unread.",

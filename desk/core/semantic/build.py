@@ -1,0 +1,60 @@
+"""Building a library's semantic vectors in a process of its own (the window's way).
+
+The build is mostly Python (tokenising every abstract): on a thread of the window it would share
+the interpreter's lock with the UI thread. ``build_in_process`` runs it in a fresh process that
+opens only the database and the vector store, and waits for it; the caller then reloads the
+store (``SemanticVectors.load``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Sequence
+from pathlib import Path
+
+from sqlalchemy import select
+
+from desk.core.db import Database, Paper
+from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME
+from desk.core.semantic.store import DIR_NAME
+from desk.core.semantic.vectors import SemanticVectors
+
+READ_CHUNK = 900
+
+
+def build_vectors(directory: Path) -> str | None:
+    """Bring the vectors of the library in ``directory`` up to date; what was done, or None."""
+    db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
+    try:
+        with db.reading() as session:
+            ids = list(session.scalars(select(Paper.id).order_by(Paper.id)))
+
+        def abstracts(wanted: Sequence[int]) -> dict[int, str]:
+            out: dict[int, str] = {}
+            with db.reading() as session:
+                for start in range(0, len(wanted), READ_CHUNK):
+                    chunk = list(wanted[start : start + READ_CHUNK])
+                    rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
+                    out.update((int(i), str(a)) for i, a in rows)
+            return out
+
+        return SemanticVectors(directory / DIR_NAME).ensure(ids, abstracts)
+    finally:
+        db.close()
+
+
+def _child(directory: str) -> None:
+    build_vectors(Path(directory))
+
+
+def build_in_process(directory: Path, timeout: float | None = None) -> bool:
+    """Run build_vectors in a spawned process and wait; True when it exited cleanly."""
+    proc = multiprocessing.get_context("spawn").Process(
+        target=_child, args=(str(directory),), name="desk-vectors", daemon=True
+    )
+    proc.start()
+    proc.join(timeout)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    return proc.exitcode == 0
