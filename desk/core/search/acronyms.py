@@ -24,11 +24,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whoosh.analysis import STOP_WORDS
 
-from desk.core.search.query import Word
 from desk.core.search.schema import TOKEN_PATTERN, cached_stem
+
+if TYPE_CHECKING:  # index workers load this module: the query parser stays out of them
+    from desk.core.search.query import Word
 
 FORMAT = 1
 ACRONYMS_NAME = "acronyms.json"
