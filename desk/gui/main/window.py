@@ -47,6 +47,7 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
+from desk.gui.organize.places import DOCK_WIDTH, Places
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -98,7 +99,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.external = ExternalChanges(self.executor, self, self.refresh)  # other processes' writes
         self._restore()
-        self.controller.filter = self.search_bar.checked_filter()
+        self.controller.set_filter(self.settings.filter)  # the sidebar and the buttons follow it
         self.controller.text = self.search_box.text()
         self.focus_search()
         self.startup.open()
@@ -156,6 +157,10 @@ class MainWindow(QMainWindow):
         self.organizer = Organizer(
             self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
         )
+        self.places = Places(self.executor, self, self.controller, self.set_filter, self.focus, self.settings)
+        self.sidebar = self.places.sidebar
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
+        self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
 
         status = QStatusBar()
         status.setObjectName("statusBar")
@@ -200,6 +205,7 @@ class MainWindow(QMainWindow):
             "back": self.back,
             "shortcuts": self.show_shortcuts,
             "about": self.about,
+            **self.places.handlers(),
         }
 
     def _connect(self) -> None:
@@ -479,7 +485,7 @@ class MainWindow(QMainWindow):
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()
-        self.settings.filter = self.search_bar.checked_filter()
+        self.settings.filter = self.controller.filter
         self.settings.note_tab = self.tabs.currentIndex()
         self.settings.sync()
 

@@ -27,12 +27,19 @@ FIRST_PAGE = 100  # hits asked for per keystroke
 NEXT_PAGE = 200  # hits asked for when the list is scrolled to its end
 FIRST_ROWS = 15  # rows loaded with the hits, so the first paint has titles
 
+# The search bar's filters by name; any other filter is a query term of its own (the sidebar's
+# `tag:"x"`, `in:"ICML 2026 Papers"`, `saved:"name"`), so there is one filter at a time.
 FILTERS: dict[str, str] = {
     "all": "",
     "starred": "is:starred",
     "unread": "is:unread",
     "notes": "has:note",
 }
+
+
+def filter_term(filter_name: str) -> str:
+    """The query term of a filter: a built-in's by its name, else the name is the term."""
+    return FILTERS.get(filter_name, filter_name)
 
 
 @dataclass(frozen=True)
@@ -55,15 +62,17 @@ def effective_query(text: str, filter_name: str) -> str:
     The typed text comes last and keeps its end as typed: an open quote must not swallow the
     filter, and the library tells the word being typed by nothing following it.
     """
-    extra = FILTERS.get(filter_name, "")
+    extra = filter_term(filter_name)
     return f"{extra} {text.lstrip()}" if extra else text.lstrip()
 
 
 def strip_filter(query: str, filter_name: str) -> str:
     """Take the filter's term back out of a suggested query."""
-    extra = FILTERS.get(filter_name, "")
+    extra = filter_term(filter_name)
     if not extra:
         return query.strip()
+    if query.startswith(extra):  # corrections keep the filter where it stood, first
+        return query[len(extra) :].strip()
     words = query.split()
     return " ".join(w for w in words if w != extra)
 
@@ -86,6 +95,7 @@ class SearchController(QObject):
 
     searched = Signal(object)  # Outcome
     failed = Signal(str)
+    filterChanged = Signal(str)  # the filter's name (FILTERS) or its query term
 
     def __init__(self, executor: LibraryExecutor, model: ResultsModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -124,9 +134,11 @@ class SearchController(QObject):
             self._timer.start()
 
     def set_filter(self, name: str) -> None:
-        if name not in FILTERS or name == self.filter:
+        """Search inside a filter: a name of FILTERS or a query term (`tag:"x"`, `in:"…"`)."""
+        if name == self.filter:
             return
         self.filter = name
+        self.filterChanged.emit(name)
         self.run_now()
 
     def pending(self) -> bool:
