@@ -41,6 +41,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("filter_unread", "&Search", "&Unread", ("Ctrl+3",)),
     ActionSpec("filter_notes", "&Search", "With &notes", ("Ctrl+4",)),
     ActionSpec("use_suggestion", "&Search", "Use the suggested &spelling", ("Ctrl+D",)),
+    ActionSpec("cycle_sort", "&Search", "Next s&ort order (Sort by…)", ("Ctrl+Shift+O",)),
     ActionSpec("toggle_sidebar", "&Search", "Show the side&bar", ("Ctrl+B",)),
     ActionSpec("focus_sidebar", "&Search", "Go to the sidebar", ("F6", "Ctrl+Shift+B")),
     ActionSpec("open", "&Paper", "&Open", ("Return", "Enter"), local=True),

@@ -34,6 +34,7 @@ def shown_ids(window) -> list[int]:
 
 def go_to_entry(qtbot, window, label: str) -> None:
     """F6 into the sidebar, then ↓ until the entry `label` is highlighted."""
+    qtbot.waitUntil(lambda: count_of(window, label) is not None, timeout=10_000)  # its counts are in
     press(qtbot, Key.Key_F6)
     assert QApplication.focusWidget() is window.sidebar
     for _ in range(60):

@@ -48,6 +48,7 @@ from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
 from desk.gui.organize.places import DOCK_WIDTH, Places
+from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
+        self.sorting.install(self.menuBar(), self.statusBar())
         self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
@@ -161,6 +163,7 @@ class MainWindow(QMainWindow):
         self.sidebar = self.places.sidebar
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
 
         status = QStatusBar()
         status.setObjectName("statusBar")
@@ -206,6 +209,7 @@ class MainWindow(QMainWindow):
             "shortcuts": self.show_shortcuts,
             "about": self.about,
             **self.places.handlers(),
+            **self.sorting.handlers(),
         }
 
     def _connect(self) -> None:
@@ -244,6 +248,8 @@ class MainWindow(QMainWindow):
         org.status.connect(self.show_status)
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
+        self.places.status.connect(self.show_status)
+        self.sorting.status.connect(self.show_status)
         self.triage_view.status.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)
         for n in range(1, 10):
