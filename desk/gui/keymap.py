@@ -41,6 +41,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("filter_unread", "&Search", "&Unread", ("Ctrl+3",)),
     ActionSpec("filter_notes", "&Search", "With &notes", ("Ctrl+4",)),
     ActionSpec("use_suggestion", "&Search", "Use the suggested &spelling", ("Ctrl+D",)),
+    ActionSpec("save_search", "&Search", "Sa&ve this search…", ("Ctrl+Shift+S",)),
     ActionSpec("cycle_sort", "&Search", "Next s&ort order (Sort by…)", ("Ctrl+Shift+O",)),
     ActionSpec("toggle_sidebar", "&Search", "Show the side&bar", ("Ctrl+B",)),
     ActionSpec("focus_sidebar", "&Search", "Go to the sidebar", ("F6", "Ctrl+Shift+B")),
@@ -69,6 +70,7 @@ OTHER_KEYS: tuple[tuple[str, str], ...] = (
     ("Leave the note (it is saved as you type)", "Tab"),
     ("Toggle the first nine tags (in the order they were made)", "1 … 9"),
     ("In triage: star and next, done and next, back and undo, leave", "s, e or x, u, Esc"),
+    ("Sidebar: choose an entry, go to its list, delete it (saved search, list)", "↑ / ↓, Enter, Delete"),
     ("Import lists", "drop files or a folder"),
 )
 

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QVBoxLayout, QWidget
 
 from desk.gui.main.focus import FocusModel
-from desk.gui.organize.sidebar import Counts, Sidebar, load_counts
-from desk.gui.search.controller import SearchController
+from desk.gui.organize.ask_bar import AskBar
+from desk.gui.organize.sidebar import Counts, Sidebar, load_counts, saved_filter
+from desk.gui.search.controller import SearchController, effective_query
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
@@ -51,11 +52,17 @@ class Places(QObject):
         self.focus = focus
         self.settings = settings
         self.sidebar = Sidebar()
+        self.ask = AskBar()  # questions asked here, never in a modal dialog
+        inside = QWidget()
+        column = QVBoxLayout(inside)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.ask)
+        column.addWidget(self.sidebar, 1)
         self.dock = QDockWidget("Sidebar", parent)
         self.dock.setObjectName("sidebarDock")
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
         self.dock.setTitleBarWidget(QWidget())  # no title bar: the sidebar is part of the window
-        self.dock.setWidget(self.sidebar)
+        self.dock.setWidget(inside)
         self.dock.setVisible(settings.sidebar)
         focus.add_pane(self.sidebar)
         self._seen: int | None = None  # the data version the counts were read at
@@ -74,10 +81,15 @@ class Places(QObject):
         self.sidebar.entered.connect(focus.to_list)
         controller.filterChanged.connect(self.sidebar.select_filter)
         controller.searched.connect(lambda _outcome: self.soon())
+        self.sidebar.deleteRequested.connect(self.delete_entry)
 
     def handlers(self) -> dict[str, Callable[[], object]]:
         """The sidebar's actions by name (keymap.ACTIONS)."""
-        return {"toggle_sidebar": self.toggle, "focus_sidebar": self.focus_sidebar}
+        return {
+            "toggle_sidebar": self.toggle,
+            "focus_sidebar": self.focus_sidebar,
+            "save_search": self.save_search,
+        }
 
     # -- showing it ---------------------------------------------------------------------------
     @property
@@ -104,6 +116,44 @@ class Places(QObject):
         if self.sidebar.currentItem() is None:
             self.sidebar.select_filter(self.controller.filter)
         self.sidebar.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    # -- saved searches -----------------------------------------------------------------------
+    def save_search(self) -> None:
+        """Ctrl+Shift+S: keep the query in view (the filter's term with what was typed) under a name."""
+        query = effective_query(self.controller.text, self.controller.filter).strip()
+        if not query:
+            self.status.emit("Type a search first (or choose a filter), then save it.")
+            return
+        if not self.shown:
+            self.toggle()
+        default = " ".join(self.controller.text.split()) or query
+
+        def save(name: str) -> None:
+            self.executor.submit(
+                lambda lib: lib.save_search(name, query),
+                lambda _none: self._changed(f"Saved the search “{name}”"),
+            )
+
+        self.ask.ask_name(f"Save the search “{query}” as:", default, save)
+
+    def delete_entry(self, kind: str, name: str) -> None:
+        """Delete on a sidebar entry: a saved search is deleted (asked first; Ctrl+Z brings it back)."""
+        if kind != "saved":
+            return
+
+        def delete() -> None:
+            if self.controller.filter == saved_filter(name):
+                self.set_filter("all")
+            self.executor.submit(
+                lambda lib: lib.delete_saved_search(name),
+                lambda _done: self._changed(f"Deleted the saved search “{name}” (Ctrl+Z brings it back)"),
+            )
+
+        self.ask.confirm(f"Delete the saved search “{name}”?", "Delete", delete)
+
+    def _changed(self, said: str) -> None:
+        self.status.emit(said)
+        self.look(force=True)
 
     # -- counts -------------------------------------------------------------------------------
     def soon(self) -> None:
