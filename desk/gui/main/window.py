@@ -159,7 +159,16 @@ class MainWindow(QMainWindow):
         self.organizer = Organizer(
             self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
         )
-        self.places = Places(self.executor, self, self.controller, self.set_filter, self.focus, self.settings)
+        self.places = Places(
+            self.executor,
+            self,
+            self.controller,
+            self.set_filter,
+            self.focus,
+            self.settings,
+            self.pages,
+            self.search_bar,
+        )
         self.sidebar = self.places.sidebar
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QDockWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QStackedWidget, QVBoxLayout, QWidget
 
-from desk.gui.main.focus import FocusModel
+from desk.gui.main.focus import FocusModel, frame_style
 from desk.gui.organize.ask_bar import AskBar
+from desk.gui.organize.removal import Removal
 from desk.gui.organize.sidebar import Counts, Sidebar, load_counts, saved_filter
 from desk.gui.search.controller import SearchController, effective_query
 from desk.gui.settings import WindowSettings
@@ -44,6 +45,8 @@ class Places(QObject):
         set_filter: Callable[[str], None],
         focus: FocusModel,
         settings: WindowSettings,
+        pages: QStackedWidget,
+        search_bar: QWidget,
     ) -> None:
         super().__init__(parent)
         self.executor = executor
@@ -77,8 +80,15 @@ class Places(QObject):
         self._poll.timeout.connect(self.look)
         self._poll.start()
         self.sidebar.select_filter(controller.filter)
-        self.sidebar.chosen.connect(self.set_filter)
-        self.sidebar.entered.connect(focus.to_list)
+        self.removal = Removal(
+            executor, pages, search_bar, self.ask, self._changed, lambda: controller.filter, set_filter
+        )
+        trash_list = self.removal.view.list
+        trash_list.setStyleSheet(frame_style(trash_list, parent.palette()))
+        self.sidebar.chosen.connect(self._chosen)
+        self.sidebar.trashChosen.connect(self.removal.open)
+        self.sidebar.entered.connect(self._entered)
+        self.removal.left.connect(self._trash_left)
         controller.filterChanged.connect(self.sidebar.select_filter)
         controller.searched.connect(lambda _outcome: self.soon())
         self.sidebar.deleteRequested.connect(self.delete_entry)
@@ -138,6 +148,9 @@ class Places(QObject):
 
     def delete_entry(self, kind: str, name: str) -> None:
         """Delete on a sidebar entry: a saved search is deleted (asked first; Ctrl+Z brings it back)."""
+        if kind == "collection":
+            self.removal.remove_list(name)
+            return
         if kind != "saved":
             return
 
@@ -154,6 +167,24 @@ class Places(QObject):
     def _changed(self, said: str) -> None:
         self.status.emit(said)
         self.look(force=True)
+        self.controller.run_now()  # the list shows the change too
+
+    # -- moving in the sidebar ----------------------------------------------------------------
+    def _chosen(self, name: str) -> None:
+        self.removal.close()  # another entry than the trash: the list again
+        self.set_filter(name)
+
+    def _entered(self) -> None:
+        """Enter in the sidebar: the keys go to what it shows (the list, or the trash)."""
+        if self.removal.showing:
+            self.removal.focus_list()
+        else:
+            self.focus.to_list()
+
+    def _trash_left(self) -> None:
+        self.sidebar.select_filter(self.controller.filter, force=True)
+        if self.removal.view.list.hasFocus() or not self.shown:
+            self.focus.to_list()
 
     # -- counts -------------------------------------------------------------------------------
     def soon(self) -> None:
