@@ -45,6 +45,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("filter_unread", "&Search", "&Unread", ("Ctrl+3",)),
     ActionSpec("filter_notes", "&Search", "With &notes", ("Ctrl+4",)),
     ActionSpec("use_suggestion", "&Search", "Use the suggested &spelling", ("Ctrl+D",)),
+    ActionSpec("save_search", "&Search", "Sa&ve this search…", ("Ctrl+Shift+S",)),
+    ActionSpec("cycle_sort", "&Search", "Next s&ort order (Sort by…)", ("Ctrl+Shift+O",)),
+    ActionSpec("toggle_sidebar", "&Search", "Show the side&bar", ("Ctrl+B",)),
+    ActionSpec("focus_sidebar", "&Search", "Go to the sidebar", ("F6", "Ctrl+Shift+B")),
     ActionSpec("open", "&Paper", "&Open", ("Return", "Enter"), local=True),
     ActionSpec("next", "&Paper", "&Next result", ("J",)),
     ActionSpec("previous", "&Paper", "&Previous result", ("K",)),
@@ -74,6 +78,7 @@ OTHER_KEYS: tuple[tuple[str, str], ...] = (
     ("Toggle the first nine tags (in the order they were made)", "1 … 9"),
     ("Select a range of results / more results", "Shift+↓ / Shift+↑, Shift+click, Ctrl+click"),
     ("In triage: star and next, done and next, back and undo, leave", "s, e or x, u, Esc"),
+    ("Sidebar: choose an entry, go to its list, delete it (saved search, list)", "↑ / ↓, Enter, Delete"),
     ("Import lists", "drop files or a folder"),
 )
 
@@ -118,7 +123,7 @@ def build_actions(
             window.addAction(action)  # keys work while the menu bar is hidden too
         action.triggered.connect(lambda _checked=False, fn=handlers[spec.name]: fn())
         menus[spec.menu].addAction(action)
-        if spec.name in ("export", "use_suggestion", "preview", "duplicates"):
+        if spec.name in ("export", "use_suggestion", "focus_sidebar", "preview", "duplicates"):
             menus[spec.menu].addSeparator()
         actions[spec.name] = action
     return actions
