@@ -317,6 +317,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
+        if done and not done.startswith("could not"):  # meaning joins the list on screen; the
+            self.refresh()  # highlighted paper stays highlighted (by id), wherever its row went
         if done == "built":
             self.show_status("Searches now find papers by meaning too.")
 
