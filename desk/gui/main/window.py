@@ -362,10 +362,11 @@ class MainWindow(QMainWindow):
         query = self.controller.shown_query  # what the list shows, even if the box holds more
         total = self.model.total
 
+        target = self.paper_keys.target(from_list=self.focus.where() == "list")  # the selected papers
+
         def counted(starred: int) -> None:
-            ask_export(
-                self, query, total, starred, lambda what, path: self.exporter.export(what, query, path)
-            )
+            chosen = lambda what, path: self.exporter.export(what, query, path, target.resolve)  # noqa: E731
+            ask_export(self, query, total, starred, chosen, self.paper_keys.selection.count_of(target))
 
         self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
 

@@ -110,6 +110,10 @@ class Selection(QObject):
             ids = [pid] if pid is not None else []
         return Target(tuple(ids))
 
+    def count_of(self, target: Target) -> int:
+        """How many papers `target` holds (all the hits when they are not all loaded)."""
+        return max(len(target.ids), self.total()) if target.query is not None else len(target.ids)
+
     def count(self) -> int:
         """How many papers are selected (all hits after Ctrl+A)."""
         n = len(self.view.selectionModel().selectedIndexes())
