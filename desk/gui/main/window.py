@@ -258,6 +258,7 @@ class MainWindow(QMainWindow):
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
         self.places.status.connect(self.show_status)
+        self.places.triageRequested.connect(org.triage)
         self.sorting.status.connect(self.show_status)
         self.triage_view.status.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)
