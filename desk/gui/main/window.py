@@ -47,6 +47,7 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
+from desk.gui.organize.keys import PaperKeys
 from desk.gui.organize.places import DOCK_WIDTH, Places
 from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.triage import TriageView
@@ -159,6 +160,18 @@ class MainWindow(QMainWindow):
         self.organizer = Organizer(
             self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
         )
+        self.paper_keys = PaperKeys(  # star, read, done, tags, delete, copy over the selection
+            self.executor,
+            self,
+            self.results_view,
+            lambda: self.focus.where() == "list",
+            lambda: self.current_id,
+            lambda: self.triage_view.current_id if self.triaging else None,
+            self.triage_view,
+            lambda: self.controller.shown_query,
+            lambda: self.model.total,
+            self._after_search,
+        )
         self.places = Places(
             self.executor,
             self,
@@ -179,6 +192,7 @@ class MainWindow(QMainWindow):
         self.setStatusBar(status)
         self.hits_label = QLabel("Opening the library…")
         self.hits_label.setObjectName("hitsLabel")
+        status.addPermanentWidget(self.paper_keys.count_label)
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
 
     def set_scheme(self, choice: str) -> None:
@@ -204,8 +218,7 @@ class MainWindow(QMainWindow):
             "open": self.open_current,
             "next": lambda: later(lambda: self.move_selection(1)),
             "previous": lambda: later(lambda: self.move_selection(-1)),
-            "star": lambda: later(lambda: r.toggle("starred")),
-            "read": lambda: later(lambda: r.toggle("read")),
+            **self.paper_keys.handlers(),
             "note": lambda: later(r.edit_note),
             "preview": r.toggle_preview,
             "rename": lambda: later(r.rename),
@@ -257,6 +270,9 @@ class MainWindow(QMainWindow):
         org.status.connect(self.show_status)
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
+        self.paper_keys.changed.connect(reading.apply)
+        self.paper_keys.status.connect(self.show_status)
+        self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.places.status.connect(self.show_status)
         self.places.triageRequested.connect(org.triage)
         self.sorting.status.connect(self.show_status)
@@ -266,7 +282,7 @@ class MainWindow(QMainWindow):
             digit = QAction(f"Toggle tag {n}", self)
             digit.setObjectName(f"action_tag_{n}")
             digit.setShortcut(QKeySequence(str(n)))
-            digit.triggered.connect(lambda _c=False, k=n: self._after_search(lambda: org.toggle_nth(k)))
+            digit.triggered.connect(lambda _c=False, k=n: self.paper_keys.toggle_nth(k))
             self.addAction(digit)
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
