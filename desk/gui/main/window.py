@@ -274,6 +274,7 @@ class MainWindow(QMainWindow):
         self.paper_keys.status.connect(self.show_status)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.places.status.connect(self.show_status)
+        self.places.triageRequested.connect(org.triage)
         self.sorting.status.connect(self.show_status)
         self.triage_view.status.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)

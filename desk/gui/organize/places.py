@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QDockWidget, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from desk.gui.main.focus import FocusModel, frame_style
 from desk.gui.organize.ask_bar import AskBar
@@ -35,6 +35,7 @@ class Places(QObject):
     """The sidebar's dock and behaviour; `handlers()` are its actions' (keymap.py)."""
 
     status = Signal(str)
+    triageRequested = Signal()  # "Triage unread here": the unread papers of the list in view
     countsShown = Signal(object)  # Counts, once the sidebar shows them
 
     def __init__(
@@ -61,6 +62,12 @@ class Places(QObject):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.ask)
         column.addWidget(self.sidebar, 1)
+        self.triage_button = QPushButton("Triage the unread here (Ctrl+T)")
+        self.triage_button.setObjectName("sidebarTriage")
+        self.triage_button.setToolTip("Go through the unread papers of the list in view, one key a paper")
+        self.triage_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Ctrl+T is its key
+        self.triage_button.clicked.connect(self.triageRequested)
+        column.addWidget(self.triage_button)
         self.dock = QDockWidget("Sidebar", parent)
         self.dock.setObjectName("sidebarDock")
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
@@ -89,6 +96,8 @@ class Places(QObject):
         self.sidebar.trashChosen.connect(self.removal.open)
         self.sidebar.entered.connect(self._entered)
         self.removal.left.connect(self._trash_left)
+        self.pages = pages
+        pages.currentChanged.connect(self._page_changed)
         controller.filterChanged.connect(self.sidebar.select_filter)
         controller.searched.connect(lambda _outcome: self.soon())
         self.sidebar.deleteRequested.connect(self.delete_entry)
@@ -100,6 +109,12 @@ class Places(QObject):
             "focus_sidebar": self.focus_sidebar,
             "save_search": self.save_search,
         }
+
+    def _page_changed(self, _index: int) -> None:
+        """Triage fills the window: the sidebar steps aside, and comes back after."""
+        page = self.pages.currentWidget()
+        listing = page is self.pages.widget(0) or page is self.removal.view
+        self.dock.setVisible(self.settings.sidebar and listing)
 
     # -- showing it ---------------------------------------------------------------------------
     @property
