@@ -42,6 +42,15 @@ TOPICS = (
     "Depth",
     "Pose",
     "Contrastive",
+    # issue 16's second round: eight more of the commonest topic words of the real titles
+    "Segmentation",
+    "Detection",
+    "Video",
+    "Transformer",
+    "Domain",
+    "Human",
+    "Reconstruction",
+    "Language",
 )
 STARS, LEFT, K = 5, 20, 20
 RRF_K = 60

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -70,6 +71,36 @@ def test_fused_search_finds_a_paraphrase_bm25_alone_misses(topics: Library) -> N
     assert target in ids
     assert set(ids[: len(lexical)]) == set(lexical)  # every paper holding the word still comes first
     assert fused.total == len(lexical) + sum(1 for r in fused.rows if r.paper.id not in lexical)
+
+
+class _Recording(np.ndarray):
+    """A store's vectors that note how many threads BLAS may use when a query multiplies them."""
+
+    seen: ClassVar[list[int]] = []
+
+    def __matmul__(self, other: object) -> np.ndarray:
+        from threadpoolctl import threadpool_info
+
+        _Recording.seen.extend(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+        return np.asarray(self) @ other
+
+
+def test_a_query_product_runs_blas_on_one_thread(topics: Library) -> None:
+    """A query's matrix-vector product never lets BLAS spin a second thread against the window's."""
+    from threadpoolctl import threadpool_info
+
+    assert topics.ensure_vectors() == "built"
+    data = topics.vectors.current
+    assert data is not None
+    object.__setattr__(data, "vectors", data.vectors.view(_Recording))  # a frozen dataclass
+    _Recording.seen.clear()
+    ids = np.asarray(sorted(topics.paper_ids()), np.int64)
+    vec = topics.vectors.vector_of(int(ids[0]))
+    assert vec is not None
+    cos = topics.vectors.cosines(vec, ids)
+    assert cos[0] == pytest.approx(1.0, abs=1e-4)
+    assert _Recording.seen and set(_Recording.seen) == {1}
+    assert any(i["user_api"] == "blas" for i in threadpool_info())  # BLAS itself is left as it was
 
 
 def test_filters_keep_meaning_alone_out(topics: Library) -> None:

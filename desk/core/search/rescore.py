@@ -114,9 +114,14 @@ class Rescorer:
         }
 
     @property
+    def _together(self) -> bool:
+        """Whether words sharing a sentence can earn a bonus (two known words, a weight)."""
+        return SENTENCE_WEIGHT > 0 and len(self.idf) > 1
+
+    @property
     def active(self) -> bool:
         """False when no candidate can earn a bonus (one word of no distinctive form)."""
-        return bool(self.exact or self.pairs or len(self.idf) > 1)
+        return bool(self.exact or self.pairs or self._together)
 
     def bonus(self, texts: Iterable[tuple[str, list[Match]]]) -> float:
         """The bonus of one document from its texts and their Highlighter matches."""
@@ -124,7 +129,7 @@ class Rescorer:
         pair_tf: dict[tuple[int, int], int] = {}
         together = 0.0
         for text, matches in texts:
-            if len(self.idf) > 1:
+            if self._together:
                 together = max(together, self._sentence(text, matches))
             for k, (start, end, term) in enumerate(matches):
                 indexes = self.by_stem.get(term)
