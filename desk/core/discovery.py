@@ -30,6 +30,7 @@ Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
 READ_CHUNK = 900
+RECOMMEND_ALL = 10_000_000  # every candidate scored (the "recommended" sort)
 
 
 class Discovery:
@@ -40,6 +41,7 @@ class Discovery:
     index: SearchIndex
     vectors: SemanticVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
+    _recommend_cache: tuple[tuple[int, int, str | None], dict[int, float], str | None] | None = None
 
     def _page(self, result: SearchResult) -> ResultPage:  # Library's
         raise NotImplementedError
@@ -117,13 +119,8 @@ class Discovery:
             self.vectors.load()
         return self._page(self.index.related(paper_id, limit=limit))
 
-    def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
-        """Unread papers ranked by what the user starred and tagged against what they read and left.
-
-        With ``tag``, the papers carrying it are the ones kept, and papers already carrying it
-        are not offered. Papers read, or starred, are never offered.
-        """
-        label = f"recommend:{tag}" if tag else "recommend"
+    def _recommendation(self, tag: str | None, limit: int) -> tuple[list[tuple[int, float]], int, str | None]:
+        """(id, probability) of the best ``limit`` candidates, how many there are, and why none."""
         if self.vectors.current is None:
             self.vectors.load()
         data = self.vectors.current
@@ -136,18 +133,41 @@ class Discovery:
         kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
         left = [i for i, starred, read in flags if read and not starred and i not in kept]
         candidates = [i for i, starred, read in flags if not read and not starred and i not in kept]
-        message = None
-        scored: list[tuple[int, float]] = []
         if data is None:
-            message = NOT_READY
-        elif not kept:
-            message = NOTHING_TO_GO_ON
-        else:
-            scored = recommending.rank(data, sorted(kept), left, candidates, limit)
-        result = self.index.listing(label, scored, len(candidates) if scored else 0)
+            return [], 0, NOT_READY
+        if not kept:
+            return [], 0, NOTHING_TO_GO_ON
+        scored = recommending.rank(data, sorted(kept), left, candidates, limit)
+        return scored, len(candidates) if scored else 0, None
+
+    def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
+        """Unread papers ranked by what the user starred and tagged against what they read and left.
+
+        With ``tag``, the papers carrying it are the ones kept, and papers already carrying it
+        are not offered. Papers read, or starred, are never offered.
+        """
+        label = f"recommend:{tag}" if tag else "recommend"
+        scored, total, message = self._recommendation(tag, limit)
+        result = self.index.listing(label, scored, total)
         page = self._page(result)
         return page if message is None else _with_message(page, message)
 
+    def recommend_scores(self, tag: str | None = None) -> tuple[dict[int, float], str | None]:
+        """Every candidate's score for the "recommended" sort (what ``recommend`` ranks by), and
+        why there are none (nothing starred or tagged yet, vectors not built). Kept until the
+        database or the vectors change, so a query typed in that sort does not train again."""
+        key = (self.db.data_version(), id(self.vectors.current), tag)
+        cached = self._recommend_cache
+        if cached is not None and cached[0] == key and self.vectors.current is not None:
+            return cached[1], cached[2]
+        scored, _total, message = self._recommendation(tag, RECOMMEND_ALL)
+        scores = dict(scored)
+        self._recommend_cache = (
+            (self.db.data_version(), id(self.vectors.current), tag),
+            scores,
+            message,
+        )
+        return scores, message
 
 def _with_message(page: ResultPage, message: str) -> ResultPage:
     return replace(page, message=message)

@@ -41,6 +41,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("filter_unread", "&Search", "&Unread", ("Ctrl+3",)),
     ActionSpec("filter_notes", "&Search", "With &notes", ("Ctrl+4",)),
     ActionSpec("use_suggestion", "&Search", "Use the suggested &spelling", ("Ctrl+D",)),
+    ActionSpec("cycle_sort", "&Search", "Next s&ort order (Sort by…)", ("Ctrl+Shift+O",)),
+    ActionSpec("toggle_sidebar", "&Search", "Show the side&bar", ("Ctrl+B",)),
+    ActionSpec("focus_sidebar", "&Search", "Go to the sidebar", ("F6", "Ctrl+Shift+B")),
     ActionSpec("open", "&Paper", "&Open", ("Return", "Enter"), local=True),
     ActionSpec("next", "&Paper", "&Next result", ("J",)),
     ActionSpec("previous", "&Paper", "&Previous result", ("K",)),
@@ -109,7 +112,7 @@ def build_actions(
             window.addAction(action)  # keys work while the menu bar is hidden too
         action.triggered.connect(lambda _checked=False, fn=handlers[spec.name]: fn())
         menus[spec.menu].addAction(action)
-        if spec.name in ("export", "use_suggestion", "preview", "duplicates"):
+        if spec.name in ("export", "use_suggestion", "focus_sidebar", "preview", "duplicates"):
             menus[spec.menu].addSeparator()
         actions[spec.name] = action
     return actions

@@ -47,6 +47,8 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
+from desk.gui.organize.places import DOCK_WIDTH, Places
+from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
+        self.sorting.install(self.menuBar(), self.statusBar())
         self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
@@ -98,7 +101,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.external = ExternalChanges(self.executor, self, self.refresh)  # other processes' writes
         self._restore()
-        self.controller.filter = self.search_bar.checked_filter()
+        self.controller.set_filter(self.settings.filter)  # the sidebar and the buttons follow it
         self.controller.text = self.search_box.text()
         self.focus_search()
         self.startup.open()
@@ -156,6 +159,11 @@ class MainWindow(QMainWindow):
         self.organizer = Organizer(
             self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
         )
+        self.places = Places(self.executor, self, self.controller, self.set_filter, self.focus, self.settings)
+        self.sidebar = self.places.sidebar
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
+        self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
 
         status = QStatusBar()
         status.setObjectName("statusBar")
@@ -200,6 +208,8 @@ class MainWindow(QMainWindow):
             "back": self.back,
             "shortcuts": self.show_shortcuts,
             "about": self.about,
+            **self.places.handlers(),
+            **self.sorting.handlers(),
         }
 
     def _connect(self) -> None:
@@ -238,6 +248,8 @@ class MainWindow(QMainWindow):
         org.status.connect(self.show_status)
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
+        self.places.status.connect(self.show_status)
+        self.sorting.status.connect(self.show_status)
         self.triage_view.status.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)
         for n in range(1, 10):
@@ -479,7 +491,7 @@ class MainWindow(QMainWindow):
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()
-        self.settings.filter = self.search_bar.checked_filter()
+        self.settings.filter = self.controller.filter
         self.settings.note_tab = self.tabs.currentIndex()
         self.settings.sync()
 
