@@ -121,3 +121,27 @@ def test_ctrl_b_hides_and_shows_the_sidebar_and_the_window_remembers(
     again = open_window(library_dir)
     assert not again.places.shown
     assert again.controller.filter == "unread" and again.filter_buttons["unread"].isChecked()
+
+
+def test_triage_from_the_sidebar_goes_through_the_unread_papers_of_the_entry_in_view(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    with Library(library_dir) as lib:
+        ids = lib.paper_ids()[10:14]
+        lib.tag(ids, "later")
+        lib.set_read(ids[:1], True)  # read already: not in the queue
+    window = open_window(library_dir)
+    go_to_entry(qtbot, window, "1  later")
+    wait_search(qtbot, window)
+    press(qtbot, Key.Key_T, Ctrl)  # the keys are in the sidebar: Ctrl+T triages what it shows
+    qtbot.waitUntil(lambda: window.triaging and window.triage_view.current_id is not None)
+    assert sorted(window.triage_view.queue) == sorted(ids[1:])
+    assert not window.places.dock.isVisible()  # the paper fills the window
+    press(qtbot, "e")
+    press(qtbot, Key.Key_Escape)
+    qtbot.waitUntil(lambda: not window.triaging)
+    assert window.places.dock.isVisible()  # back beside the list
+    qtbot.waitUntil(lambda: count_of(window, "Unread") == "92", timeout=10_000)
+    qtbot.mouseClick(window.places.triage_button, Qt.MouseButton.LeftButton)  # its button too
+    qtbot.waitUntil(lambda: window.triaging and window.triage_view.current_id is not None)
+    assert sorted(window.triage_view.queue) == sorted(ids[2:])

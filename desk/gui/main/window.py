@@ -47,6 +47,7 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
+from desk.gui.organize.keys import PaperKeys
 from desk.gui.organize.places import DOCK_WIDTH, Places
 from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.triage import TriageView
@@ -159,7 +160,28 @@ class MainWindow(QMainWindow):
         self.organizer = Organizer(
             self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
         )
-        self.places = Places(self.executor, self, self.controller, self.set_filter, self.focus, self.settings)
+        self.paper_keys = PaperKeys(  # star, read, done, tags, delete, copy over the selection
+            self.executor,
+            self,
+            self.results_view,
+            lambda: self.focus.where() == "list",
+            lambda: self.current_id,
+            lambda: self.triage_view.current_id if self.triaging else None,
+            self.triage_view,
+            lambda: self.controller.shown_query,
+            lambda: self.model.total,
+            self._after_search,
+        )
+        self.places = Places(
+            self.executor,
+            self,
+            self.controller,
+            self.set_filter,
+            self.focus,
+            self.settings,
+            self.pages,
+            self.search_bar,
+        )
         self.sidebar = self.places.sidebar
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
@@ -170,6 +192,7 @@ class MainWindow(QMainWindow):
         self.setStatusBar(status)
         self.hits_label = QLabel("Opening the library…")
         self.hits_label.setObjectName("hitsLabel")
+        status.addPermanentWidget(self.paper_keys.count_label)
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
 
     def set_scheme(self, choice: str) -> None:
@@ -195,8 +218,7 @@ class MainWindow(QMainWindow):
             "open": self.open_current,
             "next": lambda: later(lambda: self.move_selection(1)),
             "previous": lambda: later(lambda: self.move_selection(-1)),
-            "star": lambda: later(lambda: r.toggle("starred")),
-            "read": lambda: later(lambda: r.toggle("read")),
+            **self.paper_keys.handlers(),
             "note": lambda: later(r.edit_note),
             "preview": r.toggle_preview,
             "rename": lambda: later(r.rename),
@@ -248,7 +270,11 @@ class MainWindow(QMainWindow):
         org.status.connect(self.show_status)
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
+        self.paper_keys.changed.connect(reading.apply)
+        self.paper_keys.status.connect(self.show_status)
+        self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.places.status.connect(self.show_status)
+        self.places.triageRequested.connect(org.triage)
         self.sorting.status.connect(self.show_status)
         self.triage_view.status.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)
@@ -256,7 +282,7 @@ class MainWindow(QMainWindow):
             digit = QAction(f"Toggle tag {n}", self)
             digit.setObjectName(f"action_tag_{n}")
             digit.setShortcut(QKeySequence(str(n)))
-            digit.triggered.connect(lambda _c=False, k=n: self._after_search(lambda: org.toggle_nth(k)))
+            digit.triggered.connect(lambda _c=False, k=n: self.paper_keys.toggle_nth(k))
             self.addAction(digit)
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
@@ -292,6 +318,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
+        if done and not done.startswith("could not"):  # meaning joins the list on screen; the
+            self.refresh()  # highlighted paper stays highlighted (by id), wherever its row went
         if done == "built":
             self.show_status("Searches now find papers by meaning too.")
 
@@ -335,10 +363,11 @@ class MainWindow(QMainWindow):
         query = self.controller.shown_query  # what the list shows, even if the box holds more
         total = self.model.total
 
+        target = self.paper_keys.target(from_list=self.focus.where() == "list")  # the selected papers
+
         def counted(starred: int) -> None:
-            ask_export(
-                self, query, total, starred, lambda what, path: self.exporter.export(what, query, path)
-            )
+            chosen = lambda what, path: self.exporter.export(what, query, path, target.resolve)  # noqa: E731
+            ask_export(self, query, total, starred, chosen, self.paper_keys.selection.count_of(target))
 
         self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
 

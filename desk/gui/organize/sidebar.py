@@ -180,12 +180,13 @@ class Sidebar(QTreeWidget):
         finally:
             self._filling = False
 
-    def select_filter(self, value: str) -> None:
-        """Highlight the entry of the filter in force (without choosing it again)."""
+    def select_filter(self, value: str, *, force: bool = False) -> None:
+        """Highlight the entry of the filter in force (without choosing it again); `force`: even
+        when the trash is highlighted (it was left)."""
         self.current_filter = value
         self._filling = True
         try:
-            self._highlight(value)
+            self._highlight(value, force=force)
         finally:
             self._filling = False
 
@@ -194,9 +195,9 @@ class Sidebar(QTreeWidget):
         if item is not None:
             self.setCurrentItem(item)
 
-    def _highlight(self, value: str) -> None:
+    def _highlight(self, value: str, *, force: bool = False) -> None:
         current = self.currentItem()
-        if current is not None and current.data(0, ROLE) == TRASH and value != TRASH:
+        if not force and current is not None and current.data(0, ROLE) == TRASH and value != TRASH:
             return  # the trash is open: it stays highlighted while the list behind it is kept
         item = self.entry_for(value)
         if item is not None:
