@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from whoosh import index as windex
-from whoosh.filedb.filestore import FileStorage
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
+from desk.core.search import manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, query_alternatives
 from desk.core.search.compiler import Compiled, TagLookup, compile_query
-from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, probe, sweep_builds
+from desk.core.search.disk import BUILD_PREFIX, abort, live_revisions, open_index, probe, sweep_builds
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import Hit, IndexDoc, IndexState, Marks, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
@@ -116,13 +116,21 @@ class SearchIndex:
         self._cache = PostingCache()
 
     def _index(self) -> windex.Index:
+        """The index, its newest table of contents checked against desk's signed record first
+        (every reader or writer Whoosh makes reads that table anew); raises manifest.Untrusted."""
+        manifest.check_signed(self.directory)
         if self._ix is None:
             if read_marker(self.directory) != SCHEMA_VERSION:
                 raise FileNotFoundError(f"no search index of version {SCHEMA_VERSION} in {self.directory}")
-            # No mmap: whoosh-reloaded copies each mmapped sub-file into a BytesIO, which holds
-            # every segment in memory (≈ 320 MB at 100k papers); plain file reads do not.
-            self._ix = FileStorage(str(self.directory), supports_mmap=False).open_index(INDEX_NAME)
+            self._ix = open_index(self.directory)
         return self._ix
+
+    def _record(self) -> None:
+        """Sign the files of the generation just committed (manifest.py), before anything reads it."""
+        try:
+            manifest.record(self.directory)
+        except OSError:  # a read-only folder: the next open that can write rebuilds the index
+            log.debug("could not record the search index's files", exc_info=True)
 
     def _current(self) -> Corpus | None:
         """The long-lived searcher's arrays, refreshed when the index changed on disk."""
@@ -275,6 +283,7 @@ class SearchIndex:
                 p.unlink()
         for p in build.iterdir():
             os.replace(p, self.directory / p.name)
+        self._record()
         write_marker(self.directory)
 
     def update(self, docs: Sequence[IndexDoc], pool: WorkerPool | None = None) -> None:
@@ -347,6 +356,7 @@ class SearchIndex:
                 install(writer, staged, merge_tiny)
             else:
                 writer.commit(mergetype=merge_tiny if len(latest) < SMALL_BATCH else None)
+            self._record()
             self._current()
 
     def delete(self, ids: Iterable[int]) -> None:
@@ -365,6 +375,7 @@ class SearchIndex:
                 writer.cancel()
                 raise
             writer.commit(mergetype=merge_tiny)
+            self._record()
             self._current()
 
     def doc_count(self) -> int:
