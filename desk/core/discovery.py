@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
 from desk.core.semantic import recommend as recommending
@@ -30,6 +31,7 @@ Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
 READ_CHUNK = 900
+RECOMMEND_ALL = 10_000_000  # every candidate scored (the "recommended" sort)
 
 
 class Discovery:
@@ -40,6 +42,8 @@ class Discovery:
     index: SearchIndex
     vectors: SemanticVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
+    vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
+    _recommend_cache: tuple[tuple[int, int, str | None], dict[int, float], str | None] | None = None
 
     def _page(self, result: SearchResult) -> ResultPage:  # Library's
         raise NotImplementedError
@@ -79,9 +83,9 @@ class Discovery:
         """
         try:
             return self.vectors.ensure(self._all_ids(), self._abstracts, progress)
-        except OSError as exc:
-            log.warning("the semantic vectors could not be written: %s", exc)
-            return f"could not be written ({exc.strerror or exc})"
+        except OSError as exc:  # derived and optional: said by check, not an error of the library
+            log.info("the semantic vectors could not be written: %s", exc)
+            return f"could not be written ({failures.reason(exc)})"
 
     def ensure_vectors_elsewhere(self) -> str | None:
         """Like ensure_vectors, but the build runs in a process of its own (the window's threads
@@ -96,13 +100,23 @@ class Discovery:
     def check_vectors(self) -> list[str]:
         """Bring the vectors up to date, then what is still wrong with them (empty: they agree).
 
-        A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem.
+        A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem; one
+        that is missing, behind or damaged and cannot be written here (a read-only folder, a full
+        disk) in ``vectors_unwritable``, not as a problem either: the vectors are derived, searches
+        work without them, and nothing can be done about it from here.
         """
         done = self.ensure_vectors()
         self.vectors_repaired = done if done and done.startswith("rebuilt") else None
+        self.vectors_unwritable = None
         problems = self.vector_problems()
         if done and done.startswith("could not"):
-            problems.append(f"semantic vectors: {done}")
+            found = "; ".join(p.removeprefix("semantic vectors: ") for p in problems) or "they are behind"
+            why = done.removeprefix("could not be written (").removesuffix(")")
+            self.vectors_unwritable = (
+                f"the semantic vectors cannot be written here ({why}): {found}; ranked searches"
+                " use words alone until desk opens the library where it can write"
+            )
+            return []
         return problems
 
     def vector_problems(self) -> list[str]:
@@ -117,13 +131,8 @@ class Discovery:
             self.vectors.load()
         return self._page(self.index.related(paper_id, limit=limit))
 
-    def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
-        """Unread papers ranked by what the user starred and tagged against what they read and left.
-
-        With ``tag``, the papers carrying it are the ones kept, and papers already carrying it
-        are not offered. Papers read, or starred, are never offered.
-        """
-        label = f"recommend:{tag}" if tag else "recommend"
+    def _recommendation(self, tag: str | None, limit: int) -> tuple[list[tuple[int, float]], int, str | None]:
+        """(id, probability) of the best ``limit`` candidates, how many there are, and why none."""
         if self.vectors.current is None:
             self.vectors.load()
         data = self.vectors.current
@@ -136,18 +145,41 @@ class Discovery:
         kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
         left = [i for i, starred, read in flags if read and not starred and i not in kept]
         candidates = [i for i, starred, read in flags if not read and not starred and i not in kept]
-        message = None
-        scored: list[tuple[int, float]] = []
         if data is None:
-            message = NOT_READY
-        elif not kept:
-            message = NOTHING_TO_GO_ON
-        else:
-            scored = recommending.rank(data, sorted(kept), left, candidates, limit)
-        result = self.index.listing(label, scored, len(candidates) if scored else 0)
+            return [], 0, NOT_READY
+        if not kept:
+            return [], 0, NOTHING_TO_GO_ON
+        scored = recommending.rank(data, sorted(kept), left, candidates, limit)
+        return scored, len(candidates) if scored else 0, None
+
+    def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
+        """Unread papers ranked by what the user starred and tagged against what they read and left.
+
+        With ``tag``, the papers carrying it are the ones kept, and papers already carrying it
+        are not offered. Papers read, or starred, are never offered.
+        """
+        label = f"recommend:{tag}" if tag else "recommend"
+        scored, total, message = self._recommendation(tag, limit)
+        result = self.index.listing(label, scored, total)
         page = self._page(result)
         return page if message is None else _with_message(page, message)
 
+    def recommend_scores(self, tag: str | None = None) -> tuple[dict[int, float], str | None]:
+        """Every candidate's score for the "recommended" sort (what ``recommend`` ranks by), and
+        why there are none (nothing starred or tagged yet, vectors not built). Kept until the
+        database or the vectors change, so a query typed in that sort does not train again."""
+        key = (self.db.data_version(), id(self.vectors.current), tag)
+        cached = self._recommend_cache
+        if cached is not None and cached[0] == key and self.vectors.current is not None:
+            return cached[1], cached[2]
+        scored, _total, message = self._recommendation(tag, RECOMMEND_ALL)
+        scores = dict(scored)
+        self._recommend_cache = (
+            (self.db.data_version(), id(self.vectors.current), tag),
+            scores,
+            message,
+        )
+        return scores, message
 
 def _with_message(page: ResultPage, message: str) -> ResultPage:
     return replace(page, message=message)

@@ -50,12 +50,16 @@ def contained_note(note: str) -> str:
     return note if fence is None else f"{note}\n{fence}"
 
 
-def paper_markdown(paper: PaperDetail) -> str:
-    """One paper: heading (title and short name), sources, abstract, and the note as written."""
+def _heading(paper: PaperDetail) -> str:
     title = escape_markdown(paper.title)
     if paper.short_name and paper.short_name not in paper.title:
         title += f" ({escape_markdown(paper.short_name)})"
-    parts = [f"## {title}", "", _sources_line(paper)]
+    return f"## {title}"
+
+
+def paper_markdown(paper: PaperDetail) -> str:
+    """One paper: heading (title and short name), sources, abstract, and the note as written."""
+    parts = [_heading(paper), "", _sources_line(paper)]
     if paper.tags:
         parts += ["", "Tags: " + ", ".join(escape_markdown(t) for t in paper.tags)]
     parts += ["", spans_to_markdown(parse_spans(paper.abstract_raw))]
@@ -72,3 +76,12 @@ def to_markdown(papers: Sequence[PaperDetail], *, what: str, when: datetime) -> 
     head = f"# desk export: {escape_markdown(what)} — {count}, {when.strftime('%Y-%m-%d %H:%M %Z').strip()}"
     body = "\n\n---\n\n".join(paper_markdown(p) for p in papers)
     return head + "\n\n" + (body + "\n" if body else "")
+
+
+def clipping(papers: Sequence[PaperDetail]) -> str:
+    """Papers to paste elsewhere (the window's Ctrl+C): each one's heading (title and short name)
+    and abstract, escaped as the export escapes them."""
+    return (
+        "\n\n".join(f"{_heading(p)}\n\n{spans_to_markdown(parse_spans(p.abstract_raw))}" for p in papers)
+        + "\n"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -341,10 +342,25 @@ class Library(Workflow, Discovery):
         return self._page(self.search_ids(query, limit, offset, sort, typing=typing))
 
     def search_ids(
-        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
+        self,
+        query: str,
+        limit: int = 50,
+        offset: int = 0,
+        sort: str = "relevance",
+        *,
+        typing: bool = False,
+        recommend_for: str | None = None,
     ) -> SearchResult:
-        """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists."""
-        order = None if sorting.check(sort) == "relevance" else self._order(sort)
+        """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists.
+
+        ``sort`` may also be ``"recommended"``: the unread papers ``recommend`` would offer first,
+        best first (for the tag ``recommend_for`` when given), then the others by relevance.
+        """
+        if sort == sorting.RECOMMENDED:
+            scores, _why = self.recommend_scores(recommend_for)
+            order: Callable[[np.ndarray], Sequence[int]] | None = partial(sorting.by_score, scores=scores)
+        else:
+            order = None if sorting.check(sort) == "relevance" else self._order(sort)
         return self.index.search(
             query, limit=limit, offset=offset, typing=typing, tags=self.live_filters, order=order
         )

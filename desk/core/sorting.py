@@ -18,6 +18,8 @@ from desk.core.db.queries import CHUNK
 from desk.core.errors import DeskError
 
 SORTS = ("relevance", "collection", "recent", "starred", "title")
+#: Library.search_ids's sort by the recommender (Discovery.recommend_scores), not a column.
+RECOMMENDED = "recommended"
 
 _SQL = {
     "relevance": "SELECT id FROM paper ORDER BY id",
@@ -91,3 +93,13 @@ def positions(session: Session, sort: str, ranked_ids: np.ndarray) -> Sequence[i
     else:
         present.sort(key=lambda n: (keys[ids[n]], ids[n]) if sort == "title" else keys[ids[n]])
     return present + gone
+
+
+def by_score(ranked_ids: np.ndarray, scores: dict[int, float]) -> Sequence[int]:
+    """Positions of ``ranked_ids``: those with a score first, best first (ties keep their rank),
+    then the others in their rank (the "recommended" sort: read and starred papers follow)."""
+    ids = ranked_ids.tolist()
+    scored = [n for n, i in enumerate(ids) if i in scores]
+    scored.sort(key=lambda n: -scores[ids[n]])  # stable: ties keep the rank
+    rest = [n for n, i in enumerate(ids) if i not in scores]
+    return scored + rest

@@ -18,6 +18,7 @@ from desk.core import history, saved, trash, undo
 from desk.core import tags as tagging
 from desk.core.db import Paper
 from desk.core.db.queries import require_papers
+from desk.core.errors import DeskError
 from desk.core.records import (
     HistoryEntry,
     ListRemoval,
@@ -51,6 +52,30 @@ class LiveFilters:
         with self.db.reading() as session:
             rows = session.connection().exec_driver_sql(f"SELECT id FROM paper WHERE {column} = 1")
             return [r[0] for r in rows]
+
+    def collection(self, name: str) -> Sequence[int]:
+        """Ids of the papers with a source in the collection ``name`` (white space and case aside)."""
+        wanted = " ".join(name.split()).casefold()
+        with self.db.reading() as session:
+            conn = session.connection()
+            names = [r[0] for r in conn.exec_driver_sql("SELECT DISTINCT collection FROM source")]
+            chosen = [c for c in names if " ".join(c.split()).casefold() == wanted]
+            if not chosen:
+                return []
+            marks = ", ".join("?" * len(chosen))
+            rows = conn.exec_driver_sql(
+                f"SELECT DISTINCT paper_id FROM source WHERE collection IN ({marks})", tuple(chosen)
+            )
+            return [r[0] for r in rows]
+
+    def saved(self, name: str) -> str | None:
+        """The query saved under ``name`` (any case), or None."""
+        try:
+            with self.db.reading() as session:
+                row = saved.get(session, name)
+                return row.query if row is not None else None
+        except DeskError:  # an empty name
+            return None
 
 
 class Workflow:

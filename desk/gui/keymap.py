@@ -24,6 +24,7 @@ class ActionSpec:
     # Single letters are window-wide: a text field being typed in takes them first (Qt
     # gives editors printable keys before shortcuts), so `s` types an s in the note.
     local: bool = False  # only while the search box or the result list has the focus
+    list_only: bool = False  # only while the result list has the focus (Ctrl+C in the box copies text)
 
 
 MENUS = ("&File", "&Edit", "&Search", "&Paper", "&Help")
@@ -35,17 +36,27 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", "&File", "&Quit", ("Ctrl+Q",)),
     ActionSpec("undo", "&Edit", "&Undo the last change", ("Ctrl+Z",)),
     ActionSpec("redo", "&Edit", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y")),
+    ActionSpec("copy", "&Edit", "&Copy the selected papers as Markdown", ("Ctrl+C",), list_only=True),
+    ActionSpec("copy_titles", "&Edit", "Copy their &titles", ("Ctrl+Shift+C",), list_only=True),
+    ActionSpec("select_all", "&Edit", "Select &all results", ("Ctrl+A",), list_only=True),
     ActionSpec("focus_search", "&Search", "&Find…", ("Ctrl+K", "/")),
     ActionSpec("filter_all", "&Search", "&All papers", ("Ctrl+1",)),
     ActionSpec("filter_starred", "&Search", "&Starred", ("Ctrl+2",)),
     ActionSpec("filter_unread", "&Search", "&Unread", ("Ctrl+3",)),
     ActionSpec("filter_notes", "&Search", "With &notes", ("Ctrl+4",)),
     ActionSpec("use_suggestion", "&Search", "Use the suggested &spelling", ("Ctrl+D",)),
+    ActionSpec("save_search", "&Search", "Sa&ve this search…", ("Ctrl+Shift+S",)),
+    ActionSpec("cycle_sort", "&Search", "Next s&ort order (Sort by…)", ("Ctrl+Shift+O",)),
+    ActionSpec("toggle_sidebar", "&Search", "Show the side&bar", ("Ctrl+B",)),
+    ActionSpec("focus_sidebar", "&Search", "Go to the sidebar", ("F6", "Ctrl+Shift+B")),
     ActionSpec("open", "&Paper", "&Open", ("Return", "Enter"), local=True),
     ActionSpec("next", "&Paper", "&Next result", ("J",)),
     ActionSpec("previous", "&Paper", "&Previous result", ("K",)),
     ActionSpec("star", "&Paper", "S&tar / unstar", ("S",)),
     ActionSpec("read", "&Paper", "Mark &read / unread", ("R",)),
+    ActionSpec("done", "&Paper", "Mark d&one (read) and go on", ("E",)),
+    ActionSpec("tag", "&Paper", "T&ag…", ("T",)),
+    ActionSpec("delete", "&Paper", "Move to the tras&h", ("Del",), list_only=True),
     ActionSpec("note", "&Paper", "&Edit note", ("N", "Ctrl+Return")),
     ActionSpec("preview", "&Paper", "Pre&view note", ("Ctrl+Shift+P",)),
     ActionSpec("triage", "&Paper", "Tr&iage unread (one key a paper)", ("Ctrl+T",)),
@@ -65,7 +76,9 @@ OTHER_KEYS: tuple[tuple[str, str], ...] = (
     ("Open a paper from the related list", "Enter"),
     ("Leave the note (it is saved as you type)", "Tab"),
     ("Toggle the first nine tags (in the order they were made)", "1 … 9"),
+    ("Select a range of results / more results", "Shift+↓ / Shift+↑, Shift+click, Ctrl+click"),
     ("In triage: star and next, done and next, back and undo, leave", "s, e or x, u, Esc"),
+    ("Sidebar: choose an entry, go to its list, delete it (saved search, list)", "↑ / ↓, Enter, Delete"),
     ("Import lists", "drop files or a folder"),
 )
 
@@ -93,23 +106,24 @@ REVIEW_ACTIONS: tuple[ActionSpec, ...] = (
 def build_actions(
     window: QMainWindow, handlers: Mapping[str, Callable[[], object]], local_widgets: tuple[QWidget, ...]
 ) -> dict[str, QAction]:
-    """Create the actions and the menus; `local` actions fire only in `local_widgets`."""
+    """Create the actions and the menus; `local` actions fire only in `local_widgets`, `list_only`
+    ones in the last of them (the result list)."""
     menus = {title: window.menuBar().addMenu(title) for title in MENUS}
     actions: dict[str, QAction] = {}
     for spec in ACTIONS:
         action = QAction(spec.text, window)
         action.setObjectName(f"action_{spec.name}")
         action.setShortcuts([QKeySequence(k) for k in spec.keys])
-        if spec.local:
+        if spec.local or spec.list_only:
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-            for w in local_widgets:
+            for w in local_widgets[-1:] if spec.list_only else local_widgets:
                 w.addAction(action)
         else:
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             window.addAction(action)  # keys work while the menu bar is hidden too
         action.triggered.connect(lambda _checked=False, fn=handlers[spec.name]: fn())
         menus[spec.menu].addAction(action)
-        if spec.name in ("export", "use_suggestion", "preview", "duplicates"):
+        if spec.name in ("export", "use_suggestion", "focus_sidebar", "preview", "duplicates"):
             menus[spec.menu].addSeparator()
         actions[spec.name] = action
     return actions

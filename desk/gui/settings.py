@@ -105,6 +105,24 @@ class WindowSettings:
         self._s.setValue(self._key("welcome"), "yes" if value else "no")
 
     @property
+    def sidebar(self) -> bool:
+        """The sidebar is shown (this library; shown at first)."""
+        return self._str("sidebar", "yes") != "no"
+
+    @sidebar.setter
+    def sidebar(self, value: bool) -> None:
+        self._s.setValue(self._key("sidebar"), "yes" if value else "no")
+
+    @property
+    def sort(self) -> str:
+        """The sort order of the result list (this library): a name of the sort menu's."""
+        return self._str("sort", "relevance")
+
+    @sort.setter
+    def sort(self, value: str) -> None:
+        self._s.setValue(self._key("sort"), value)
+
+    @property
     def scheme(self) -> str:
         """The colour scheme chosen in the window: "system", "light" or "dark" (every library)."""
         value = self._s.value("appearance/scheme", "system")

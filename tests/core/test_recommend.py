@@ -70,3 +70,29 @@ def test_recommend_for_a_tag_learns_from_its_papers(capsys, tmp_path: Path) -> N
     got = run_json(capsys, "--library", str(lib_dir), "recommend", "--tag", "3D", "--limit", "3", "--json")
     ids = [r["id"] for r in got["results"]]
     assert set(ids) == set(points[2:]) and got["query"] == "recommend:3D"
+
+
+def test_the_recommended_sort_puts_what_recommend_offers_first_and_keeps_every_match(tmp_path: Path) -> None:
+    with Library(tmp_path / "lib") as lib:
+        lib.import_paths([write_list(tmp_path / "t.txt", ALL)])
+        lib.ensure_vectors()
+        by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
+        nerf = [by_text[t] for t in [*NERF, TARGET]]
+        lib.set_starred(nerf[:2], True)
+        offered = [r.paper.id for r in lib.recommend(limit=100).rows]
+        hits = [h.id for h in lib.search_ids("", limit=100, sort="recommended").hits]
+        assert hits[: len(offered)] == offered  # recommend's order, then the rest
+        assert sorted(hits) == sorted(lib.paper_ids())  # a sort: nothing is left out
+        assert set(hits[len(offered) :]) == set(nerf[:2])  # the starred ones follow
+        # Inside a query: its matches only, the offered ones in recommend's order first.
+        inside = [h.id for h in lib.search_ids("novel view", limit=100, sort="recommended").hits]
+        # (as every sort but relevance: the word matches, without papers joined on meaning alone)
+        assert set(inside) == {h.id for h in lib.search_ids("novel view", limit=100, sort="title").hits}
+        assert inside[:4] == [i for i in offered if i in set(inside)][:4]
+        # For a tag: the papers it would gain first.
+        points = [by_text[t] for t in POINTS]
+        lib.tag(points[:2], "3D")
+        for_tag = [
+            h.id for h in lib.search_ids('-tag:"3D"', limit=100, sort="recommended", recommend_for="3D").hits
+        ]
+        assert set(for_tag[:3]) == set(points[2:])

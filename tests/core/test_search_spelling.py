@@ -66,6 +66,32 @@ def test_a_rare_word_gives_way_only_to_a_far_commoner_one() -> None:
     assert lex.correct("progresive", _never) == "progressive"
 
 
+def test_a_form_of_a_word_the_library_has_is_corrected_by_one_slip_only() -> None:
+    """ "signing" is no paper's word but its stem "sign" is: not two edits into "skinning"."""
+    lex = _lexicon({"sign": 30, "signs": 12, "skinning": 40, "shape": 50, "shapley": 5})
+    indexed = {"sign", "shape", "skin", "shapley"}.__contains__
+    assert lex.correct("signing", _never) == "skinning"  # a stem the library lacks: two edits allowed
+    assert lex.correct("signing", indexed) is None
+    assert lex.correct("shapely", indexed) == "shapley"  # one swap still is a slip
+
+
+def test_signing_avatars_finds_the_sign_language_paper(tmp_path: Path) -> None:
+    papers = [_doc(1, "Avatars that sign: we reconstruct sign language avatars from video.")]
+    papers += [_doc(10 + i, f"Linear blend skinning of avatars, part {i}, from video.") for i in range(5)]
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(papers, len(papers))
+    result = ix.search("reconstructing signing avatars video")
+    assert result.suggestion is None
+    assert result.hits[0].id == 1
+
+
+def test_a_name_typed_with_capitals_is_left_as_typed(index: SearchIndex) -> None:
+    """ "SHAPELY" and "ShapeLy" are written as a name is: no "did you mean"; "Shapely" still is corrected."""
+    assert index.search("SHAPELY value").suggestion is None
+    assert index.search("ShapeLy value").suggestion is None
+    assert index.search("Shapely value").suggestion == "shapley value"
+
+
 @given(st.text(alphabet="abc", max_size=6), st.text(alphabet="abc", max_size=6))
 def test_one_edit_agrees_with_levenshtein(a: str, b: str) -> None:
     row = list(range(len(b) + 1))

@@ -129,8 +129,9 @@ def _build_public(
     return True
 
 
-def swap_in(directory: Path, build: Path) -> None:
-    """Move the finished build's files over the index in ``directory``."""
+def swap_in(directory: Path, build: Path, record: Callable[[], None]) -> None:
+    """Move the finished build's files over the index in ``directory``; ``record`` signs them
+    (manifest.py) before the marker makes them readable."""
     # Without the marker the directory reads CORRUPT until the last step.
     remove_marker(directory)
     for p in directory.iterdir():
@@ -138,6 +139,7 @@ def swap_in(directory: Path, build: Path) -> None:
             p.unlink()
     for p in build.iterdir():
         os.replace(p, directory / p.name)
+    record()
     write_marker(directory)
 
 

@@ -24,8 +24,10 @@ from desk.core.search.query import (
     OrNode,
     ParsedQuery,
     PhraseNode,
+    ScopeFilter,
     TagFilter,
     Word,
+    parse,
     split_words,
 )
 from desk.core.search.ranking import (
@@ -68,8 +70,17 @@ class TagLookup(Protocol):
         """Ids of the papers whose ``fieldname`` (starred, read) is true."""
         ...
 
+    def collection(self, name: str) -> Sequence[int]:
+        """Ids of the papers with a source in the collection ``name`` (``in:``; any case)."""
+        ...
+
+    def saved(self, name: str) -> str | None:
+        """The query saved under ``name`` (``saved:``; any case), or None when there is none."""
+        ...
+
 
 LIVE_FLAGS = ("starred", "read")  # Filter fields a TagLookup answers
+MAX_SAVED_DEPTH = 4  # saved:"a" inside saved search a (or a longer loop) stops here, matching nothing
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,7 @@ class QueryWord:
     stem: str
     surface: str
     slot: int  # place in the query; a correction shares the slot of the word it corrects
+    joined: bool = False  # a later part of one typed word ("tuning" of "fine-tuning")
 
 
 @dataclass
@@ -140,7 +152,9 @@ class _Compiler:
         expansions: Mapping[tuple[int, int], Sequence[Alternative]] | None = None,
         replaced: Collection[tuple[int, int]] = (),
         variants: Mapping[tuple[int, int], Sequence[str]] | None = None,
+        depth: int = 0,
     ) -> None:
+        self.depth = depth  # saved searches being compiled inside one another
         self.alternatives = alternatives or {}
         self.variants = variants or {}
         self.replaced = replaced
@@ -166,6 +180,8 @@ class _Compiler:
             return self.flag(node)
         if isinstance(node, TagFilter):
             return self.tag(node.name)
+        if isinstance(node, ScopeFilter):
+            return self.scope(node)
         if isinstance(node, NotNode):
             child = self.node(node.child, not positive)
             return Negate(child) if child is not None else None
@@ -232,6 +248,19 @@ class _Compiler:
             ids = self.tags(name) if self.tags is not None else ()
             found = self.tag_sets[name] = IdSet(tuple(ids))
         return found
+
+    def scope(self, node: ScopeFilter) -> Plan:
+        """``in:`` the papers of a collection; ``saved:`` the matches of a saved search's query
+        (its words as a filter: they do not rank nor highlight what is found inside it)."""
+        if self.tags is None:
+            return IdSet(())
+        if node.kind == "in":
+            return IdSet(tuple(self.tags.collection(node.name)))
+        query = self.tags.saved(node.name) if self.depth < MAX_SAVED_DEPTH else None
+        if query is None:
+            return IdSet(())
+        inner = _Compiler(tags=self.tags, depth=self.depth + 1)
+        return inner.combine(parse(query).parts, top=False)
 
     def flag(self, node: Filter) -> Plan:
         """A star/reading-state filter: from the database when it is given, else the index's field."""
@@ -308,8 +337,8 @@ class _Compiler:
 
     def add_words(self, text: str, slot: int | None = None) -> None:
         """Record the words of ``text`` in query order; ``slot`` is given for a correction."""
-        for stem, surface in islice(surface_words(text), max(0, MAX_WORDS - len(self.words))):
-            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot))
+        for k, (stem, surface) in enumerate(islice(surface_words(text), max(0, MAX_WORDS - len(self.words)))):
+            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot, k > 0))
             if slot is None:
                 self.slot += 1
 
@@ -324,6 +353,8 @@ class _Compiler:
                 filters.append(self.flag(part))
             elif isinstance(part, TagFilter):
                 filters.append(self.tag(part.name))
+            elif isinstance(part, ScopeFilter):
+                filters.append(self.scope(part))
             elif isinstance(part, NotNode):
                 if (q := self.node(part.child, positive=False)) is not None:
                     negatives.append(q)

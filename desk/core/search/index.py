@@ -20,23 +20,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from whoosh import index as windex
-from whoosh.filedb.filestore import FileStorage
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
-from desk.core.search import building, commits
+from desk.core.search import building, commits, manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
 from desk.core.search.building import StagedBatch
 from desk.core.search.commits import SMALL_BATCH, WRITE_TIMEOUT
 from desk.core.search.compiler import TagLookup, compile_query
-from desk.core.search.disk import BUILD_PREFIX, live_revisions, probe, sweep_builds
+from desk.core.search.disk import BUILD_PREFIX, live_revisions, open_index, probe, sweep_builds
 from desk.core.search.hits import empty, ms
 from desk.core.search.model import IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.query import clean_query, parse
 from desk.core.search.ranking import K1, B
 from desk.core.search.related import NOT_INDEXED, listing, related
-from desk.core.search.schema import INDEX_NAME, LEXICON_NAME, SCHEMA_VERSION, read_marker
+from desk.core.search.schema import LEXICON_NAME, SCHEMA_VERSION, read_marker
 from desk.core.search.searching import Order, run_search
 from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, sweep_stages, write_segment
@@ -99,13 +98,21 @@ class SearchIndex:
         self._cache = PostingCache()
 
     def _index(self) -> windex.Index:
+        """The index, its newest table of contents checked against desk's signed record first
+        (every reader or writer Whoosh makes reads that table anew); raises manifest.Untrusted."""
+        manifest.check_signed(self.directory)
         if self._ix is None:
             if read_marker(self.directory) != SCHEMA_VERSION:
                 raise FileNotFoundError(f"no search index of version {SCHEMA_VERSION} in {self.directory}")
-            # No mmap: whoosh-reloaded copies each mmapped sub-file into a BytesIO, which holds
-            # every segment in memory (≈ 320 MB at 100k papers); plain file reads do not.
-            self._ix = FileStorage(str(self.directory), supports_mmap=False).open_index(INDEX_NAME)
+            self._ix = open_index(self.directory)
         return self._ix
+
+    def _record(self) -> None:
+        """Sign the files of the generation just committed (manifest.py), before anything reads it."""
+        try:
+            manifest.record(self.directory)
+        except OSError:  # a read-only folder: the next open that can write rebuilds the index
+            log.debug("could not record the search index's files", exc_info=True)
 
     def _current(self) -> Corpus | None:
         """The long-lived searcher's arrays, refreshed when the index changed on disk."""
@@ -150,7 +157,7 @@ class SearchIndex:
                 if building.build(build, docs, total, progress, cancelled, pool):
                     with self._lock:
                         self._drop()
-                        building.swap_in(self.directory, build)
+                        building.swap_in(self.directory, build, self._record)
             finally:
                 shutil.rmtree(build, ignore_errors=True)
 
@@ -193,6 +200,7 @@ class SearchIndex:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         with self._lock:
             commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged)
+            self._record()
             self._current()
 
     def delete(self, ids: Iterable[int]) -> None:
@@ -202,6 +210,7 @@ class SearchIndex:
             return
         with self._lock:
             commits.delete(self._index(), self._acronyms, wanted)
+            self._record()
             self._current()
 
     # ---- reading what is indexed -------------------------------------------------------

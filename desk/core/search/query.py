@@ -8,6 +8,7 @@ Grammar (loosest first)::
     unary  := ("NOT" | "-") unary | atom
     atom   := "(" query ")" | '"phrase"' | field:word | field:"phrase" | word | prefix*
             | tag:name | tag:"two words" | has:tag
+            | in:"a collection" | saved:"a saved search"
 
 Nothing here raises on user input: what does not parse is searched as words,
 dropped, or both, and a plain-words note is left in ``ParsedQuery.messages``.
@@ -52,6 +53,9 @@ FILTERS: dict[str, tuple[str, bool]] = {
 }
 OPERATORS = ("OR", "AND", "NOT")
 TAG_FIELDS = ("tag", "tags")  # tag:name, tag:"two words"
+# in:"ICML 2026 Papers" (exactly that collection), saved:"name" (a saved search's matches): both
+# answered by the database at query time, like tag: (the sidebar's entries are these filters).
+SCOPE_FIELDS = ("in", "saved")
 ANY_TAG = ("has:tag", "has:tags")
 FILTER_FIELDS = frozenset(f.partition(":")[0] for f in FILTERS)  # "is", "has"
 
@@ -97,6 +101,15 @@ class TagFilter:
 
 
 @dataclass(frozen=True)
+class ScopeFilter:
+    """Papers of the collection ``name`` (``kind`` "in") or matching the saved search ``name``
+    (``kind`` "saved"); resolved from the database when the query is compiled."""
+
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True)
 class NotNode:
     child: Node
 
@@ -116,7 +129,7 @@ class Group:
     children: tuple[Node, ...]
 
 
-Node = Word | PhraseNode | Filter | TagFilter | NotNode | AndNode | OrNode | Group
+Node = Word | PhraseNode | Filter | TagFilter | ScopeFilter | NotNode | AndNode | OrNode | Group
 
 
 @dataclass(frozen=True)
@@ -245,6 +258,17 @@ def _word_tokens(raw: str, start: int, text: str, end: int, notes: _Notes) -> li
                 notes.unfinished.append(f"{_quoted(raw)} needs a tag's name after it.")
             else:
                 notes.problems.append(f"{_quoted(raw)} needs a tag's name right after the colon.")
+            return []
+        if name in SCOPE_FIELDS:
+            what = "a collection's name" if name == "in" else "a saved search's name"
+            if rest:
+                return [Token("scope", rest, name, start, end)]
+            if end < len(text) and text[end] == '"':
+                return [Token("field", field=name, start=start, end=end)]
+            if _rest_blank(text, end):
+                notes.unfinished.append(f"{_quoted(raw)} needs {what} after it.")
+            else:
+                notes.problems.append(f"{_quoted(raw)} needs {what} right after the colon.")
             return []
         if name in FIELDS:
             if rest:
@@ -380,6 +404,12 @@ class _Parser:
                 self.notes.unfinished.append(f"Quote open: the tag “{name}…” counts once it is closed.")
                 return None
             return TagFilter(name) if name else None
+        if tok.kind == "scope" or (tok.kind == "phrase" and tok.field in SCOPE_FIELDS):
+            name = " ".join(tok.text.split())
+            if tok.kind == "phrase" and not tok.closed:  # a name being typed: wait for the quote
+                self.notes.unfinished.append(f"Quote open: {tok.field}:“{name}…” counts once it is closed.")
+                return None
+            return ScopeFilter(tok.field or "", name) if name else None
         if tok.kind == "phrase":
             return self.phrase(tok)
         if tok.kind == "word":

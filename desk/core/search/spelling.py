@@ -33,7 +33,7 @@ class Lexicon:
         self.counts: dict[str, int] = {}
         self._sorted: list[str] | None = None
         self._stamp: tuple[int, int] | None = None
-        self._memo: dict[str, str | None] = {}
+        self._memo: dict[tuple[str, bool], str | None] = {}
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -114,19 +114,23 @@ class Lexicon:
     def correct(self, word: str, stem_known: Callable[[str], bool]) -> str | None:
         """The most frequent close word for a word the library (nearly) lacks; None when known or hopeless.
 
-        ``stem_known`` is kept for callers; a typed word whose stem is indexed is corrected all
-        the same ("shapely" stems to "shape", but a library with Shapley means that).
+        A typed word whose stem is indexed (``stem_known``) is an inflection the library has:
+        it is corrected only by one slip (a swapped, doubled, missing or wrong letter:
+        "shapely" stems to "shape", but a library with Shapley means that), never by two
+        edits into another word ("signing", a form of "sign", is not "skinning").
         """
         w = word.lower()
-        if w in self._memo:
-            return self._memo[w]
-        fix = self._correct(w)
+        stems = analyze(w) if MIN_LENGTH <= len(w) <= MAX_LENGTH else []
+        key = (w, len(stems) == 1 and stem_known(stems[0]))
+        if key in self._memo:
+            return self._memo[key]
+        fix = self._correct(*key)
         if len(self._memo) > 4096:
             self._memo.clear()
-        self._memo[w] = fix
+        self._memo[key] = fix
         return fix
 
-    def _correct(self, w: str) -> str | None:
+    def _correct(self, w: str, inflection: bool) -> str | None:
         if not MIN_LENGTH <= len(w) <= MAX_LENGTH or not w.isalpha() or not self.counts:
             return None
         own = self.counts.get(w, 0)
@@ -136,7 +140,7 @@ class Lexicon:
         least = max(1, RARER * own)
         # Swapped letters ("modle", "shapely") are two Levenshtein edits; count them as one.
         swaps = {w[:i] + w[i + 1] + w[i] + w[i + 2 :] for i in range(len(w) - 1)}
-        for maxdist in (1, 2) if len(w) >= 5 else (1,):
+        for maxdist in (1, 2) if len(w) >= 5 and not inflection else (1,):
             found = set(self.within(w, maxdist))
             if maxdist == 1:
                 found.update(c for c in swaps if c in self.counts)
@@ -150,15 +154,24 @@ class Lexicon:
 def corrections(
     lexicon: Lexicon, query: str, words: Sequence[Word], stem_known: Callable[[str], bool]
 ) -> dict[tuple[int, int], str]:
-    """(start, end) in ``query`` of each unknown typed word -> its correction."""
+    """(start, end) in ``query`` of each unknown typed word -> its correction.
+
+    A word typed with capitals past its first letter ("SINE", "OmniMAE", "SMARTer") is a name
+    written as its authors write it, not a slip of the keys: it is left as typed.
+    """
     out: dict[tuple[int, int], str] = {}
     for w in words:
-        if w.prefix or w.end <= w.start or query[w.start : w.end] != w.text:
+        if w.prefix or w.end <= w.start or query[w.start : w.end] != w.text or _named(w.text):
             continue
         fix = lexicon.correct(w.text, stem_known)
         if fix is not None:
             out[(w.start, w.end)] = fix
     return out
+
+
+def _named(word: str) -> bool:
+    """Whether a typed word has a capital past its first letter."""
+    return any(c.isupper() for c in word[1:])
 
 
 def other_word(typed: str, fix: str, lexicon: Lexicon) -> bool:

@@ -27,13 +27,19 @@ if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread impo
 
 STARRED = "starred"
 RESULTS = "results"
+SELECTED = "selected"
 
 
 class ExportDialog(QDialog):
     """Asks what to export; the file name is asked next."""
 
     def __init__(
-        self, query: str, result_count: int, starred_count: int | None = None, parent: QWidget | None = None
+        self,
+        query: str,
+        result_count: int,
+        starred_count: int | None = None,
+        parent: QWidget | None = None,
+        selected_count: int = 0,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("exportDialog")
@@ -51,10 +57,19 @@ class ExportDialog(QDialog):
         self.results = QRadioButton(f"&Current results: {shown} ({_papers(result_count)})")
         self.results.setObjectName("exportResults")
         self.results.setEnabled(result_count > 0)
-        (self.starred if self.starred.isEnabled() or not result_count else self.results).setChecked(True)
+        # Several papers selected in the list (Ctrl+E "the selected papers"): offered, and chosen.
+        self.selected = QRadioButton(f"S&elected papers ({_papers(selected_count)})")
+        self.selected.setObjectName("exportSelected")
+        self.selected.setVisible(selected_count > 1)
+        self.selected.setEnabled(selected_count > 1)
+        if selected_count > 1:
+            self.selected.setChecked(True)
+        else:
+            (self.starred if self.starred.isEnabled() or not result_count else self.results).setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.starred)
         group.addButton(self.results)
+        group.addButton(self.selected)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -67,17 +82,22 @@ class ExportDialog(QDialog):
         layout.addWidget(QLabel("Export to a Markdown file:"))
         layout.addWidget(self.starred)
         layout.addWidget(self.results)
+        layout.addWidget(self.selected)
         layout.addWidget(buttons)
         # Wide enough for the title bar to show the title whole.
         self.setMinimumWidth(max(self.sizeHint().width(), self.fontMetrics().horizontalAdvance(title) + 160))
 
     def choice(self) -> str:
+        if self.selected.isChecked():
+            return SELECTED
         return STARRED if self.starred.isChecked() else RESULTS
 
 
 def ask_path(parent: QWidget, choice: str) -> Path | None:
     """The file to write, or None when the user cancels."""
-    default = Path.home() / ("desk-starred.md" if choice == STARRED else "desk-results.md")
+    default = Path.home() / {STARRED: "desk-starred.md", SELECTED: "desk-selected.md"}.get(
+        choice, "desk-results.md"
+    )
     name, _ = QFileDialog.getSaveFileName(
         parent, "Export to Markdown", str(default), "Markdown (*.md);;All files (*)"
     )
@@ -92,10 +112,15 @@ def _papers(n: int) -> str:
 
 
 def ask_export(
-    parent: QWidget, query: str, result_count: int, starred_count: int, chosen: Callable[[str, Path], None]
+    parent: QWidget,
+    query: str,
+    result_count: int,
+    starred_count: int,
+    chosen: Callable[[str, Path], None],
+    selected_count: int = 0,
 ) -> ExportDialog:
     """Ask what to export (with how many each holds), then where; `chosen(choice, path)` once answered."""
-    dialog = ExportDialog(query, result_count, starred_count, parent)
+    dialog = ExportDialog(query, result_count, starred_count, parent, selected_count)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
     def answered(result: int) -> None:
@@ -120,9 +145,16 @@ class Exporter(QObject):
         super().__init__(parent)
         self.executor = executor
 
-    def export(self, choice: str, query: str, path: Path) -> None:
+    def export(
+        self, choice: str, query: str, path: Path, selected: Callable[[Library], list[int]] | None = None
+    ) -> None:
+        """Write the starred papers, the results of `query` or (SELECTED) the ids `selected` gives."""
+
         def op(lib: Library) -> int:
-            if choice == STARRED:
+            if choice == SELECTED and selected is not None:
+                ids = selected(lib)
+                what = "selected papers"
+            elif choice == STARRED:
                 ids = lib.paper_ids(starred=True)
                 what = "starred papers"
                 if not ids:

@@ -90,6 +90,14 @@ class FocusModel(QObject):
     def to_list(self) -> None:
         self.results.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def add_pane(self, widget: QWidget) -> None:
+        """Another pane that only reads (the sidebar): framed, letters typed there go to the box,
+        Esc from it goes to the list."""
+        self.reading = (*self.reading, widget)
+        self.framed = (*self.framed, widget)
+        widget.installEventFilter(self)
+        widget.setStyleSheet(frame_style(widget, widget.window().palette()))
+
     def where(self) -> str:
         """Which pane has the keys: "search", "list", "reading", "note" or "" (elsewhere)."""
         focus = QApplication.focusWidget()

@@ -4,7 +4,8 @@ The build (seconds at 10k papers) runs on a thread of its own, never on the UI t
 library executor's one worker, so searches go on meanwhile, from words alone; the searches after
 it use the meaning of the words too. It starts a moment after the library is ready or an import
 ended (the first keystrokes do not share the processor with it); ``finished`` says it ended. The
-list on screen is not searched again then: it never changes under the user's hands.
+window then searches the list on screen again, so meaning joins it; the hits may reorder, but
+the highlighted paper stays highlighted (by id) and the keys act on it.
 """
 
 from __future__ import annotations

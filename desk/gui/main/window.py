@@ -47,6 +47,9 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
+from desk.gui.organize.keys import PaperKeys
+from desk.gui.organize.places import DOCK_WIDTH, Places
+from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -80,6 +83,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
+        self.sorting.install(self.menuBar(), self.statusBar())
         self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
@@ -98,7 +102,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.external = ExternalChanges(self.executor, self, self.refresh)  # other processes' writes
         self._restore()
-        self.controller.filter = self.search_bar.checked_filter()
+        self.controller.set_filter(self.settings.filter)  # the sidebar and the buttons follow it
         self.controller.text = self.search_box.text()
         self.focus_search()
         self.startup.open()
@@ -156,12 +160,39 @@ class MainWindow(QMainWindow):
         self.organizer = Organizer(
             self.executor, self, lambda: self.current_id, lambda: self.controller.shown_query
         )
+        self.paper_keys = PaperKeys(  # star, read, done, tags, delete, copy over the selection
+            self.executor,
+            self,
+            self.results_view,
+            lambda: self.focus.where() == "list",
+            lambda: self.current_id,
+            lambda: self.triage_view.current_id if self.triaging else None,
+            self.triage_view,
+            lambda: self.controller.shown_query,
+            lambda: self.model.total,
+            self._after_search,
+        )
+        self.places = Places(
+            self.executor,
+            self,
+            self.controller,
+            self.set_filter,
+            self.focus,
+            self.settings,
+            self.pages,
+            self.search_bar,
+        )
+        self.sidebar = self.places.sidebar
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
+        self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
 
         status = QStatusBar()
         status.setObjectName("statusBar")
         self.setStatusBar(status)
         self.hits_label = QLabel("Opening the library…")
         self.hits_label.setObjectName("hitsLabel")
+        status.addPermanentWidget(self.paper_keys.count_label)
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
 
     def set_scheme(self, choice: str) -> None:
@@ -187,8 +218,7 @@ class MainWindow(QMainWindow):
             "open": self.open_current,
             "next": lambda: later(lambda: self.move_selection(1)),
             "previous": lambda: later(lambda: self.move_selection(-1)),
-            "star": lambda: later(lambda: r.toggle("starred")),
-            "read": lambda: later(lambda: r.toggle("read")),
+            **self.paper_keys.handlers(),
             "note": lambda: later(r.edit_note),
             "preview": r.toggle_preview,
             "rename": lambda: later(r.rename),
@@ -200,6 +230,8 @@ class MainWindow(QMainWindow):
             "back": self.back,
             "shortcuts": self.show_shortcuts,
             "about": self.about,
+            **self.places.handlers(),
+            **self.sorting.handlers(),
         }
 
     def _connect(self) -> None:
@@ -238,13 +270,19 @@ class MainWindow(QMainWindow):
         org.status.connect(self.show_status)
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
+        self.paper_keys.changed.connect(reading.apply)
+        self.paper_keys.status.connect(self.show_status)
+        self.paper_keys.gone.connect(lambda _ids: self.refresh())
+        self.places.status.connect(self.show_status)
+        self.places.triageRequested.connect(org.triage)
+        self.sorting.status.connect(self.show_status)
         self.triage_view.status.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)
         for n in range(1, 10):
             digit = QAction(f"Toggle tag {n}", self)
             digit.setObjectName(f"action_tag_{n}")
             digit.setShortcut(QKeySequence(str(n)))
-            digit.triggered.connect(lambda _c=False, k=n: self._after_search(lambda: org.toggle_nth(k)))
+            digit.triggered.connect(lambda _c=False, k=n: self.paper_keys.toggle_nth(k))
             self.addAction(digit)
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
@@ -280,6 +318,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
+        if done and not done.startswith("could not"):  # meaning joins the list on screen; the
+            self.refresh()  # highlighted paper stays highlighted (by id), wherever its row went
         if done == "built":
             self.show_status("Searches now find papers by meaning too.")
 
@@ -323,10 +363,11 @@ class MainWindow(QMainWindow):
         query = self.controller.shown_query  # what the list shows, even if the box holds more
         total = self.model.total
 
+        target = self.paper_keys.target(from_list=self.focus.where() == "list")  # the selected papers
+
         def counted(starred: int) -> None:
-            ask_export(
-                self, query, total, starred, lambda what, path: self.exporter.export(what, query, path)
-            )
+            chosen = lambda what, path: self.exporter.export(what, query, path, target.resolve)  # noqa: E731
+            ask_export(self, query, total, starred, chosen, self.paper_keys.selection.count_of(target))
 
         self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
 
@@ -479,7 +520,7 @@ class MainWindow(QMainWindow):
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()
-        self.settings.filter = self.search_bar.checked_filter()
+        self.settings.filter = self.controller.filter
         self.settings.note_tab = self.tabs.currentIndex()
         self.settings.sync()
 

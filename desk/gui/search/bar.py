@@ -125,9 +125,15 @@ class SearchBar(QWidget):
             self.hint.hide()
 
     def check_filter(self, name: str) -> None:
+        """Show the filter in force: its button, or none when it is not one of theirs (a tag's)."""
         button = self.filter_buttons.get(name)
         if button is not None:
             button.setChecked(True)
+            return
+        self.filter_group.setExclusive(False)  # an exclusive group keeps one button down
+        for b in self.filter_buttons.values():
+            b.setChecked(False)
+        self.filter_group.setExclusive(True)
 
     def checked_filter(self) -> str:
         return next((name for name, b in self.filter_buttons.items() if b.isChecked()), "all")

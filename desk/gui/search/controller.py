@@ -27,12 +27,19 @@ FIRST_PAGE = 100  # hits asked for per keystroke
 NEXT_PAGE = 200  # hits asked for when the list is scrolled to its end
 FIRST_ROWS = 15  # rows loaded with the hits, so the first paint has titles
 
+# The search bar's filters by name; any other filter is a query term of its own (the sidebar's
+# `tag:"x"`, `in:"ICML 2026 Papers"`, `saved:"name"`), so there is one filter at a time.
 FILTERS: dict[str, str] = {
     "all": "",
     "starred": "is:starred",
     "unread": "is:unread",
     "notes": "has:note",
 }
+
+
+def filter_term(filter_name: str) -> str:
+    """The query term of a filter: a built-in's by its name, else the name is the term."""
+    return FILTERS.get(filter_name, filter_name)
 
 
 @dataclass(frozen=True)
@@ -49,21 +56,35 @@ class Outcome:
     kept_previous: bool  # the query did not parse: the last good results stay on screen
 
 
+RECOMMENDED = "recommended"  # the sort by Library's recommender (desk.core.sorting.RECOMMENDED)
+
+
+def recommended_tag(filter_name: str) -> str | None:
+    """The tag a `tag:"x"` filter names: in the recommended sort, the list is the papers
+    recommended for it (those not carrying it yet), not its own papers."""
+    term = filter_term(filter_name)
+    if term.startswith('tag:"') and term.endswith('"') and len(term) > 6:
+        return term[5:-1]
+    return None
+
+
 def effective_query(text: str, filter_name: str) -> str:
     """The query sent to the library: the filter's term, then what was typed.
 
     The typed text comes last and keeps its end as typed: an open quote must not swallow the
     filter, and the library tells the word being typed by nothing following it.
     """
-    extra = FILTERS.get(filter_name, "")
+    extra = filter_term(filter_name)
     return f"{extra} {text.lstrip()}" if extra else text.lstrip()
 
 
 def strip_filter(query: str, filter_name: str) -> str:
     """Take the filter's term back out of a suggested query."""
-    extra = FILTERS.get(filter_name, "")
+    extra = filter_term(filter_name)
     if not extra:
         return query.strip()
+    if query.startswith(extra):  # corrections keep the filter where it stood, first
+        return query[len(extra) :].strip()
     words = query.split()
     return " ".join(w for w in words if w != extra)
 
@@ -86,6 +107,7 @@ class SearchController(QObject):
 
     searched = Signal(object)  # Outcome
     failed = Signal(str)
+    filterChanged = Signal(str)  # the filter's name (FILTERS) or its query term
 
     def __init__(self, executor: LibraryExecutor, model: ResultsModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +115,7 @@ class SearchController(QObject):
         self.model = model
         self.text = ""
         self.filter = "all"
+        self.sort = "relevance"  # a name of desk.core.sorting.SORTS, or RECOMMENDED
         self.terms: tuple[str, ...] = ()
         self.marks: Marks | None = None  # what the search shown marks (the reading pane uses it too)
         self.enabled = False  # until the library is open
@@ -102,6 +125,7 @@ class SearchController(QObject):
         self._shown_generation = -1
         self._has_good = False
         self._model_query = ""  # the query whose hits the model holds
+        self._model_sort: tuple[str, str | None] = ("relevance", None)  # its sort (and tag recommended for)
         self._model_epoch = 0  # bumped each time the model is refilled
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -124,10 +148,23 @@ class SearchController(QObject):
             self._timer.start()
 
     def set_filter(self, name: str) -> None:
-        if name not in FILTERS or name == self.filter:
+        """Search inside a filter: a name of FILTERS or a query term (`tag:"x"`, `in:"…"`)."""
+        if name == self.filter:
             return
         self.filter = name
+        self.filterChanged.emit(name)
         self.run_now()
+
+    def set_sort(self, sort: str) -> None:
+        """List the hits in another order (desk.core.sorting's, or RECOMMENDED)."""
+        if sort == self.sort:
+            return
+        self.sort = sort
+        self.run_now()
+
+    def _sorting(self) -> tuple[str, str | None]:
+        """The sort, and the tag the recommender works for (the recommended sort on a tag)."""
+        return self.sort, recommended_tag(self.filter) if self.sort == RECOMMENDED else None
 
     def pending(self) -> bool:
         """A search typed but not yet answered."""
@@ -140,6 +177,10 @@ class SearchController(QObject):
 
     @property
     def query(self) -> str:
+        """What is sent to the library: the filter's term, then what was typed."""
+        tag = self._sorting()[1]
+        if tag is not None:  # the papers recommended for the tag: those not carrying it yet
+            return f"-{filter_term(self.filter)} {self.text.lstrip()}"
         return effective_query(self.text, self.filter)
 
     @property
@@ -160,11 +201,12 @@ class SearchController(QObject):
         query = self.query
         typed = self.text
         filt = self.filter
+        sort, tag = sorting = self._sorting()
 
         def op(lib: Library) -> tuple[Any, dict[int, PaperSummary], RowMarks] | None:
             if generation != self._generation:
                 return None  # a newer keystroke arrived while this one waited
-            result = lib.search_ids(query, limit=FIRST_PAGE, typing=True)
+            result = lib.search_ids(query, limit=FIRST_PAGE, sort=sort, typing=True, recommend_for=tag)
             ids = [h.id for h in result.hits[:FIRST_ROWS]]
             summaries = lib.summaries(ids)
             return result, summaries, row_marks(lib, result.marks, summaries)
@@ -173,6 +215,7 @@ class SearchController(QObject):
             try:
                 if value is not None and generation == self._generation:
                     self._show(value, typed, query, filt, generation)
+                    self._model_sort = sorting if self._model_query == query else self._model_sort
             finally:
                 self._landed()  # then search for anything typed meanwhile
 
@@ -230,12 +273,15 @@ class SearchController(QObject):
     def _load_more(self) -> None:
         epoch = self._model_epoch
         query = self._model_query
+        sort, tag = self._model_sort
         offset = self.model.rowCount()
 
         def op(lib: Library) -> Any:
             if epoch != self._model_epoch:
                 return None
-            return lib.search_ids(query, limit=NEXT_PAGE, offset=offset, typing=True)
+            return lib.search_ids(
+                query, limit=NEXT_PAGE, offset=offset, sort=sort, typing=True, recommend_for=tag
+            )
 
         def done(result: Any) -> None:
             if epoch != self._model_epoch:
