@@ -8,6 +8,12 @@ query's words, in the same run:
 - ``title``: every real title as the query, its paper the one relevant answer (thousands of
   queries nobody chose);
 - ``4words``: the first four content words of each title (stop words left out), the same answer;
+- ``sentence``: a sentence of each abstract (drawn by the paper's index, never its first) as a
+  reader half-remembers it: its content words, every other one dropped from a random start, 4-8
+  kept — text nobody chose, from the abstract side rather than the title's;
+- ``rare``: the 2-3 rarest content words of each real title (rarest by how many abstracts hold
+  them; a word no abstract holds left out), in the title's order, as a researcher types the
+  words that stuck;
 - ``researcher``: bench/dev_queries.json, queries a researcher would type (short topics,
   acronyms, misspellings, paraphrases, partial titles) with graded judgements written by reading
   the abstracts (3 = about exactly this, 2 = a main subject, 1 = relevant in part).
@@ -18,10 +24,16 @@ paper there. nDCG@10 uses gains 2^grade - 1. Search latency is measured around e
 (desk: ``Library.search_ids(q, 50)``, hits with snippets) and FTS5's ranked query with ``snippet()``
 on the title-free queries; the machine is shared, so compare within one run.
 
+``--distractors N`` adds N abstracts recombined from the corpus's own sentences
+(bench/realcorpus.py) to desk's library and to FTS5's table: the same queries then meet a bigger
+library (the semantic vectors fitted on it too), and a distractor ranked above the paper counts
+as a miss for every engine alike.
+
 Other rankers plug in as ``--ranker NAME=module:function``: a function ``(library, query, k)`` ->
 paper ids best first (see ``Ranker``), e.g. a fusion of BM25F with a semantic signal.
 
-    python bench/relevance_dev.py [--ranker NAME=module:function ...] [--no-titles] [--out FILE]
+    python bench/relevance_dev.py [--ranker NAME=module:function ...] [--no-titles]
+        [--distractors N] [--out FILE]
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ import argparse
 import importlib
 import json
 import math
+import random
 import re
 import sys
 import tempfile
@@ -83,6 +96,38 @@ def four_words(title: str) -> str:
     return " ".join(words[:4])
 
 
+#: More function words, left out of a sentence's words (a title rarely has them).
+_SENTENCE_STOP_TEXT = """was were been being so too both however also such more most very each other
+all some only then there thus here well further moreover furthermore even many much first second
+while since because although between among across within about against after before during"""
+_SENTENCE_STOP = STOP | frozenset(_SENTENCE_STOP_TEXT.split())
+
+
+def _content(text: str, stop: frozenset[str] = STOP) -> list[str]:
+    return [w for w in _TITLE_WORD.findall(text) if w.lower() not in stop and not w.isdigit()]
+
+
+def sentence_query(abstract: str, index: int) -> str:
+    """A sentence of the abstract (not the first), its content words thinned: every other one kept."""
+    from realcorpus import split_sentences
+
+    rng = random.Random(f"sentence/{index}")
+    sentences = [
+        s for s in split_sentences(abstract)[1:] if len(_content(s, _SENTENCE_STOP)) >= 8
+    ] or split_sentences(abstract)
+    words = _content(rng.choice(sentences), _SENTENCE_STOP)
+    kept = words[rng.randrange(2) :: 2] if len(words) >= 8 else words
+    return " ".join(kept[:8])
+
+
+def rare_query(title: str, index: int, df: dict[str, int]) -> str:
+    """The 2-3 content words of a title that the fewest abstracts (but one) hold, in the title's order."""
+    words = list(dict.fromkeys(w for w in _content(title) if df.get(w.lower(), 0)))
+    k = 2 + index % 2
+    rarest = set(sorted(words, key=lambda w: (df.get(w.lower(), 0), w))[:k])
+    return " ".join(w for w in words if w in rarest)
+
+
 @dataclass
 class Query:
     """One query with its judged papers (corpus index -> grade)."""
@@ -102,6 +147,15 @@ def load_sets(corpus: Path, queries_file: Path, titles: bool) -> dict[str, list[
         ]
         sets["title"] = [Query(t.strip(), "title", {int(i): 1}) for _, i, t in rows]
         sets["4words"] = [Query(four_words(t), "4words", {int(i): 1}) for _, i, t in rows if four_words(t)]
+        abstracts = read_abstracts(corpus / "cvpr2023.txt")
+        sets["sentence"] = [Query(sentence_query(a, i), "sentence", {i: 1}) for i, a in enumerate(abstracts)]
+        df: dict[str, int] = {}
+        for a in abstracts:
+            for w in {w.lower() for w in _TITLE_WORD.findall(a)}:
+                df[w] = df.get(w, 0) + 1
+        sets["rare"] = [
+            Query(q, "rare", {int(i): 1}) for _, i, t in rows if (q := rare_query(t, int(i), df))
+        ]
     data = json.loads(queries_file.read_text(encoding="utf-8"))
     sets["researcher"] = [
         Query(q["q"], q["kind"], {int(i): int(g) for i, g in q["rel"].items()}) for q in data["queries"]
@@ -136,15 +190,22 @@ def mean_metrics(queries: Sequence[Query], engine: str) -> dict[str, float]:
 
 
 def run_desk(
-    corpus_file: Path, sets: dict[str, list[Query]], rankers: dict[str, Ranker], work: Path
+    corpus_file: Path,
+    sets: dict[str, list[Query]],
+    rankers: dict[str, Ranker],
+    work: Path,
+    distractors: Sequence[Path] = (),
 ) -> tuple[dict[str, list[float]], float]:
-    """Import the corpus into a fresh library; every ranker answers every query. Returns latencies."""
+    """Import the corpus (and distractors) into a fresh library; every ranker answers every query.
+
+    Returns latencies. A paper not of the corpus (a distractor) ranks as -1: it is never relevant.
+    """
     from desk.core.library import Library
 
     latencies: dict[str, list[float]] = {name: [] for name in rankers}
     with Library(work / "desk-library") as lib:
         started = time.perf_counter()
-        lib.import_paths([corpus_file])
+        lib.import_paths([corpus_file, *distractors])
         import_s = time.perf_counter() - started
         index_of = {p.id: s.index for p in lib.list_papers() for s in p.sources if s.file == corpus_file.name}
         for name, ranker in rankers.items():
@@ -155,15 +216,18 @@ def run_desk(
                     ids = ranker(lib, q.text, DEPTH)
                     if set_name != "title":
                         latencies[name].append((time.perf_counter() - t0) * 1000)
-                    q.ranks[name] = [index_of[i] for i in ids if i in index_of]
+                    q.ranks[name] = [index_of.get(i, -1) for i in ids]
     return latencies, import_s
 
 
-def run_fts(corpus_file: Path, sets: dict[str, list[Query]], work: Path) -> dict[str, list[float]]:
+def run_fts(
+    corpus_file: Path, sets: dict[str, list[Query]], work: Path, distractors: Sequence[Path] = ()
+) -> dict[str, list[float]]:
     """FTS5 over the same abstracts (rowid = corpus index + 1), OR and AND of the query's words."""
     fts = Fts5(work / "fts.sqlite3")
     fts.create()
-    fts.insert(read_abstracts(corpus_file))
+    own = read_abstracts(corpus_file)
+    fts.insert(own + [a for path in distractors for a in read_abstracts(path)])
     latencies: dict[str, list[float]] = {"fts5_or": [], "fts5_and": []}
     for mode in ("or", "and"):
         engine = f"fts5_{mode}"
@@ -173,7 +237,7 @@ def run_fts(corpus_file: Path, sets: dict[str, list[Query]], work: Path) -> dict
                 rows = fts.search(to_match(q.text, mode), limit=DEPTH)
                 if set_name != "title":
                     latencies[engine].append((time.perf_counter() - t0) * 1000)
-                q.ranks[engine] = [r.rowid - 1 for r in rows]
+                q.ranks[engine] = [r.rowid - 1 if r.rowid <= len(own) else -1 for r in rows]
     fts.close()
     return latencies
 
@@ -225,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ranker", action="append", default=[], help="NAME=module:function, added to desk")
     p.add_argument("--no-titles", action="store_true", help="researcher queries only (fast)")
     p.add_argument("--misses", action="store_true", help="print researcher queries desk does not get first")
+    p.add_argument("--distractors", type=int, default=0, help="recombined abstracts added (realcorpus.py)")
+    p.add_argument("--sets", default="", help="comma-separated sets to run (default: all)")
     p.add_argument("--out", type=Path, default=HERE / "out" / "relevance_dev.json")
     args = p.parse_args(argv)
     corpus_file = args.corpus / "cvpr2023.txt"
@@ -234,9 +300,17 @@ def main(argv: list[str] | None = None) -> int:
     sets = load_sets(args.corpus, args.queries, titles=not args.no_titles)
     rankers: dict[str, Ranker] = {"desk": desk_ranker}
     rankers.update(load_ranker(spec) for spec in args.ranker)
+    if args.sets:
+        sets = {name: qs for name, qs in sets.items() if name in args.sets.split(",")}
     with tempfile.TemporaryDirectory(prefix="desk-relevance-dev-") as tmp:
-        latencies, import_s = run_desk(corpus_file, sets, rankers, Path(tmp))
-        latencies.update(run_fts(corpus_file, sets, Path(tmp)))
+        extra: list[Path] = []
+        if args.distractors:
+            from realcorpus import RealGenerator
+
+            generator = RealGenerator(seed=7, folder=args.corpus)
+            extra = generator.write(args.distractors, Path(tmp) / "distractors")
+        latencies, import_s = run_desk(corpus_file, sets, rankers, Path(tmp), extra)
+        latencies.update(run_fts(corpus_file, sets, Path(tmp), extra))
     engines = [*rankers, "fts5_or", "fts5_and"]
     lines, figures = table(sets, engines)
     print(f"## dev corpus: {corpus_file.name}, K={K}")
@@ -255,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
             for line in (args.corpus / "titles.tsv").read_text(encoding="utf-8").splitlines()[1:]
         )
     }
-    missed = {e: misses(sets["researcher"], e, titles) for e in rankers}
+    missed = {e: misses(sets.get("researcher", []), e, titles) for e in rankers}
     if args.misses:
         for e, rows in missed.items():
             print(f"\nresearcher queries {e} does not answer first with a relevant paper:")
@@ -265,13 +339,16 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "k": K,
         "corpus": corpus_file.name,
+        "distractors": args.distractors,
         "import_seconds": import_s,
         "engines": engines,
         "figures": figures,
         "latency_ms": speed,
         "misses": missed,
         "per_query": {
-            e: [{"query": q.text, "kind": q.kind, "ranks": q.ranks[e][:K]} for q in sets["researcher"]]
+            e: [
+                {"query": q.text, "kind": q.kind, "ranks": q.ranks[e][:K]} for q in sets.get("researcher", [])
+            ]
             for e in engines
         },
     }

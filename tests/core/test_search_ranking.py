@@ -78,6 +78,7 @@ def test_adjacent_query_words_outrank_scattered_ones(
     assert ids(index.search("loss of plasticity"))[:2] == [4, 3]
     assert ids(index.search("loss plasticity"))[:2] == [4, 3]
     monkeypatch.setattr(rescore, "PROXIMITY_WEIGHT", 0.0)
+    monkeypatch.setattr(rescore, "SENTENCE_WEIGHT", 0.0)  # 4's words also share a sentence
     assert ids(index.search("loss of plasticity"))[:2] == [3, 4]
 
 
@@ -145,7 +146,8 @@ def test_plural_base_and_forms() -> None:
     assert "loss" in forms("loss") and "losses" not in forms("loss")
 
 
-def test_rescorer_counts_ordered_neighbours_within_a_sentence() -> None:
+def test_rescorer_counts_ordered_neighbours_within_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rescore, "SENTENCE_WEIGHT", 0.0)  # proximity alone here
     words = [QueryWord("loss", "loss", 0), QueryWord("plastic", "plasticity", 1)]
     rescorer = Rescorer(words, lambda stem: 10, {"loss": 10, "plasticity": 10}, 1000)
     assert rescorer.active and not rescorer.exact  # the forms typed are as common as the stems
@@ -160,6 +162,47 @@ def test_rescorer_counts_ordered_neighbours_within_a_sentence() -> None:
     assert bonus("a loss. Plasticity") == 0  # not across sentences
     assert bonus("loss of all the plasticity") == 0  # too far apart
     assert bonus("loss plasticity, and a loss of plasticity") > near  # counted, saturated
+
+
+def test_rescorer_counts_query_words_that_share_a_sentence() -> None:
+    """Words together in one sentence, in any order, earn the idf of all but the rarest of them."""
+    words = [
+        QueryWord("loss", "loss", 0),
+        QueryWord("plastic", "plasticity", 1),
+        QueryWord("unit", "units", 2),
+    ]
+    df = {"loss": 100, "plastic": 10, "unit": 50}
+    rescorer = Rescorer(words, df.__getitem__, {"loss": 100, "plasticity": 10, "units": 50}, 1000)
+    hl = Highlighter(["loss", "plastic", "unit"])
+
+    def bonus(text: str) -> float:
+        return rescorer.bonus([(text, hl.matches(text))])
+
+    idf = {stem: rescore.idf(n, 1000) for stem, n in df.items()}
+    assert bonus("units show plasticity, then their loss grows") == pytest.approx(idf["loss"] + idf["unit"])
+    assert bonus("units show plasticity. Then the loss grows") == pytest.approx(idf["unit"])  # best sentence
+    assert bonus("plasticity. Then loss. Then units") == 0  # each alone in its sentence
+
+
+def test_the_paper_whose_sentence_holds_the_query_words_comes_first(tmp_path: Path) -> None:
+    """The same words, none adjacent: the abstract saying them in one sentence outranks a shorter
+    one that scatters them over three."""
+    abstracts = [
+        "Sparse gradients help. Memory is scarce. Tokens are long.",
+        "Long tokens need sparse and very scarce memory. Gradients help.",
+    ]
+    abstracts += [f"Unrelated abstract number {i} about graphs." for i in range(6)]
+    docs = [IndexDoc(i + 1, 1, "Paper", "", a, "", False, False, ("C",)) for i, a in enumerate(abstracts)]
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(docs, len(docs))
+    assert ids(ix.search("sparse memory tokens"))[:2] == [2, 1]
+
+
+def test_the_parts_of_one_hyphenated_word_are_no_proximity_pair() -> None:
+    """ "fine-tuning" requires both parts already: only "guided" next to "fine" can earn proximity."""
+    words = compile_query(parse("guided fine-tuning")).words
+    rescorer = Rescorer(words, lambda stem: 10, {}, 1000)
+    assert {(words[a].surface, words[b].surface) for a, b in rescorer.pairs} == {("guided", "fine")}
 
 
 def test_rescorer_weighs_a_rare_form_of_a_common_stem() -> None:

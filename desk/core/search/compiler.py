@@ -90,6 +90,7 @@ class QueryWord:
     stem: str
     surface: str
     slot: int  # place in the query; a correction shares the slot of the word it corrects
+    joined: bool = False  # a later part of one typed word ("tuning" of "fine-tuning")
 
 
 @dataclass
@@ -336,8 +337,8 @@ class _Compiler:
 
     def add_words(self, text: str, slot: int | None = None) -> None:
         """Record the words of ``text`` in query order; ``slot`` is given for a correction."""
-        for stem, surface in islice(surface_words(text), max(0, MAX_WORDS - len(self.words))):
-            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot))
+        for k, (stem, surface) in enumerate(islice(surface_words(text), max(0, MAX_WORDS - len(self.words)))):
+            self.words.append(QueryWord(stem, surface, self.slot if slot is None else slot, k > 0))
             if slot is None:
                 self.slot += 1
 
