@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from desk.core import history, saved, trash, undo
+from desk.core import edits, history, saved, trash, undo
 from desk.core import tags as tagging
 from desk.core.db import Paper
 from desk.core.db.queries import require_papers
@@ -154,6 +154,16 @@ class Workflow:
         """
         with history.batch(label):
             yield
+
+    def mark_opened(self, paper_id: int) -> bool:
+        """Opening a paper (the window, after a moment) marks it read; True when it was unread.
+
+        Not a step of the undo history: it is no decision of the user's (mail clients do not
+        undo it either), and Ctrl+Z right after a star must take back the star, not this.
+        Undoing an earlier `r` leaves it alone (it holds no longer what that change left).
+        """
+        with self.db.writing() as session:
+            return bool(edits.set_value(session, [paper_id], "read", True))
 
     def begin_note_session(self, paper_id: int) -> str:
         """A token for one editing session of a note: pass it to every set_note of the session.
