@@ -568,5 +568,6 @@ class MainWindow(QMainWindow):
         self._save_settings()
         self.importer.cancel()
         self.duplicates.close()
+        self.vectors.stop()
         self.executor.shutdown()
         event.accept()
