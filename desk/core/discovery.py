@@ -7,6 +7,7 @@ method hands the work to desk/core/semantic/.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -85,14 +86,18 @@ class Discovery:
             log.info("the semantic vectors could not be written: %s", exc)
             return f"could not be written ({failures.reason(exc)})"
 
-    def ensure_vectors_elsewhere(self) -> str | None:
+    def ensure_vectors_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
         """Like ensure_vectors, but the build runs in a process of its own (the window's threads
-        keep the interpreter to themselves); the store is then reloaded. Returns what changed."""
+        keep the interpreter to themselves); the store is then reloaded. Returns what changed.
+
+        Setting ``cancel`` stops the build (its process is killed) and nothing is done."""
         if not self.vectors_pending():
             return None
         from desk.core.semantic.build import build_in_process
 
-        if not build_in_process(self.directory):
+        if not build_in_process(self.directory, cancel=cancel):
+            if cancel is not None and cancel.is_set():
+                return None
             return self.ensure_vectors()  # the process could not start or failed: here, then
         self.vectors.load()
         return "built"

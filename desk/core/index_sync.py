@@ -231,6 +231,8 @@ class IndexSync:
         """
         state = self.index.state()
         if state is not IndexState.OK:
+            if state is IndexState.UNVERIFIED:  # e.g. a read-only library from another user or machine
+                return [f"search index: {UNVERIFIED}; desk rebuilds it where it can write the library"]
             return [f"search index: {state.name.lower().replace('_', ' ')}"]
         damaged = verify_files(self.index.directory)
         if damaged:

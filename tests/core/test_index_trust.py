@@ -176,3 +176,26 @@ def test_data_pickles_read_as_pickle_reads_them(values: list[object]) -> None:
     for protocol in (2, 4):
         data = pickle.dumps({"v": values, "s": frozenset({1, 2})}, protocol)
         assert unpickling.loads(data) == pickle.loads(data)
+
+
+def test_check_says_in_plain_words_an_index_it_cannot_verify_nor_rebuild(
+    seeded_dir: Path, tmp_path: Path
+) -> None:
+    """A read-only library from another user: its index is not read, and check says why."""
+    if os.geteuid() != 0:
+        pytest.skip("a read-only bind mount needs root")
+    if subprocess.run(["mount", "--bind", str(seeded_dir), str(seeded_dir)], capture_output=True).returncode:
+        pytest.skip("mount --bind is not allowed here")
+    env = {**os.environ, "DESK_KEY_DIR": str(tmp_path / "someone-else")}
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(seeded_dir)], check=True)
+        cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(seeded_dir)]
+        check = subprocess.run([*cmd, "check"], capture_output=True, text=True, env=env, timeout=300)
+        assert check.returncode == 1 and "Traceback" not in check.stderr
+        assert "could not be verified as written by desk for this user, so it was not read" in check.stderr
+        listed = subprocess.run(
+            [*cmd, "list", "--json"], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert listed.returncode == 0  # the database is read as ever
+    finally:
+        subprocess.run(["umount", str(seeded_dir)], capture_output=True)
