@@ -407,7 +407,7 @@ def real_corpus(
     import realcorpus
 
     rng = random.Random(seed)
-    gen = realcorpus.RealGenerator(seed)
+    gen = realcorpus.RealGenerator(seed, skeleton=mode == "skeleton")
     copies = int(size * planted)
     if mode == "skeleton":
         texts = [gen.abstract(i) for i in range(size - copies)]

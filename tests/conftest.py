@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The key desk signs its index with lives outside every library: one for the whole test run
+# (the command-line processes the tests start inherit it), never the user's own.
+os.environ.setdefault("DESK_KEY_DIR", tempfile.mkdtemp(prefix="desk-test-key-"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"

@@ -24,8 +24,11 @@ def run_check(args: argparse.Namespace) -> int:
         problems = lib.check()
         count = lib.count()
         repaired = lib.vectors_repaired
+        unwritable = lib.vectors_unwritable
     if repaired:
         warn(f"desk: the semantic vectors were {repaired}")
+    if unwritable:
+        warn(f"desk: note: {unwritable}")
     for p in problems:
         warn(f"desk: {p}")
     if not problems:

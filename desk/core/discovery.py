@@ -7,16 +7,16 @@ method hands the work to desk/core/semantic/.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
-from desk.core.semantic import recommend as recommending
-from desk.core.semantic.build import build_in_process
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
     from pathlib import Path
@@ -41,6 +41,7 @@ class Discovery:
     index: SearchIndex
     vectors: SemanticVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
+    vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
     _recommend_cache: tuple[tuple[int, int, str | None], dict[int, float], str | None] | None = None
 
     def _page(self, result: SearchResult) -> ResultPage:  # Library's
@@ -81,16 +82,22 @@ class Discovery:
         """
         try:
             return self.vectors.ensure(self._all_ids(), self._abstracts, progress)
-        except OSError as exc:
-            log.warning("the semantic vectors could not be written: %s", exc)
-            return f"could not be written ({exc.strerror or exc})"
+        except OSError as exc:  # derived and optional: said by check, not an error of the library
+            log.info("the semantic vectors could not be written: %s", exc)
+            return f"could not be written ({failures.reason(exc)})"
 
-    def ensure_vectors_elsewhere(self) -> str | None:
+    def ensure_vectors_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
         """Like ensure_vectors, but the build runs in a process of its own (the window's threads
-        keep the interpreter to themselves); the store is then reloaded. Returns what changed."""
+        keep the interpreter to themselves); the store is then reloaded. Returns what changed.
+
+        Setting ``cancel`` stops the build (its process is killed) and nothing is done."""
         if not self.vectors_pending():
             return None
-        if not build_in_process(self.directory):
+        from desk.core.semantic.build import build_in_process
+
+        if not build_in_process(self.directory, cancel=cancel):
+            if cancel is not None and cancel.is_set():
+                return None
             return self.ensure_vectors()  # the process could not start or failed: here, then
         self.vectors.load()
         return "built"
@@ -98,13 +105,23 @@ class Discovery:
     def check_vectors(self) -> list[str]:
         """Bring the vectors up to date, then what is still wrong with them (empty: they agree).
 
-        A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem.
+        A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem; one
+        that is missing, behind or damaged and cannot be written here (a read-only folder, a full
+        disk) in ``vectors_unwritable``, not as a problem either: the vectors are derived, searches
+        work without them, and nothing can be done about it from here.
         """
         done = self.ensure_vectors()
         self.vectors_repaired = done if done and done.startswith("rebuilt") else None
+        self.vectors_unwritable = None
         problems = self.vector_problems()
         if done and done.startswith("could not"):
-            problems.append(f"semantic vectors: {done}")
+            found = "; ".join(p.removeprefix("semantic vectors: ") for p in problems) or "they are behind"
+            why = done.removeprefix("could not be written (").removesuffix(")")
+            self.vectors_unwritable = (
+                f"the semantic vectors cannot be written here ({why}): {found}; ranked searches"
+                " use words alone until desk opens the library where it can write"
+            )
+            return []
         return problems
 
     def vector_problems(self) -> list[str]:
@@ -137,6 +154,8 @@ class Discovery:
             return [], 0, NOT_READY
         if not kept:
             return [], 0, NOTHING_TO_GO_ON
+        from desk.core.semantic import recommend as recommending
+
         scored = recommending.rank(data, sorted(kept), left, candidates, limit)
         return scored, len(candidates) if scored else 0, None
 

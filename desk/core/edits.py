@@ -5,7 +5,7 @@ A change is ``[paper_id, field, before, after]``. Applying changes backwards (un
 later change touched is left alone, so undoing one change never takes back a later one.
 
 The star and the reading state are not re-indexed: searches ask the database for them
-(``desk.core.workflow.LiveFilters``), so starring a thousand papers is one UPDATE and is
+(``desk.core.live_filters.LiveFilters``), so starring a thousand papers is one UPDATE and is
 searchable once committed; a note or a title changes indexed text and is queued for the index.
 """
 

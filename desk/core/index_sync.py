@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy import delete, func, select, text
@@ -12,16 +12,19 @@ from sqlalchemy.orm import Session
 
 from desk.core import failures
 from desk.core.db import Database, IndexQueue, Paper, Source
-from desk.core.search import IndexDoc, IndexState, SearchIndex, manifest
-from desk.core.search.disk import DIGEST_PRIME, revision_digest
-from desk.core.search.index import StagedBatch
+from desk.core.search import IndexDoc, IndexState, SearchIndex
+from desk.core.search.disk import DIGEST_PRIME, revision_digest, verify_files
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
 from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 
+if TYPE_CHECKING:
+    from desk.core.search.building import StagedBatch
+
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
+UNVERIFIED = "the search index could not be verified as written by desk for this user, so it was not read"
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
 # The papers' (id, rev) digest, as search.disk.revision_digest computes it over the index.
 _DIGEST_SQL = text(
@@ -84,13 +87,6 @@ class IndexSync:
         self.behind: str | None = None
         """Why the index is behind the database (it could not be written), or None."""
 
-    def record_files(self) -> None:
-        """Record the index's files for `desk check` (under the write lock, after a commit)."""
-        try:
-            manifest.record(self.index.directory)
-        except Exception:  # unrecorded files are read in full by the next check
-            log.debug("could not record the search index's files", exc_info=True)
-
     def flush(self, pool: WorkerPool | None = None) -> int:
         """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many.
 
@@ -127,7 +123,6 @@ class IndexSync:
                     self.index.delete(gone)
                 session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
                 written += len(ids)
-                self.record_files()
 
     def start_flush(self, pool: WorkerPool) -> PendingFlush | None:
         """Start indexing the queued papers on the pool's workers and return at once (None: done here).
@@ -165,7 +160,6 @@ class IndexSync:
             self.index.rebuild(self._iter_all(session), total, progress, cancelled, pool)
             if cancelled is None or not cancelled():
                 session.execute(delete(IndexQueue))
-                self.record_files()
         self.behind = None
 
     def needs_rebuild(self) -> str | None:
@@ -176,6 +170,7 @@ class IndexSync:
                 IndexState.MISSING: "the search index is missing",
                 IndexState.CORRUPT: "the search index is damaged",
                 IndexState.OLD_SCHEMA: "the search index is from an older desk",
+                IndexState.UNVERIFIED: UNVERIFIED,
             }.get(state, "the search index cannot be used")
         with self.db.reading() as session:
             queued = list(session.scalars(select(IndexQueue.paper_id)))
@@ -201,6 +196,8 @@ class IndexSync:
         except OSError:
             log.debug("could not sweep the index folder", exc_info=True)
         reason = self.needs_rebuild()
+        if reason == UNVERIFIED and self._signed_meanwhile():
+            reason = self.needs_rebuild()
         if reason:
             try:
                 with WorkerPool(tuning=self.tuning) as pool:
@@ -216,16 +213,28 @@ class IndexSync:
             return "the search index missed recent changes"
         return None
 
+    def _signed_meanwhile(self) -> bool:
+        """Whether an index that read UNVERIFIED is signed once no writer is between its commit
+        and its record (another process's, that very moment): asked under the write lock."""
+        try:
+            with self.db.writing():
+                return self.index.state() is not IndexState.UNVERIFIED
+        except Exception:  # a read-only or busy library: leave the verdict as it was
+            log.debug("could not take the write lock to look again", exc_info=True)
+            return False
+
     def differences(self) -> list[str]:
         """Every way the index and the database disagree (empty when they agree).
 
-        Every file of the index is read (``manifest.verify``): an index whose bytes changed is
+        Every file of the index is read (``disk.verify_files``): an index whose bytes changed is
         reported, and marked so that the next open rebuilds it.
         """
         state = self.index.state()
         if state is not IndexState.OK:
+            if state is IndexState.UNVERIFIED:  # e.g. a read-only library from another user or machine
+                return [f"search index: {UNVERIFIED}; desk rebuilds it where it can write the library"]
             return [f"search index: {state.name.lower().replace('_', ' ')}"]
-        damaged = manifest.verify(self.index.directory)
+        damaged = verify_files(self.index.directory)
         if damaged:
             try:
                 remove_marker(self.index.directory)
@@ -278,7 +287,6 @@ class PendingFlush:
                 return
             self.sync.index.commit_staged(ids, staged)
             session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
-            self.sync.record_files()
 
     def abandon(self) -> None:
         """Drop the segments; the papers stay queued and the next flush indexes them."""

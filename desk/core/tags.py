@@ -156,19 +156,20 @@ def counts(session: Session) -> list[TagCount]:
 
 def paper_ids(session: Session, name: str | None) -> list[int]:
     """Ids of the papers carrying the tag in its order (None: carrying any tag, by id)."""
-    conn = session.connection()
+    raw = session.connection().connection.driver_connection  # one fetchall at C speed
+    assert raw is not None
     if name is None:
-        rows = conn.exec_driver_sql("SELECT DISTINCT paper_id FROM paper_tag ORDER BY paper_id")
+        rows = raw.execute("SELECT DISTINCT paper_id FROM paper_tag ORDER BY paper_id").fetchall()
         return [r[0] for r in rows]
     try:
         key = tag_key(name)
     except DeskError:
         return []
-    rows = conn.exec_driver_sql(
+    rows = raw.execute(
         "SELECT pt.paper_id FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.key = ?"
         " ORDER BY pt.position",
         (key,),
-    )
+    ).fetchall()
     return [r[0] for r in rows]
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from desk.core import history, saved, trash, undo
+from desk.core import edits, history, saved, trash, undo
 from desk.core import tags as tagging
 from desk.core.db import Paper
 from desk.core.db.queries import require_papers
-from desk.core.errors import DeskError
+from desk.core.live_filters import LiveFilters
 from desk.core.records import (
     HistoryEntry,
     ListRemoval,
@@ -34,59 +35,16 @@ if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run tim
     from desk.core.index_sync import IndexSync
 
 
-class LiveFilters:
-    """The database's answers to ``tag:`` and ``is:starred``/``is:read`` filters, at query time
-    (desk.core.search.compiler.TagLookup): a tag or a star is searchable once committed."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    def __call__(self, name: str | None) -> Sequence[int]:
-        """Ids of the papers carrying the tag (None: any tag)."""
-        with self.db.reading() as session:
-            return tagging.paper_ids(session, name)
-
-    def flagged(self, fieldname: str) -> Sequence[int]:
-        """Ids of the starred (or read) papers."""
-        column = {"starred": "starred", "read": "read"}[fieldname]
-        with self.db.reading() as session:
-            rows = session.connection().exec_driver_sql(f"SELECT id FROM paper WHERE {column} = 1")
-            return [r[0] for r in rows]
-
-    def collection(self, name: str) -> Sequence[int]:
-        """Ids of the papers with a source in the collection ``name`` (white space and case aside)."""
-        wanted = " ".join(name.split()).casefold()
-        with self.db.reading() as session:
-            conn = session.connection()
-            names = [r[0] for r in conn.exec_driver_sql("SELECT DISTINCT collection FROM source")]
-            chosen = [c for c in names if " ".join(c.split()).casefold() == wanted]
-            if not chosen:
-                return []
-            marks = ", ".join("?" * len(chosen))
-            rows = conn.exec_driver_sql(
-                f"SELECT DISTINCT paper_id FROM source WHERE collection IN ({marks})", tuple(chosen)
-            )
-            return [r[0] for r in rows]
-
-    def saved(self, name: str) -> str | None:
-        """The query saved under ``name`` (any case), or None."""
-        try:
-            with self.db.reading() as session:
-                row = saved.get(session, name)
-                return row.query if row is not None else None
-        except DeskError:  # an empty name
-            return None
-
-
 class Workflow:
     """Tags, saved searches, undo/redo and the trash, for ``Library``."""
 
     db: Database
     _sync: IndexSync
 
-    @property
+    @cached_property
     def live_filters(self) -> LiveFilters:
-        """What answers tag: and is: filters for this library's searches."""
+        """What answers tag: and is: filters for this library's searches (answers kept until
+        the database changes)."""
         return LiveFilters(self.db)
 
     # -- tags --------------------------------------------------------------------------------
@@ -196,6 +154,16 @@ class Workflow:
         """
         with history.batch(label):
             yield
+
+    def mark_opened(self, paper_id: int) -> bool:
+        """Opening a paper (the window, after a moment) marks it read; True when it was unread.
+
+        Not a step of the undo history: it is no decision of the user's (mail clients do not
+        undo it either), and Ctrl+Z right after a star must take back the star, not this.
+        Undoing an earlier `r` leaves it alone (it holds no longer what that change left).
+        """
+        with self.db.writing() as session:
+            return bool(edits.set_value(session, [paper_id], "read", True))
 
     def begin_note_session(self, paper_id: int) -> str:
         """A token for one editing session of a note: pass it to every set_note of the session.

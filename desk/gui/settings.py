@@ -15,6 +15,7 @@ from PySide6.QtCore import QByteArray, QSettings
 ORGANIZATION = "desk"
 APPLICATION = "desk"
 SCHEMES = ("system", "light", "dark")
+READ_DELAY_MS = 1500
 
 
 def library_key(library_dir: Path) -> str:
@@ -131,6 +132,28 @@ class WindowSettings:
     @scheme.setter
     def scheme(self, value: str) -> None:
         self._s.setValue("appearance/scheme", value if value in SCHEMES else "system")
+
+    @property
+    def mark_read(self) -> bool:
+        """Opening a paper marks it read after `read_delay_ms` (every library; on at first)."""
+        return self._s.value("reading/mark_read", "yes") != "no"
+
+    @mark_read.setter
+    def mark_read(self, value: bool) -> None:
+        self._s.setValue("reading/mark_read", "yes" if value else "no")
+
+    @property
+    def read_delay_ms(self) -> int:
+        """How long a paper is open before it counts as read (1.5 s at first, as Zotero and mail clients)."""
+        try:
+            value = int(str(self._s.value("reading/read_delay_ms", READ_DELAY_MS)))
+        except (TypeError, ValueError):
+            return READ_DELAY_MS
+        return min(max(value, 0), 60_000)
+
+    @read_delay_ms.setter
+    def read_delay_ms(self, value: int) -> None:
+        self._s.setValue("reading/read_delay_ms", int(value))
 
     def sync(self) -> None:
         self._s.sync()

@@ -113,3 +113,18 @@ def test_real_text_corpus_is_real_sentences_deterministic_and_prefix_stable(tmp_
     assert all(realcorpus.sentence_shape(s) in shape for s in realcorpus.split_sentences(made))
     queries = realcorpus.RealGenerator().queries()
     assert len(queries) == 110 and sum(q["kind"] == "prefix" for q in queries) == 50
+
+
+def test_open_and_triage_benches_run_on_a_small_library(seeded_dir: Path, tmp_path: Path) -> None:
+    """The scripts that measure the index's signature check and issue 15's filters keep working."""
+    opened = _run("open_bench.py", "--library", str(seeded_dir), "--reps", "1", timeout=300)
+    assert opened.returncode == 0, opened.stderr
+    figures = json.loads(opened.stdout)
+    assert figures["check_signed_ms"]["median"] >= 0 and figures["search_ms"]["queries"] > 100
+    out = tmp_path / "triage.json"
+    args = ("--library", str(seeded_dir), "--reps", "1", "--size", "10", "--out", str(out))
+    triage = _run("triage_bench.py", *args, timeout=300)
+    assert triage.returncode == 0, triage.stderr
+    result = json.loads(out.read_text())
+    assert result["selection"] == 10 and "toggle_on" in result["to_searchable_s"]
+    assert 'saved:"bench unread"' in result["search_ms"]

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -104,6 +108,8 @@ def test_ten_decisions_then_undo_four_then_redo(desk: Desk) -> None:
 def test_bulk_star_five_is_one_undo_step(desk: Desk) -> None:
     ids = _ids(desk, "list")[:5]
     desk.ok("star", *map(str, ids))
+    desk.checked()
+    assert sorted(_ids(desk, "search", "is:starred")) == sorted(ids)
     assert desk.ok("undo") == "Undid: star 5 papers\n"
     assert desk.json("list", "--starred")["papers"] == []
     desk.checked()
@@ -199,3 +205,47 @@ def test_remove_a_collection_undo_and_empty_the_trash(desk: Desk) -> None:
     assert "Deleted" in desk.ok("empty-trash", "--yes")
     desk.checked()
     assert desk.json("trash")["papers"] == []
+
+
+def _on_a_terminal(library: Path, answer: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """`desk ...` as its own process with stdin on a pseudo-terminal where ``answer`` is typed."""
+    master, slave = pty.openpty()
+    try:
+        os.write(master, answer.encode() + b"\n")  # typed ahead: the terminal keeps it for the read
+        return subprocess.run(
+            [sys.executable, "-m", "desk.cli.main", "--library", str(library), *argv],
+            stdin=slave,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+def test_delete_asks_on_a_real_terminal_and_yes_does_not_ask(desk: Desk, seeded_dir: Path) -> None:
+    a, b, c = _ids(desk, "list")[:3]
+    desk.ok("note", str(a), "--set", "keep this thought")
+    desk.ok("note", str(b), "--set", "and this one")
+    no = _on_a_terminal(seeded_dir, "n", "delete", str(a))
+    assert no.returncode == 1 and "[y/N]" in no.stderr and "have a note" in no.stderr, no.stderr
+    assert "nothing was changed" in no.stderr and a in _ids(desk, "list")
+    desk.checked()
+    yes = _on_a_terminal(seeded_dir, "y", "delete", str(a))
+    assert yes.returncode == 0 and "[y/N]" in yes.stderr, yes.stderr
+    assert a not in _ids(desk, "list")
+    desk.checked()
+    # --yes: not asked even on a terminal (nothing typed is read), a paper with a note and one without.
+    quiet = _on_a_terminal(seeded_dir, "n", "delete", str(b), str(c), "--yes")
+    assert quiet.returncode == 0 and "[y/N]" not in quiet.stderr, quiet.stderr
+    desk.checked()
+    trashed = [p["id"] for p in desk.json("trash")["papers"]]
+    assert set(trashed) == {a, b, c} and trashed[-1] == a  # the latest removed first
+    desk.ok("restore-paper", str(a), str(b))
+    desk.checked()
+    assert desk.json("show", str(a))["note"] == "keep this thought"
+    assert sorted(r["id"] for r in desk.json("search", "note:thought OR note:one")["results"]) == sorted(
+        [a, b]
+    )
+    assert [p["id"] for p in desk.json("trash")["papers"]] == [c]

@@ -153,9 +153,14 @@ def test_a_read_only_library_is_said_as_such_and_still_reads(seeded_dir: Path) -
         found = desk(seeded_dir, "search", "policy", "--json")
         assert found.returncode == 0 and json.loads(found.stdout)["total"] > 0
         check = desk(seeded_dir, "check")
-        # The database and the index are sound; vectors that were never built cannot be, here.
-        assert "Traceback" not in check.stderr
-        assert all("semantic vectors" in line for line in check.stderr.splitlines()), check.stderr
+        # The database and the index are sound: check passes. Vectors that were never built cannot
+        # be built here; that is said as a note (one line, plain words), not as a failure.
+        assert check.returncode == 0 and check.stdout.startswith("OK:"), check.stdout + check.stderr
+        assert check.stderr == (
+            "desk: note: the semantic vectors cannot be written here (its folder is read-only): there are"
+            " no semantic vectors; ranked searches use words alone until desk opens the library where it"
+            " can write\n"
+        )
     finally:
         subprocess.run(["umount", str(seeded_dir)], capture_output=True)
 

@@ -265,8 +265,10 @@ def test_a_read_only_library_reads_and_refuses_writes_in_plain_words(
             assert proc.returncode == 1 and "read-only" in proc.stderr and "Traceback" not in proc.stderr, (
                 args
             )
-        check = run(seeded_dir, "check")  # vectors never built cannot be built here: only they may be said
-        assert all("semantic vectors" in line for line in check.stderr.splitlines()), (SEED, check.stderr)
+        check = run(seeded_dir, "check")  # vectors never built cannot be built here: a note, not a failure
+        assert check.returncode == 0 and check.stdout.startswith("OK:"), (SEED, check.stdout, check.stderr)
+        notes = check.stderr.splitlines()
+        assert all(n.startswith("desk: note: the semantic vectors") for n in notes), (SEED, check.stderr)
         shown = json.loads(run(seeded_dir, "show", str(next(iter(committed))), "--json").stdout)
         assert shown["note"] == next(iter(committed.values()))[1]
     assert_sound(seeded_dir, committed)
@@ -318,8 +320,8 @@ def test_random_bytes_in_the_index(target: str, seeded_dir: Path) -> None:
     _scribble(rng.choice(files), rng, spots=rng.randrange(1, 6))
     check = run(seeded_dir, "check")
     assert "Traceback" not in check.stderr, (SEED, target, check.stderr)
-    if target == "segment":
-        assert check.returncode == 1 and "damaged" in check.stderr, (SEED, check.stderr)
+    if target == "segment":  # its time changed: found by the signature check on open, and rebuilt
+        assert "the search index is damaged; rebuilt it" in check.stderr, (SEED, check.stderr)
     search = run(seeded_dir, "search", "policy", "--json")  # the open rebuilds what check marked
     assert search.returncode == 0 and "Traceback" not in search.stderr, (SEED, target, search.stderr)
     assert json.loads(search.stdout)["total"] > 0, (SEED, target)

@@ -192,3 +192,17 @@ def test_store_never_unpickles(topics: Library) -> None:
     with pytest.raises(StoreError) as err:
         store.read(folder)
     assert err.value.state is StoreState.CORRUPT
+
+
+def test_a_build_elsewhere_cancelled_kills_its_process_and_does_nothing(topics: Library) -> None:
+    import multiprocessing
+    import threading
+
+    cancel = threading.Event()
+    cancel.set()  # the window closed as the build began
+    assert topics.ensure_vectors_elsewhere(cancel) is None
+    assert not multiprocessing.active_children()  # the build's process was killed and reaped
+    assert topics.vectors_pending()  # not built here instead: the next opening builds it
+    assert store.state(_vectors_dir(topics)) is not StoreState.OK
+    assert topics.ensure_vectors_elsewhere() == "built"  # nothing left half-done in the way
+    assert topics.check() == []

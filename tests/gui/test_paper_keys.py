@@ -11,7 +11,8 @@ from pathlib import Path
 from gui_helpers import press, type_text, wait_search
 from paper_helpers import into_list, shown_ids, type_unicode, wait_idle
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 
 from desk.core.library import Library
 
@@ -95,6 +96,9 @@ def test_t_in_triage_tags_the_paper_on_screen(open_window, library_dir: Path, qt
     press(qtbot, Key.Key_Return)
     wait_idle(qtbot, window)
     assert tagged(library_dir, "later") == {queue[0], queue[1]}
+    press(qtbot, "1")  # a digit in triage: the paper on screen, not the list's
+    wait_idle(qtbot, window)
+    assert tagged(library_dir, "later") == {queue[0]}
     window.close()
 
 
@@ -237,4 +241,55 @@ def test_delete_without_notes_is_not_asked_and_delete_in_the_box_edits_the_text(
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
         assert len(lib.trash()) == 1
+    window.close()
+
+
+def test_every_new_action_is_in_a_menu_with_its_keys_and_on_the_sheet(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
+
+    window = open_window(library_dir)
+    names = ("done", "tag", "delete", "paper_back", "paper_forward", "copy", "copy_titles", "select_all")
+    for name in names:
+        action = window.named_actions[name]
+        menus = [m for m in action.associatedObjects() if isinstance(m, QMenu)]
+        assert menus, name
+        assert not action.shortcut().isEmpty(), name  # a menu writes it beside the text
+    toggle = window.findChild(QAction, "action_mark_read")
+    assert any(isinstance(m, QMenu) and m.title() == "&Paper" for m in toggle.associatedObjects())
+    press(qtbot, Key.Key_F1)
+    sheet = window.findChild(ShortcutSheet, "shortcutSheet")
+    qtbot.waitUntil(lambda: sheet is not None and sheet.isVisible())
+    entries = dict(sheet.entries())
+    assert entries["Tag"] == "t"
+    assert entries["Mark done (read) and go on"] == "e"
+    assert entries["Move to the trash"] == "Del"
+    assert entries["Paper read before"] == "Alt+Left"
+    assert entries["Paper read after (forward)"] == "Alt+Right"
+    assert entries["Copy the selected papers as Markdown"] == "Ctrl+C"
+    assert entries["Select all results"] == "Ctrl+A"
+    assert "Shift+↓" in entries["Select a range of results / more results"]
+    window.close()
+
+
+def test_ctrl_click_adds_a_row_and_shift_click_a_range(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "learning")
+    view = window.results_view
+    rows = [window.model.id_at(r) for r in range(6)]
+
+    def click(row: int, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        centre = view.visualRect(window.model.index(row)).center()
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, centre)
+
+    click(0)
+    click(2, Ctrl)
+    assert window.paper_keys.selection.selected_ids() == [rows[0], rows[2]]
+    click(5, Shift)
+    assert window.paper_keys.selection.selected_ids() == [rows[0], *rows[2:6]]
+    press(qtbot, "s")
+    wait_idle(qtbot, window)
+    with Library(library_dir) as lib:
+        assert set(lib.paper_ids(starred=True)) == {rows[0], *rows[2:6]}
     window.close()

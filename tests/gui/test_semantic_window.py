@@ -44,3 +44,19 @@ def test_when_the_vectors_land_the_list_is_searched_again_and_the_highlighted_pa
     assert window.model.id_at(window.results_view.currentIndex().row()) == chosen
     press(qtbot, "s")  # the key acts on the paper highlighted, not on whatever took its row
     qtbot.waitUntil(lambda: window.model.summary(chosen) is not None and window.model.summary(chosen).starred)
+
+
+def test_closing_the_window_during_a_build_ends_the_build_process(
+    qtbot, open_window, library_dir: Path, monkeypatch
+) -> None:
+    import multiprocessing
+
+    import desk.gui.main.window as window_module
+
+    monkeypatch.setattr(window_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
+    window = open_window(library_dir)
+    window.executor.submit(window.vectors.start)
+    qtbot.waitUntil(lambda: bool(multiprocessing.active_children()), timeout=30_000)  # under way
+    window.close()
+    assert not multiprocessing.active_children()  # killed, not left running after the window
+    assert store.state(library_dir / store.DIR_NAME) is not StoreState.OK  # redone next time

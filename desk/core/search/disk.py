@@ -13,15 +13,32 @@ from whoosh.filedb.filestore import FileStorage
 
 from desk.core.search.acronyms import ACRONYMS_NAME
 from desk.core.search.acronyms import read as read_acronyms
+from desk.core.search.manifest import Untrusted, check_signed, sha256
 from desk.core.search.model import IndexState
 from desk.core.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema, read_marker
+from desk.core.search.unpickling import install
 
 BUILD_PREFIX = ".rebuild-"  # a rebuild writes into .rebuild-<pid>, then swaps its files in
 _TOC_RE = re.compile(r"^_(.+)_\d+\.toc$")
 
 
+def open_index(directory: Path) -> Any:
+    """Whoosh's index in ``directory``, its pickles read as data only (``unpickling.py``).
+
+    Callers check the signed record first (``manifest.check_signed``): this opens what it is given.
+    """
+    install()
+    # No mmap: whoosh-reloaded copies each mmapped sub-file into a BytesIO, which holds
+    # every segment in memory (≈ 320 MB at 100k papers); plain file reads do not.
+    return FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)
+
+
 def probe(directory: Path) -> IndexState:
-    """Classify what is on disk in ``directory``; never raises."""
+    """Classify what is on disk in ``directory``; never raises.
+
+    Nothing of an index desk did not sign for this user is read (UNVERIFIED); a signed file
+    that changed is CORRUPT.
+    """
     try:
         if not directory.is_dir():
             return IndexState.MISSING
@@ -36,7 +53,11 @@ def probe(directory: Path) -> IndexState:
             return IndexState.CORRUPT
         if version != SCHEMA_VERSION:
             return IndexState.OLD_SCHEMA
-        ix = FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)  # see SearchIndex._index
+        try:
+            check_signed(directory)
+        except Untrusted as exc:
+            return IndexState.CORRUPT if exc.damaged else IndexState.UNVERIFIED
+        ix = open_index(directory)
         if set(ix.schema.names()) != set(build_schema().names()):
             return IndexState.OLD_SCHEMA
         with ix.reader() as reader:
@@ -138,7 +159,8 @@ def verify_segments(directory: Path) -> list[str]:
     what could not be read, in plain words (empty when all of it reads)."""
     problems: list[str] = []
     try:
-        ix = FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)
+        check_signed(directory)
+        ix = open_index(directory)
         reader = ix.reader()
     except Exception as exc:
         return [f"the search index cannot be opened ({type(exc).__name__})"]
@@ -172,3 +194,52 @@ def _read_whole(leaf: Any) -> None:
             _decode(leaf.postings(fieldname, term))
         for docnum in (0, count - 1):
             leaf.doc_field_length(docnum, fieldname)
+
+
+def current_files(directory: Path) -> tuple[list[str], dict[str, list[str]]]:
+    """The files the index's latest generation reads: its table of contents, and each segment's
+    files by segment id (the index is opened: check its signed record first)."""
+    ix = open_index(directory)
+    names = [p.name for p in directory.iterdir() if p.is_file()]
+    toc = f"_{INDEX_NAME}_{ix.latest_generation()}.toc"
+    segments: dict[str, list[str]] = {}
+    with ix.reader() as reader:
+        for leaf, _ in reader.leaf_readers():
+            segment = leaf.segment()
+            if segment is not None:
+                segid = segment.segment_id()
+                segments[segid] = sorted(n for n in names if n.startswith(f"{segid}."))
+    return [toc], segments
+
+
+def verify_files(directory: Path) -> list[str]:
+    """Every file of the index read again: those whose bytes changed since desk wrote them, in
+    plain words (empty when the index is as desk wrote it). An index desk did not sign is not
+    opened at all."""
+    try:
+        recorded = check_signed(directory)
+    except Untrusted as exc:
+        return [exc.reason]
+    try:
+        tocs, segments = current_files(directory)
+    except Exception as exc:
+        return [f"the search index cannot be opened ({type(exc).__name__})"]
+    problems: list[str] = []
+    unrecorded = False
+    for name in [*tocs, *(n for names in segments.values() for n in names)]:
+        entry = recorded.get(name)
+        if not isinstance(entry, dict):
+            unrecorded = True
+            continue
+        try:
+            same = sha256(directory / name) == entry.get("sha256")
+        except OSError as exc:
+            problems.append(f"the search index file {name} cannot be read ({exc.strerror or exc})")
+            continue
+        if not same:
+            problems.append(
+                f"the search index file {name} is damaged (its bytes changed since desk wrote it)"
+            )
+    if unrecorded and not problems:
+        problems += verify_segments(directory)
+    return problems

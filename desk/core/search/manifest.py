@@ -1,32 +1,51 @@
-"""What the index's files held when desk wrote them: a SHA-256 per file, checked by `desk check`.
+"""The index's files as desk wrote them, signed: what is checked before Whoosh reads any of them.
 
-Whoosh keeps no checksums, so random bytes inside a segment show only when a search reads
-that block. After each commit (under the library's write lock) the files of the index's
-current generation are recorded here; segment files never change once written, so only new
-names are hashed. ``desk check`` hashes every file again and reads in full any segment not
-recorded (one committed by a process killed before it could record it).
+Whoosh reads its table of contents and its segments with pickle, so an index folder desk did
+not write could run code when opened (``unpickling.py`` is the second wall). After each
+commit (under the index writer's and the library's write lock) desk records the current
+generation's files here — the newest table of contents and every segment file, each with its
+size, modification time and SHA-256 — and signs the record with an HMAC under the user's key
+(``desk.core.secret``, kept outside the library). Segment files never change once written, so
+only new names are hashed.
+
+Before an index is opened, :func:`check_signed` (cheap: one small file hashed, a listing and a
+``stat`` per file) requires a record signed by this user whose newest table of contents is the
+one on disk, byte for byte, and whose segment files still have their sizes and times: anything
+else is :class:`Untrusted` and the index is rebuilt from the database. A library moved to
+another machine or user therefore rebuilds its index once. ``desk check`` goes further and
+hashes every file again (``disk.verify_files``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
-from whoosh.filedb.filestore import FileStorage
-
-from desk.core.search.disk import verify_segments
 from desk.core.search.schema import INDEX_NAME
+from desk.core.secret import secret_key
 
 MANIFEST_NAME = "desk-files.json"
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2  # 1 was unsigned: never trusted, the index is rebuilt once
+_CONTEXT = b"desk index manifest\x00"
 
 
-def _sha256(path: Path) -> str:
+class Untrusted(Exception):
+    """The index on disk is not one desk can vouch for; ``damaged``: a file desk signed changed."""
+
+    def __init__(self, reason: str, *, damaged: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.damaged = damaged
+
+
+def sha256(path: Path) -> str:
+    """The SHA-256 of a file, read in blocks."""
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -34,95 +53,110 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def current_files(directory: Path) -> tuple[list[str], dict[str, list[str]]]:
-    """The files the index's latest generation reads: its table of contents, and each segment's
-    files by segment id."""
-    ix = FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)
-    names = [p.name for p in directory.iterdir() if p.is_file()]
-    toc = f"_{INDEX_NAME}_{ix.latest_generation()}.toc"
-    segments: dict[str, list[str]] = {}
-    with ix.reader() as reader:
-        for leaf, _ in reader.leaf_readers():
-            segment = leaf.segment()
-            if segment is not None:
-                segid = segment.segment_id()
-                segments[segid] = sorted(n for n in names if n.startswith(f"{segid}."))
-    return [toc], segments
-
-
 _TOC = re.compile(rf"^_{re.escape(INDEX_NAME)}_(\d+)\.toc$")
-_SEGMENT_FILE = re.compile(rf"^{re.escape(INDEX_NAME)}_\w+\.seg$")
+SEGMENT_FILE = re.compile(rf"^{re.escape(INDEX_NAME)}_\w+\.seg$")
+
+
+def newest_toc(names: list[str]) -> str | None:
+    """The table of contents Whoosh opens: the highest generation's."""
+    tocs = sorted((int(m.group(1)), n) for n in names if (m := _TOC.match(n)))
+    return tocs[-1][1] if tocs else None
 
 
 def _listed_files(directory: Path) -> list[str]:
     """The newest table of contents and every segment file, from the folder's listing alone
     (no index opened: recording costs a listing and the hashes of new files)."""
     names = [p.name for p in directory.iterdir()]
-    tocs = sorted((int(m.group(1)), n) for n in names if (m := _TOC.match(n)))
-    return [tocs[-1][1]] * bool(tocs) + sorted(n for n in names if _SEGMENT_FILE.match(n))
+    toc = newest_toc(names)
+    return ([] if toc is None else [toc]) + sorted(n for n in names if SEGMENT_FILE.match(n))
 
 
-def _read(directory: Path) -> dict[str, Any]:
+def _mac(files: dict[str, Any]) -> str:
+    body = json.dumps({"version": MANIFEST_VERSION, "files": files}, sort_keys=True, separators=(",", ":"))
+    return hmac.new(secret_key(), _CONTEXT + body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def signed_files(directory: Path) -> dict[str, Any] | None:
+    """The files of the record in ``directory`` when it is signed by this user's key, else None."""
     try:
         data = json.loads((directory / MANIFEST_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
+        return None
     if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION:
-        return {}
-    files = data.get("files")
-    return files if isinstance(files, dict) else {}
+        return None
+    files, mac = data.get("files"), data.get("mac")
+    if not isinstance(files, dict) or not isinstance(mac, str):
+        return None
+    if not hmac.compare_digest(_mac(files), mac):
+        return None
+    return files
+
+
+def _entry_ok(entry: Any, info: os.stat_result) -> bool:
+    return (
+        isinstance(entry, dict)
+        and entry.get("size") == info.st_size
+        and entry.get("mtime_ns") == info.st_mtime_ns
+        and isinstance(entry.get("sha256"), str)
+    )
 
 
 def record(directory: Path) -> None:
-    """Record the current generation's files (hashing only names not recorded yet).
+    """Record and sign the current generation's files (hashing only those not recorded yet).
 
-    Called under the library's write lock after a commit; a failure only leaves files
-    unrecorded, which `desk check` then reads in full.
+    Called right after a commit, by the writer; a failure (a read-only folder) leaves the old
+    record, and the index is rebuilt when it is next opened where it can be written.
     """
-    old = _read(directory)
+    old = signed_files(directory) or {}
     files: dict[str, Any] = {}
     for name in _listed_files(directory):
         path = directory / name
-        size = path.stat().st_size
+        info = path.stat()
         entry = old.get(name)
-        if not (
-            isinstance(entry, dict) and entry.get("size") == size and isinstance(entry.get("sha256"), str)
-        ):
-            entry = {"size": size, "sha256": _sha256(path)}
+        if not _entry_ok(entry, info):
+            entry = {"size": info.st_size, "mtime_ns": info.st_mtime_ns, "sha256": sha256(path)}
+            if path.stat().st_mtime_ns != info.st_mtime_ns:  # written to while hashed: not ours to sign
+                continue
         files[name] = entry
     tmp = directory / f"{MANIFEST_NAME}.{os.getpid()}.tmp"
     try:
-        tmp.write_text(json.dumps({"version": MANIFEST_VERSION, "files": files}), encoding="utf-8")
+        payload = {"version": MANIFEST_VERSION, "files": files, "mac": _mac(files)}
+        tmp.write_text(json.dumps(payload), encoding="utf-8")
         os.replace(tmp, directory / MANIFEST_NAME)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
 
 
-def verify(directory: Path) -> list[str]:
-    """Every file of the index read again: those whose bytes changed since they were written, in
-    plain words (empty when the index is as desk wrote it)."""
+def check_signed(directory: Path) -> dict[str, Any]:
+    """The signed record of ``directory``, after checking that Whoosh would open what it vouches for.
+
+    Raises :class:`Untrusted` when there is no record signed by this user, when its newest
+    table of contents is not the one on disk, or when a file it lists changed (``damaged``).
+    """
+    files = signed_files(directory)
+    if files is None:
+        raise Untrusted("the search index carries no record signed by desk for this user")
     try:
-        tocs, segments = current_files(directory)
-    except Exception as exc:
-        return [f"the search index cannot be opened ({type(exc).__name__})"]
-    recorded = _read(directory)
-    problems: list[str] = []
-    unrecorded = False
-    for name in [*tocs, *(n for names in segments.values() for n in names)]:
-        entry = recorded.get(name)
-        if not isinstance(entry, dict):
-            unrecorded = True
-            continue
+        names = [p.name for p in directory.iterdir()]
+    except OSError as exc:
+        raise Untrusted(f"the search index folder cannot be listed ({exc.strerror or exc})") from exc
+    toc = newest_toc(names)
+    if toc is None or toc not in files:
+        raise Untrusted("the search index's table of contents is not one desk recorded")
+    for name, entry in files.items():
+        if not isinstance(name, str) or os.sep in name or name.startswith("."):
+            raise Untrusted("the search index's record is malformed")
         try:
-            same = _sha256(directory / name) == entry.get("sha256")
+            info = (directory / name).stat()
         except OSError as exc:
-            problems.append(f"the search index file {name} cannot be read ({exc.strerror or exc})")
-            continue
-        if not same:
-            problems.append(
-                f"the search index file {name} is damaged (its bytes changed since desk wrote it)"
-            )
-    if unrecorded and not problems:
-        problems += verify_segments(directory)
-    return problems
+            raise Untrusted(f"the search index file {name} is missing", damaged=True) from exc
+        if not _entry_ok(entry, info):
+            raise Untrusted(f"the search index file {name} changed since desk wrote it", damaged=True)
+    try:
+        same = sha256(directory / toc) == files[toc]["sha256"]
+    except OSError as exc:
+        raise Untrusted(f"the search index file {toc} cannot be read", damaged=True) from exc
+    if not same:
+        raise Untrusted(f"the search index file {toc} changed since desk wrote it", damaged=True)
+    return files

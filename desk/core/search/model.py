@@ -79,3 +79,4 @@ class IndexState(enum.Enum):
     MISSING = "missing"
     CORRUPT = "corrupt"
     OLD_SCHEMA = "old_schema"
+    UNVERIFIED = "unverified"  # not signed by desk for this user: never opened (manifest.py)

@@ -13,7 +13,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from pickle import loads
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ from whoosh.formats import _INT_SIZE, Positions
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
+from desk.core.search.unpickling import loads
 from desk.core.search.whoosh_internals import fast
 
 POSTINGS_CACHE = 2_000_000  # postings kept decoded across queries (8 bytes each)

@@ -35,6 +35,14 @@ building an index: the version pin and the equivalence tests stand for them):
   ``W3FieldWriter.add_postings()``; a per-document reader's ``_cached_reader()``.
 * ``staging.py``: ``SegmentWriter`` ``_finalize_segment()``, ``_finish()``,
   ``_merge_segments()``, ``_close_segment()``, ``_commit_toc()``.
+
+Whoosh's pickle readers (``unpickling.py``; not a fast path, a wall: with any Whoosh they are
+replaced, and :func:`check` says so when one is left): the module attributes holding
+``pickle.loads`` / ``pickle.load`` / ``pickle`` in ``whoosh.compat`` (``load``, ``loads``,
+``pickle``), ``whoosh.index`` and ``whoosh.filedb.fileindex`` (``pickle``: the schema in the
+table of contents), ``whoosh.filedb.structfile`` (``load_pickle``: the segment list, a compound
+file's directory, a term table's extras), ``whoosh.codec.whoosh3``, ``whoosh.columns`` and
+``whoosh.formats`` (``loads``: posting blocks, inlined postings, stored fields, columns).
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from pickle import dumps
+
+from desk.core.search.unpickling import install, raw_readers
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +151,14 @@ def _problems(version: str) -> list[str]:
 
 @cache
 def check() -> Verdict:
-    """Check the installed Whoosh once per process; says so (log and stderr) when it is not as verified."""
+    """Check the installed Whoosh once per process; says so (log and stderr) when it is not as verified.
+
+    First Whoosh's pickle readers are replaced by desk's data-only ones (``unpickling.py``).
+    """
+    install()
+    left = raw_readers()
+    if left:  # not a fast path: desk's wall against code in an index; say it loudly
+        log.error("Whoosh still reads pickles unrestricted in %s", ", ".join(left))
     version = _installed_version()
     verdict = Verdict(version, tuple(_problems(version)))
     if not verdict.ok:

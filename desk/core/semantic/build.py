@@ -9,6 +9,7 @@ store (``SemanticVectors.load``).
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,13 +48,26 @@ def _child(directory: str) -> None:
     build_vectors(Path(directory))
 
 
-def build_in_process(directory: Path, timeout: float | None = None) -> bool:
-    """Run build_vectors in a spawned process and wait; True when it exited cleanly."""
+POLL_S = 0.1  # how often a waiting build looks whether it was cancelled
+
+
+def build_in_process(
+    directory: Path, timeout: float | None = None, cancel: threading.Event | None = None
+) -> bool:
+    """Run build_vectors in a spawned process and wait; True when it exited cleanly.
+
+    Setting ``cancel`` (the window closing) kills the process at once: the store is derived and
+    writes its manifest last, so a build cut short is found out and redone the next time."""
     proc = multiprocessing.get_context("spawn").Process(
         target=_child, args=(str(directory),), name="desk-vectors", daemon=True
     )
     proc.start()
-    proc.join(timeout)
+    waited = 0.0
+    while proc.is_alive() and (timeout is None or waited < timeout):
+        if cancel is not None and cancel.is_set():
+            break
+        proc.join(POLL_S)
+        waited += POLL_S
     if proc.is_alive():
         proc.kill()
         proc.join()

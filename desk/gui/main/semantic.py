@@ -36,10 +36,13 @@ class VectorBuilder(QObject):
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._again = False
+        self._stopped = threading.Event()
 
     def start(self, lib: Library) -> None:
         """Bring the vectors up to date (callable from any thread)."""
         with self._lock:
+            if self._stopped.is_set():
+                return
             if self._thread is not None and self._thread.is_alive():
                 self._again = True
                 return
@@ -49,14 +52,22 @@ class VectorBuilder(QObject):
     def _run(self, lib: Library) -> None:
         while True:
             try:
-                done = lib.ensure_vectors_elsewhere() or ""
+                done = lib.ensure_vectors_elsewhere(self._stopped) or ""
             except Exception:  # the library closed under it, a full disk: words alone still work
                 log.warning("the semantic vectors could not be built", exc_info=True)
                 done = ""
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self.finished.emit(done)
             with self._lock:
-                if not self._again:
+                if not self._again or self._stopped.is_set():
                     self._thread = None
                     return
                 self._again = False
+
+    def stop(self, wait_s: float = 5.0) -> None:
+        """The window is closing: kill a build under way (it is redone next time) and start no more."""
+        self._stopped.set()
+        with self._lock:
+            thread = self._thread
+        if thread is not None:
+            thread.join(wait_s)

@@ -47,8 +47,10 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
+from desk.gui.organize.history_nav import PaperTrail
 from desk.gui.organize.keys import PaperKeys
 from desk.gui.organize.places import DOCK_WIDTH, Places
+from desk.gui.organize.read_marker import ReadMarker
 from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
@@ -84,6 +86,7 @@ class MainWindow(QMainWindow):
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
         self.sorting.install(self.menuBar(), self.statusBar())
+        self.read_marker.add_menu(self)
         self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
@@ -172,6 +175,10 @@ class MainWindow(QMainWindow):
             lambda: self.model.total,
             self._after_search,
         )
+        self.trail = PaperTrail(lambda pid: self.show_paper(pid, select=True), self)  # Alt+← / Alt+→
+        self.read_marker = ReadMarker(
+            self.executor, self.settings, self.focus.where, lambda: self.current_id, self
+        )
         self.places = Places(
             self.executor,
             self,
@@ -219,6 +226,8 @@ class MainWindow(QMainWindow):
             "next": lambda: later(lambda: self.move_selection(1)),
             "previous": lambda: later(lambda: self.move_selection(-1)),
             **self.paper_keys.handlers(),
+            "paper_back": self.trail.back,
+            "paper_forward": self.trail.forward,
             "note": lambda: later(r.edit_note),
             "preview": r.toggle_preview,
             "rename": lambda: later(r.rename),
@@ -273,6 +282,11 @@ class MainWindow(QMainWindow):
         self.paper_keys.changed.connect(reading.apply)
         self.paper_keys.status.connect(self.show_status)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
+        self.paper_keys.gone.connect(self.trail.forget)
+        reading.paperShown.connect(self.trail.visited)
+        reading.paperShown.connect(self.read_marker.shown)
+        self.read_marker.marked.connect(reading.apply)
+        self.trail.status.connect(self.show_status)
         self.places.status.connect(self.show_status)
         self.places.triageRequested.connect(org.triage)
         self.sorting.status.connect(self.show_status)
@@ -507,6 +521,9 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1200, 760)
+        docks = self.settings.splitter("docks")  # the sidebar's width and whether it is shown
+        if docks is not None and self.restoreState(docks):
+            self.places.dock.setVisible(self.settings.sidebar)  # the setting says; not a triage's hiding
         for name, splitter in (("main", self.main_splitter), ("right", self.reading)):
             state = self.settings.splitter(name)
             if state is None or not splitter.restoreState(state):
@@ -517,6 +534,7 @@ class MainWindow(QMainWindow):
 
     def _save_settings(self) -> None:
         self.settings.geometry = self.saveGeometry()
+        self.settings.set_splitter("docks", self.saveState())
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()
@@ -554,5 +572,6 @@ class MainWindow(QMainWindow):
         self._save_settings()
         self.importer.cancel()
         self.duplicates.close()
+        self.vectors.stop()
         self.executor.shutdown()
         event.accept()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QSplitter, QTabWidget, QW
 from desk.core.errors import PaperNotFound
 from desk.core.records import PaperDetail, PaperSummary
 from desk.gui.reading.note_editor import NoteEditor
+from desk.gui.reading.note_sessions import NoteSessions
 from desk.gui.reading.paper_view import PaperView, abstract_html, title_html
 from desk.gui.reading.related import RelatedPanel
 from desk.gui.workers import LibraryExecutor, plain_message
@@ -38,6 +39,7 @@ class ReadingPane(QSplitter):
     summariesChanged = Signal(object)  # dict[int, PaperSummary]
     status = Signal(str)
     relatedChosen = Signal(int)
+    paperShown = Signal(object)  # PaperDetail: a paper is on screen (the history, the read marker)
 
     def __init__(
         self,
@@ -65,6 +67,7 @@ class ReadingPane(QSplitter):
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
         self.note.saveRequested.connect(self._save_note)
+        self.sessions = NoteSessions(self.note, executor, self)  # one editing session, one undo step
         self.related.paperActivated.connect(self.relatedChosen)
         # Loads the highlighted paper a moment after the highlight moves (see `follow`).
         self._timer = QTimer(self)
@@ -121,6 +124,7 @@ class ReadingPane(QSplitter):
             self.paper_view.show_paper(paper, body, heading)
             self.note.set_paper(pid, paper.note)
             self.related.set_paper(pid)
+            self.paperShown.emit(paper)
             if self._note_after_load:
                 self._note_after_load = False
                 self.note.focus_editor()
@@ -175,8 +179,10 @@ class ReadingPane(QSplitter):
         self.executor.submit(op, done)
 
     def _save_note(self, pid: int, text: str) -> None:
+        session = self.sessions.for_save(pid)
+
         def op(lib: Library) -> dict[int, PaperSummary]:
-            lib.set_note(pid, text)
+            lib.set_note(pid, text, session(lib))
             return lib.summaries([pid])
 
         def done(summaries: dict[int, PaperSummary]) -> None:

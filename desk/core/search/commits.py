@@ -1,0 +1,76 @@
+"""Changes to the live index: one writer commit per batch of documents, under Whoosh's lock.
+
+A star or a note must not pay for merging an import's big segments (seconds at 50k), nor an
+import for rewriting the ones before it: small commits merge only tiny segments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from whoosh import index as windex
+
+from desk.core.search.acronyms import Acronyms
+from desk.core.search.disk import abort
+from desk.core.search.fields import writer_fields
+from desk.core.search.model import IndexDoc
+from desk.core.search.spelling import Lexicon
+from desk.core.search.staging import StagedSegment, discard, install
+from desk.core.search.writer import delete_ids, merge_tiny, segment_writer
+
+SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
+WRITE_TIMEOUT = 30.0  # seconds to wait for another writer (a second running copy)
+
+
+def commit(
+    ix: windex.Index,
+    lexicon: Lexicon,
+    acronyms: Acronyms,
+    latest: Mapping[int, IndexDoc | None],
+    staged: Sequence[StagedSegment],
+) -> None:
+    """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
+    try:
+        writer = segment_writer(ix, timeout=WRITE_TIMEOUT, delay=0.05)
+    except BaseException:
+        discard(staged)
+        raise
+    try:
+        delete_ids(writer, latest)
+        lexicon.refresh()
+        acronyms.refresh()
+        new_words = new_acronyms = False
+        for item in staged:
+            new_words = lexicon.add_counts(item.word_counts) or new_words
+            new_acronyms = acronyms.set_docs(item.acronyms) or new_acronyms
+        for doc in latest.values():
+            if doc is not None:
+                writer.add_document(**writer_fields(doc))
+        new_words = lexicon.add_counts(writer.word_counts) or new_words
+        new_acronyms = acronyms.set_docs(writer.acronyms) or new_acronyms
+        if new_words:  # saved under the writer's lock, like the segments
+            lexicon.save()
+        if new_acronyms:
+            acronyms.save()
+    except BaseException:
+        abort(writer)
+        discard(staged)
+        raise
+    if staged:
+        install(writer, staged, merge_tiny)
+    else:
+        writer.commit(mergetype=merge_tiny if len(latest) < SMALL_BATCH else None)
+
+
+def delete(ix: windex.Index, acronyms: Acronyms, wanted: Sequence[int]) -> None:
+    """Remove the documents ``wanted`` (sorted, distinct ids) in one commit."""
+    writer = segment_writer(ix, timeout=WRITE_TIMEOUT, delay=0.05)
+    try:
+        delete_ids(writer, wanted)
+        acronyms.refresh()
+        if acronyms.drop(wanted):
+            acronyms.save()
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit(mergetype=merge_tiny)

@@ -1,0 +1,184 @@
+"""One search over the loaded corpus: acronyms and spellings folded in, ranked, rescored, fused, cut.
+
+The steps, in order: the query's acronyms searched as their long forms and British spellings
+as American ones; the ranked matches (ranking.py); each unknown word searched with its
+correction, which replaces it when the typed words found too few; the best RESCORE_DEPTH
+reordered by exact forms and proximity (rescore.py); the semantic vectors fused in (fusion.py);
+snippets for the page asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from desk.core.search.acronyms import Acronyms, query_alternatives
+from desk.core.search.compiler import Compiled, TagLookup, compile_query
+from desk.core.search.hits import Found, make_hits, ms, stored_fields
+from desk.core.search.model import Marks, SearchResult
+from desk.core.search.postings import Corpus
+from desk.core.search.query import ParsedQuery, parse
+from desk.core.search.ranking import rank, top
+from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
+from desk.core.search.schema import TEXT_FIELDS, analyze
+from desk.core.search.snippets import Highlighter
+from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
+from desk.core.semantic.fusion import fuse
+
+if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
+    from desk.core.semantic.vectors import SemanticVectors
+
+#: A sort other than relevance: given the ids of the matches best first, their positions in order.
+Order = Callable[[np.ndarray], Sequence[int]]
+FEW_HITS = 3  # below this many, the typed words count as not found ("corrected")
+MAX_PREFIX_TERMS = 64  # expansions of a prefix listed in SearchResult.terms
+
+
+def run_search(
+    corpus: Corpus,
+    lexicon: Lexicon,
+    acronyms: Acronyms,
+    semantic: SemanticVectors | None,
+    query: str,
+    parsed: ParsedQuery,
+    compiled: Compiled,
+    limit: int,
+    offset: int,
+    started: float,
+    tags: TagLookup | None = None,
+    order: Order | None = None,
+) -> SearchResult:
+    """The SearchResult of a parsed and compiled ``query`` (see SearchIndex.search)."""
+    depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
+    expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+    variants: dict[tuple[int, int], list[str]] = {}
+    if compiled.spell_words and compiled.ranked:
+        lexicon.refresh()
+        acronyms.refresh()
+        counts = lexicon.counts
+        expansions = query_alternatives(
+            acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
+        )
+        variants = {
+            at: [stems[0] for v in others if len(stems := analyze(v)) == 1]
+            for at, others in spelling_variants(lexicon, query, compiled.spell_words).items()
+        }
+        if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
+            compiled = compile_query(parsed, None, tags, expansions, (), variants)
+    total, found = _run(corpus, compiled, depth)
+    suggestion, corrected = None, False
+    if compiled.spell_words and compiled.ranked:
+        fixes = corrections(lexicon, query, compiled.spell_words, _stem_known(corpus))
+        suggestion = apply(query, fixes)
+        unused = {at for at, fix in fixes.items() if other_word(query[at[0] : at[1]], fix, lexicon)}
+        merged = compile_query(parsed, fixes, tags, expansions, unused, variants) if fixes else compiled
+        if merged.plan != compiled.plan:  # not when the only typos are inside "phrases"
+            # Each unknown word is searched together with its correction, however many
+            # papers the typed words found; "corrected" when those found too few.
+            typed_total = total
+            total, found = _run(corpus, merged, depth)
+            compiled, corrected = merged, typed_total < FEW_HITS and total > typed_total
+        if suggestion is not None and total < FEW_HITS:  # e.g. a typo inside a "phrase"
+            alt = compile_query(parse(suggestion), tags=tags)
+            alt_total, alt_found = _run(corpus, alt, depth)
+            if alt_total > total:
+                compiled, total, found, corrected = alt, alt_total, alt_found, True
+    terms = _terms(corpus, compiled)
+    marks = Marks(terms, tuple(compiled.prefixes), tuple(compiled.phrases), tuple(compiled.loose))
+    hl = Highlighter.of(marks)
+    stored: dict[int, dict[str, Any]] = {}
+    if order is not None:
+        positions = order(corpus.ids[[f[0] for f in found]]) if found else []
+        found = [found[int(i)] for i in positions]
+    elif compiled.ranked and compiled.words:
+        found = _rescore(corpus, lexicon, compiled, found, hl, stored)
+        if semantic is not None:
+            found, joined = _fuse(semantic, corpus, compiled, found)
+            total += joined
+    hits = make_hits(corpus, found[offset : offset + limit], hl, stored)
+    return SearchResult(
+        query,
+        total,
+        hits,
+        ms(started),
+        suggestion,
+        corrected,
+        terms,
+        parsed.message,
+        parsed.hint,
+        marks=marks,
+    )
+
+
+def _run(corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
+    """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
+    total, docs, parts, values = top(corpus, rank(corpus, compiled.plan), k, by_id=not compiled.ranked)
+    return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
+
+
+def _rescore(
+    corpus: Corpus,
+    lexicon: Lexicon,
+    compiled: Compiled,
+    found: list[Found],
+    hl: Highlighter,
+    stored: dict[int, dict[str, Any]],
+) -> list[Found]:
+    """``found`` with its first RESCORE_DEPTH reordered by the bonus of rescore.py.
+
+    The rest keep their order after them: a bonus is never negative, so every rescored
+    candidate still outscores them, and a page never depends on how many were asked for.
+    """
+    head = found[:RESCORE_DEPTH]
+    if len(head) < 2:
+        return found
+    lexicon.refresh()
+    rescorer = Rescorer(
+        compiled.words,  # postings decoded by the first stage give the document frequencies
+        lambda stem: max(len(corpus.postings(f, stem)[0]) for f in ("title", "abstract")),
+        lexicon.counts,
+        max(1, corpus.n),
+    )
+    if not rescorer.active:
+        return found
+    rescored: list[tuple[float, int, int, int]] = []
+    for docnum, parts, relevance in head:
+        fields = stored_fields(corpus, docnum, stored)
+        texts = [fields.get(f) or "" for f in ("title", "abstract", "note")]
+        bonus = rescorer.bonus((t, hl.matches(t)) for t in texts if t)
+        rescored.append((-(relevance + bonus), int(corpus.ids[docnum]), docnum, parts))
+    rescored.sort()
+    return [(docnum, parts, -neg) for neg, _, docnum, parts in rescored] + found[RESCORE_DEPTH:]
+
+
+def _stem_known(corpus: Corpus) -> Callable[[str], bool]:
+    reader = corpus.searcher.reader()
+    return lambda stem: any((f, stem) in reader for f in TEXT_FIELDS)
+
+
+def _terms(corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:
+    terms = list(compiled.terms)
+    reader = corpus.searcher.reader()
+    for p in compiled.prefixes:
+        for _, t in zip(range(MAX_PREFIX_TERMS), reader.expand_prefix("abstract", p), strict=False):
+            terms.append(t.decode("utf-8") if isinstance(t, bytes) else t)
+    return tuple(dict.fromkeys(terms))
+
+
+def _fuse(
+    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found]
+) -> tuple[list[Found], int]:
+    """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
+
+    Papers holding none of the words may join only a plain ranked query: not one with
+    required parts, filters or exclusions, which meaning alone cannot satisfy.
+    """
+    vec = semantic.query_vector([w.stem for w in compiled.words])
+    if vec is None:
+        return found, 0
+    cosine = semantic.cosines(vec, corpus.ids)
+    plan = compiled.plan
+    open_query = not (plan.musts or plan.filters or plan.negatives)
+    return fuse(found, cosine, np.flatnonzero(corpus.alive) if open_query else None)

@@ -1,0 +1,201 @@
+"""An index folder desk did not write runs no code: never opened, rebuilt (issue 12, the index).
+
+Whoosh reads its table of contents and segments with pickle. desk signs what it writes
+(``manifest.py``, under a key outside the library) and checks the signature before Whoosh
+reads anything; behind that, Whoosh's pickles are read as data only (``unpickling.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from whoosh import index as windex
+
+from desk.core.library import Library
+from desk.core.paths import INDEX_DIR_NAME
+from desk.core.search import IndexState, manifest, unpickling
+from desk.core.search.schema import INDEX_NAME, build_schema
+from desk.core.search.whoosh_internals import check
+
+
+class _Boom:
+    """Pickles as a call of os.system: what a planted index would hold."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _plant(library: Path, marker: Path, *, signed: bool) -> None:
+    """Replace the library's index by one whose table of contents runs code when unpickled,
+    beside desk's own marker, lexicon and acronyms (as copied from a real index)."""
+    index = library / INDEX_DIR_NAME
+    keep = {n: (index / n).read_bytes() for n in ("desk-search.json", "words.tsv", "acronyms.json")}
+    shutil.rmtree(index)
+    index.mkdir()
+    schema = build_schema()
+    schema["title"].payload = _Boom(marker)  # pickled with the schema, in the table of contents
+    windex.create_in(str(index), schema, indexname=INDEX_NAME)
+    for name, data in keep.items():
+        (index / name).write_bytes(data)
+    if signed:  # as if the signature were forged: the second wall must hold alone
+        manifest.record(index)
+    else:
+        (index / manifest.MANIFEST_NAME).write_text('{"version": 2, "files": {}, "mac": "00"}')
+
+
+def desk(library: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(library), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+@pytest.mark.parametrize("command", [("stats",), ("check",), ("search", "policy")])
+def test_a_planted_index_whose_table_of_contents_runs_code_is_never_opened(
+    seeded_dir: Path, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    marker = tmp_path / "PWNED"
+    _plant(seeded_dir, marker, signed=False)
+    proc = desk(seeded_dir, tmp_path, *command)
+    assert not marker.exists(), "the planted index ran code"
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "could not be verified as written by desk for this user" in proc.stderr
+    assert "rebuilt it from the database" in proc.stderr
+    assert proc.stdout.strip()
+    again = desk(seeded_dir, tmp_path, "check")
+    assert again.returncode == 0 and again.stderr == "", again.stderr
+
+
+def test_the_window_and_the_library_never_open_a_planted_index(seeded_dir: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "PWNED"
+    _plant(seeded_dir, marker, signed=False)
+    with Library(seeded_dir) as lib:  # what the window opens
+        assert lib.repaired is not None and "could not be verified" in lib.repaired
+        assert lib.search_ids("policy").total > 0
+        assert lib.check() == []
+    assert not marker.exists()
+    with Library(seeded_dir) as lib:  # signed by this user now: read as it is, not rebuilt again
+        assert lib.repaired is None
+
+
+def test_a_planted_index_with_a_signature_that_verifies_still_runs_nothing(
+    seeded_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defence in depth: were the signature forged, Whoosh's pickles are still read as data only."""
+    marker = tmp_path / "PWNED"
+    _plant(seeded_dir, marker, signed=True)
+    monkeypatch.chdir(tmp_path)
+    with Library(seeded_dir) as lib:
+        assert lib.repaired == "the search index is damaged"  # the pickle was refused
+        assert lib.search_ids("policy").total > 0
+    assert not marker.exists()
+    proc = desk(seeded_dir, tmp_path, "check")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def test_an_index_signed_under_another_key_rebuilds_once(seeded_dir: Path, tmp_path: Path) -> None:
+    """A library moved to another machine or user: its index is rebuilt once, then trusted."""
+    env = {**os.environ, "DESK_KEY_DIR": str(tmp_path / "other-user" / "desk")}
+    cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(seeded_dir), "stats"]
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0 and "could not be verified" in first.stderr, first.stderr
+    second = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    key = tmp_path / "other-user" / "desk" / "secret.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_bytes()) == 32
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    assert not any(p.name == "secret.key" for p in seeded_dir.rglob("*"))  # never inside the library
+
+
+def test_a_changed_table_of_contents_is_damage_and_is_rebuilt(seeded_dir: Path) -> None:
+    index = seeded_dir / INDEX_DIR_NAME
+    toc = next(index.glob("*.toc"))
+    info = toc.stat()
+    data = bytearray(toc.read_bytes())
+    data[-5] ^= 0xFF
+    toc.write_bytes(bytes(data))
+    os.utime(toc, ns=(info.st_atime_ns, info.st_mtime_ns))  # same size, same time: only the hash tells
+    from desk.core.search import SearchIndex
+
+    assert SearchIndex(index).state() is IndexState.CORRUPT
+    with Library(seeded_dir) as lib:
+        assert lib.repaired == "the search index is damaged"
+        assert lib.check() == []
+
+
+def test_whoosh_reads_no_pickle_unrestricted_once_checked() -> None:
+    check()
+    assert unpickling.raw_readers() == []
+    from whoosh.codec import whoosh3
+    from whoosh.filedb import fileindex, structfile
+
+    assert whoosh3.loads is unpickling.loads
+    assert structfile.load_pickle is unpickling.load
+    assert fileindex.pickle.loads is unpickling.loads
+
+
+def test_the_data_only_reader_refuses_every_name_it_does_not_know(tmp_path: Path) -> None:
+    marker = tmp_path / "PWNED"
+    for protocol in (2, 4, 5):
+        with pytest.raises(pickle.UnpicklingError):
+            unpickling.loads(pickle.dumps(_Boom(marker), protocol))
+    # A dotted name inside an allowed module is no way round the list.
+    module, name = b"whoosh.fields", b"Schema.__init__.__globals__"
+    sneaky = b"\x80\x04\x8c" + bytes([len(module)]) + module + b"\x8c" + bytes([len(name)]) + name + b"\x93."
+    with pytest.raises(pickle.UnpicklingError):
+        unpickling.loads(sneaky)
+    assert not marker.exists()
+    schema = build_schema()
+    assert set(unpickling.loads(pickle.dumps(schema, 2)).names()) == set(schema.names())
+
+
+INT32 = st.integers(min_value=-(2**31), max_value=2**31 - 1)
+
+
+@given(st.lists(INT32, max_size=2500), st.sampled_from([2, 3, 4, 5]))
+def test_plain_int_lists_read_the_same_on_the_fast_path(values: list[int], protocol: int) -> None:
+    data = pickle.dumps(values, protocol)
+    assert unpickling.loads(data) == values
+    assert unpickling.loads(pickle.dumps(tuple(values), protocol)) == tuple(values)
+
+
+@given(
+    st.lists(st.one_of(st.integers(), st.text(max_size=5), st.binary(max_size=5), st.floats(allow_nan=False)))
+)
+def test_data_pickles_read_as_pickle_reads_them(values: list[object]) -> None:
+    for protocol in (2, 4):
+        data = pickle.dumps({"v": values, "s": frozenset({1, 2})}, protocol)
+        assert unpickling.loads(data) == pickle.loads(data)
+
+
+def test_check_says_in_plain_words_an_index_it_cannot_verify_nor_rebuild(
+    seeded_dir: Path, tmp_path: Path
+) -> None:
+    """A read-only library from another user: its index is not read, and check says why."""
+    if os.geteuid() != 0:
+        pytest.skip("a read-only bind mount needs root")
+    if subprocess.run(["mount", "--bind", str(seeded_dir), str(seeded_dir)], capture_output=True).returncode:
+        pytest.skip("mount --bind is not allowed here")
+    env = {**os.environ, "DESK_KEY_DIR": str(tmp_path / "someone-else")}
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(seeded_dir)], check=True)
+        cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(seeded_dir)]
+        check = subprocess.run([*cmd, "check"], capture_output=True, text=True, env=env, timeout=300)
+        assert check.returncode == 1 and "Traceback" not in check.stderr
+        assert "could not be verified as written by desk for this user, so it was not read" in check.stderr
+        listed = subprocess.run(
+            [*cmd, "list", "--json"], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert listed.returncode == 0  # the database is read as ever
+    finally:
+        subprocess.run(["umount", str(seeded_dir)], capture_output=True)
