@@ -1,5 +1,5 @@
 """Screenshots of the window for the README: light and dark, a search and a note, math in a
-snippet, the first run.
+snippet, the first run, the sidebar with tags, a saved search and their counts.
 
 Run from the repository: `python scripts/screenshots.py` (offscreen; writes resources/screenshots/*.png).
 The libraries are built from seeds/ in a temporary folder (see shots.py).
@@ -74,6 +74,34 @@ def math_snippet(s: Session) -> None:
     window.close()
 
 
+def sidebar(s: Session, scheme: str) -> None:
+    """Tags (the first nine numbered), a saved search and the counts; a tag chosen, sorted by title."""
+    from desk.core.library import Library
+
+    library = s.library(f"sidebar-{scheme}")
+    with Library(library) as lib:
+        top = [h.id for h in lib.search_ids("offline reinforcement learning", limit=12).hits]
+        lib.tag(top[:5], "reading group")
+        lib.tag([h.id for h in lib.search_ids("safety constraints", limit=3).hits], "safe RL")
+        lib.tag([h.id for h in lib.search_ids("vehicle routing", limit=2).hits], "routing")
+        lib.tag(top[3:9], "to reproduce")
+        lib.set_starred(top[:3], True)
+        lib.set_read(top[:7], True)
+        lib.save_search("RL policies", "reinforcement learning policy")
+        lib.save_search("Unread on LLMs", "is:unread language model")
+    window = s.window(library, scheme)
+    window.main_splitter.setSizes([470, 580])
+    wait(s.app, lambda: window.sidebar.counts is not None)
+    window.sorting.choose("title")
+    window.set_filter('tag:"reading group"')
+    wait(s.app, lambda: not window.controller.pending() and window.model.rowCount() > 0)
+    window.results_view.select_row(1)
+    in_view(s, window, 1)
+    window.places.focus_sidebar()
+    s.save(window, f"{scheme}-sidebar")
+    window.close()
+
+
 def first_run(s: Session) -> None:
     window = s.window(s.library("first-run", seeds=False), "light", first_run_seeds=SEEDS)
     wait(s.app, window.welcome.isVisible)
@@ -87,6 +115,8 @@ def main() -> int:
             search_and_note(s, scheme)
         math_snippet(s)
         first_run(s)
+        for scheme in ("light", "dark"):
+            sidebar(s, scheme)
     return 0
 
 

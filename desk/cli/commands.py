@@ -20,7 +20,7 @@ from desk.cli.output import (
     warn,
 )
 from desk.core.paths import resolve_library_dir
-from desk.core.records import ResultPage
+from desk.core.records import SORTS, ResultPage
 
 if TYPE_CHECKING:
     from desk.core.library import Library
@@ -118,8 +118,6 @@ def run_import(args: argparse.Namespace) -> int:
 
 # -- reading -----------------------------------------------------------------------------------
 def sort_flag(p: argparse.ArgumentParser) -> None:
-    from desk.core.sorting import SORTS
-
     p.add_argument("--sort", choices=SORTS, default="relevance", help="the order (default: relevance)")
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desk.cli.commands import json_flag, opened, paper_id
 from desk.cli.output import emit_json, say, summary_line, warn
-from desk.core.dedup import Candidate, describe_group, describe_link
-from desk.core.merge_plan import MERGEABLE_KINDS, PlannedMerge
+
+if TYPE_CHECKING:  # the detector (numpy, MinHash) loads only when a duplicates command runs
+    from desk.core.dedup import Candidate
+    from desk.core.merge_plan import PlannedMerge
+
+#: merge_plan.MERGEABLE_KINDS, named here so that building the parser loads no detector.
+MERGE_KINDS = ("exact", "truncation")
 
 
 def dupes_args(p: argparse.ArgumentParser) -> None:
@@ -18,6 +23,8 @@ def dupes_args(p: argparse.ArgumentParser) -> None:
 
 def group_json(g: Candidate) -> dict[str, Any]:
     """A group as `desk dupes --json` gives it: what it is and each link that holds it."""
+    from desk.core.dedup import describe_group, describe_link
+
     return {
         "ids": list(g.ids),
         "similarity": round(g.similarity, 4),
@@ -39,6 +46,8 @@ def group_json(g: Candidate) -> dict[str, Any]:
 
 def run_dupes(args: argparse.Namespace) -> int:
     """desk dupes"""
+    from desk.core.dedup import describe_group
+
     with opened(args) as lib:
         groups = lib.near_duplicates()
         if args.json:
@@ -58,7 +67,7 @@ def merge_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("others", metavar="OTHER_ID", type=paper_id, nargs="*", help="papers folded into it")
     p.add_argument(
         "--all-kind",
-        choices=MERGEABLE_KINDS,
+        choices=MERGE_KINDS,
         help="merge every group of this kind, each into its longest text (see --preview)",
     )
     p.add_argument("--preview", action="store_true", help="with --all-kind: show the merges, make none")

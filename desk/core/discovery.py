@@ -17,8 +17,6 @@ from sqlalchemy import select
 from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
-from desk.core.semantic import recommend as recommending
-from desk.core.semantic.build import build_in_process
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
     from pathlib import Path
@@ -95,6 +93,8 @@ class Discovery:
         Setting ``cancel`` stops the build (its process is killed) and nothing is done."""
         if not self.vectors_pending():
             return None
+        from desk.core.semantic.build import build_in_process
+
         if not build_in_process(self.directory, cancel=cancel):
             if cancel is not None and cancel.is_set():
                 return None
@@ -154,6 +154,8 @@ class Discovery:
             return [], 0, NOT_READY
         if not kept:
             return [], 0, NOTHING_TO_GO_ON
+        from desk.core.semantic import recommend as recommending
+
         scored = recommending.rank(data, sorted(kept), left, candidates, limit)
         return scored, len(candidates) if scored else 0, None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sqlalchemy import delete, func, select, text
@@ -14,11 +14,13 @@ from desk.core import failures
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
 from desk.core.search.disk import DIGEST_PRIME, revision_digest, verify_files
-from desk.core.search.index import StagedBatch
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
 from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
+
+if TYPE_CHECKING:
+    from desk.core.search.building import StagedBatch
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]

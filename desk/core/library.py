@@ -7,21 +7,17 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from desk.core import edits, export, history, importer, merge_plan, merging, sorting, undo
+from desk.core import edits, history, merging, sorting, undo
 from desk.core import tags as tagging
-from desk.core.analysis import Analysed
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import load_papers, require_papers
-from desk.core.dedup import Candidate
 from desk.core.discovery import Discovery
-from desk.core.duplicates import CACHE_FILE_NAME, DuplicateFinder, Hashing
-from desk.core.index_sync import IndexSync, PendingFlush
-from desk.core.merge_plan import PlannedMerge
+from desk.core.index_sync import IndexSync
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import (
     ImportReport,
@@ -33,16 +29,25 @@ from desk.core.records import (
     Stats,
 )
 from desk.core.search import SearchIndex, SearchResult
-from desk.core.search.model import Marks
-from desk.core.search.snippets import Highlighter
-from desk.core.search.staging import write_segment
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
 from desk.core.tuning import Tuning
 from desk.core.workers import WorkerPool
 from desk.core.workflow import Workflow
 
+if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when first used
+    import numpy as np
+
+    from desk.core import importer
+    from desk.core.analysis import Analysed
+    from desk.core.dedup import Candidate
+    from desk.core.duplicates import DuplicateFinder, Hashing
+    from desk.core.index_sync import PendingFlush
+    from desk.core.merge_plan import PlannedMerge
+    from desk.core.search.model import Marks
+
 Progress = Callable[[int, int], None]
+CACHE_FILE_NAME = "near-duplicates.npz"  # desk.core.duplicates.CACHE_FILE_NAME (checked by a test)
 
 
 def _sources(paper: Paper) -> tuple[SourceInfo, ...]:
@@ -140,11 +145,20 @@ class Library(Workflow, Discovery):
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
-        self._dupes = DuplicateFinder(self.db, directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
+        self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
         self.repaired: str | None = self._sync.ensure(progress)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
         self.index.semantic = self.vectors
+
+    @property
+    def _dupes(self) -> DuplicateFinder:
+        """The near-duplicate finder (its module and cache are loaded on first use)."""
+        if self._finder is None:
+            from desk.core.duplicates import DuplicateFinder
+
+            self._finder = DuplicateFinder(self.db, self.directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
+        return self._finder
 
     @property
     def index_behind(self) -> str | None:
@@ -158,7 +172,8 @@ class Library(Workflow, Discovery):
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
         """Close the index and the database (saving the near-duplicate cache)."""
-        self._dupes.save()
+        if self._finder is not None:
+            self._finder.save()
         self.index.close()
         self.db.close()
 
@@ -247,6 +262,9 @@ class Library(Workflow, Discovery):
 
         A big file is analysed and indexed on worker processes (both cores).
         """
+        from desk.core import importer
+        from desk.core.search.staging import write_segment
+
         with WorkerPool(tuning=self.tuning) as pool:
             follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
             try:
@@ -377,6 +395,8 @@ class Library(Workflow, Discovery):
 
         For the titles, short names and abstracts the window shows beside a result's snippet.
         """
+        from desk.core.search.snippets import Highlighter
+
         highlighter = Highlighter.of(marks)
         return [highlighter.spans(text) if text else () for text in texts]
 
@@ -437,6 +457,8 @@ class Library(Workflow, Discovery):
                     select(Paper.id, func.length(Paper.abstract)).where(Paper.id.in_(ids))
                 )
             }
+        from desk.core import merge_plan
+
         return merge_plan.plan(groups, kind, lengths)
 
     def merge_all(self, kind: str) -> list[PlannedMerge]:
@@ -461,6 +483,8 @@ class Library(Workflow, Discovery):
     # -- export ------------------------------------------------------------------------------
     def export_markdown(self, ids: Sequence[int], *, what: str) -> str:
         """Markdown for the given papers, headed by what was exported and when."""
+        from desk.core import export
+
         return export.to_markdown(self.papers(ids), what=what, when=datetime.now(UTC))
 
     # -- maintenance -------------------------------------------------------------------------

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+#: The orders a list or a search can be sorted in (desk/core/sorting.py reads them from the database).
+SORTS = ("relevance", "collection", "recent", "starred", "title")
+
 
 @dataclass(frozen=True)
 class SourceInfo:

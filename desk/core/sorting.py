@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session
 
 from desk.core.db.queries import CHUNK
 from desk.core.errors import DeskError
+from desk.core.records import SORTS
 
-SORTS = ("relevance", "collection", "recent", "starred", "title")
+__all__ = ["RECOMMENDED", "SORTS", "by_score", "check", "ordered_ids", "positions"]
+
 #: Library.search_ids's sort by the recommender (Discovery.recommend_scores), not a column.
 RECOMMENDED = "recommended"
 

@@ -67,7 +67,10 @@ def test_a_note_never_swallows_the_papers_after_it(notes: list[str]) -> None:
     md = to_markdown(papers, what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
     tokens = markdown_it.MarkdownIt("commonmark").parse(md)
     h2 = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
-    assert h2 == [p.title for p in papers]
+    # Every paper's heading is there, in order: no note hid the papers after it. A note may hold
+    # headings of its own (`## x`, or a line under a `-` underline): it goes out as written.
+    left = iter(h2)
+    assert all(any(h == p.title for h in left) for p in papers), h2
 
 
 def test_an_image_in_an_abstract_is_exported_as_text_and_a_link() -> None:
@@ -89,3 +92,14 @@ def test_notes_go_out_as_written_unless_they_would_leak() -> None:
         assert contained_note(note) == note
     assert contained_note("```python\nx = 1") == "```python\nx = 1\n```"
     assert contained_note("- ```\n  ```\n```") == "> - ```\n>   ```\n> ```"
+
+
+def test_a_note_with_a_heading_of_its_own_keeps_it_and_the_next_paper() -> None:
+    papers = [
+        replace(_paper(i, f"Abstract number {i} about learning.", "C"), note=note, has_note=True)
+        for i, note in enumerate(["```", "?>\n-"])  # hypothesis found it: `-` under a line is an h2
+    ]
+    md = to_markdown(papers, what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
+    tokens = markdown_it.MarkdownIt("commonmark").parse(md)
+    h2 = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert h2 == [papers[0].title, papers[1].title, "?>"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from desk.core.search import IndexDoc, SearchIndex
-from desk.core.search.index import SMALL_BATCH
+from desk.core.search.commits import SMALL_BATCH
 from desk.core.search.writer import TINY_SEGMENT
 from desk.core.tuning import Tuning
 

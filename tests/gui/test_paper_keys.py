@@ -96,6 +96,9 @@ def test_t_in_triage_tags_the_paper_on_screen(open_window, library_dir: Path, qt
     press(qtbot, Key.Key_Return)
     wait_idle(qtbot, window)
     assert tagged(library_dir, "later") == {queue[0], queue[1]}
+    press(qtbot, "1")  # a digit in triage: the paper on screen, not the list's
+    wait_idle(qtbot, window)
+    assert tagged(library_dir, "later") == {queue[0]}
     window.close()
 
 
@@ -267,4 +270,26 @@ def test_every_new_action_is_in_a_menu_with_its_keys_and_on_the_sheet(
     assert entries["Copy the selected papers as Markdown"] == "Ctrl+C"
     assert entries["Select all results"] == "Ctrl+A"
     assert "Shift+↓" in entries["Select a range of results / more results"]
+    window.close()
+
+
+def test_ctrl_click_adds_a_row_and_shift_click_a_range(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "learning")
+    view = window.results_view
+    rows = [window.model.id_at(r) for r in range(6)]
+
+    def click(row: int, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        centre = view.visualRect(window.model.index(row)).center()
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, centre)
+
+    click(0)
+    click(2, Ctrl)
+    assert window.paper_keys.selection.selected_ids() == [rows[0], rows[2]]
+    click(5, Shift)
+    assert window.paper_keys.selection.selected_ids() == [rows[0], *rows[2:6]]
+    press(qtbot, "s")
+    wait_idle(qtbot, window)
+    with Library(library_dir) as lib:
+        assert set(lib.paper_ids(starred=True)) == {rows[0], *rows[2:6]}
     window.close()

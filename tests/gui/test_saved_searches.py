@@ -71,3 +71,16 @@ def test_nothing_to_save_is_said_and_asks_nothing(open_window, library_dir: Path
     press(qtbot, Key.Key_S, CtrlShift)
     assert not window.places.ask.asking
     assert "Type a search first" in window.statusBar().currentMessage()
+
+
+def test_a_saved_search_that_finds_nothing_says_so_not_that_the_library_is_empty(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    with Library(library_dir) as lib:
+        lib.save_search("starred ones", "is:starred")
+    window = open_window(library_dir)
+    go_to_entry(qtbot, window, "starred ones")
+    wait_search(qtbot, window)
+    assert window.model.total == 0
+    said = window.paper_view.title.text()
+    assert 'saved:"starred ones"' in said and "library is empty" not in said

@@ -26,16 +26,16 @@ def test_the_key_cycles_the_sorts_the_list_follows_and_the_library_remembers(
     with Library(library_dir) as lib:
         lib.set_starred(lib.paper_ids()[40:43], True)
     window = open_window(library_dir)
-    assert window.sorting.label.text() == "sorted by relevance"
+    assert window.sorting.label.text() == "· sorted by relevance"
     press(qtbot, Key.Key_O, CtrlShift)
     wait_search(qtbot, window)
     assert window.controller.sort == "collection" and window.sorting.actions["collection"].isChecked()
-    assert window.sorting.label.text() == "sorted by collection and position"
+    assert window.sorting.label.text() == "· sorted by collection and position"
     assert shown_ids(window) == order(library_dir, "", "collection")
     press(qtbot, Key.Key_O, CtrlShift)  # recently imported
     press(qtbot, Key.Key_O, CtrlShift)  # starred first
     wait_search(qtbot, window)
-    assert window.sorting.label.text() == "starred first"
+    assert window.sorting.label.text() == "· starred first"
     assert shown_ids(window)[:3] == order(library_dir, "", "relevance")[40:43]
     press(qtbot, Key.Key_O, CtrlShift)  # title
     type_text(qtbot, "policy")  # the focus is in the search box: typed words, sorted by title
@@ -63,13 +63,13 @@ def test_recommended_lists_what_recommend_offers_and_per_tag_when_a_tag_is_chose
         press(qtbot, Key.Key_O, CtrlShift)
     wait_search(qtbot, window)
     assert window.controller.sort == "recommended"
-    assert window.sorting.label.text() == "recommended for you first"
+    assert window.sorting.label.text() == "· recommended for you first"
     assert shown_ids(window)[:10] == offered
     assert not set(shown_ids(window)[:10]) & set(rl[:3])  # starred papers are not offered
 
     go_to_entry(qtbot, window, "1  routing")  # the tag: the papers recommended for it
     wait_search(qtbot, window)
     wait_idle(qtbot, window)
-    assert window.sorting.label.text() == "recommended for “routing”"
+    assert window.sorting.label.text() == "· recommended for “routing”"
     assert shown_ids(window)[:10] == for_tag
     assert not set(shown_ids(window)) & set(routing[:2])  # its own papers are not listed

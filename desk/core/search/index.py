@@ -23,29 +23,27 @@ from whoosh import index as windex
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
-from desk.core.search import building, commits, manifest
+from desk.core.search import manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
-from desk.core.search.building import StagedBatch
-from desk.core.search.commits import SMALL_BATCH, WRITE_TIMEOUT
-from desk.core.search.compiler import TagLookup, compile_query
 from desk.core.search.disk import BUILD_PREFIX, live_revisions, open_index, probe, sweep_builds
 from desk.core.search.hits import empty, ms
 from desk.core.search.model import IndexDoc, IndexState, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.query import clean_query, parse
 from desk.core.search.ranking import K1, B
-from desk.core.search.related import NOT_INDEXED, listing, related
 from desk.core.search.schema import LEXICON_NAME, SCHEMA_VERSION, read_marker
-from desk.core.search.searching import Order, run_search
 from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
 from desk.core.workers import WorkerPool, split
 
+# The writing (building.py, commits.py) and searching (searching.py, related.py, the query
+# language) modules are imported by the methods that use them: a process that only opens the
+# library to read the database (`desk stats`) does not load them.
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
+    from desk.core.search.building import StagedBatch
+    from desk.core.search.compiler import TagLookup
+    from desk.core.search.searching import Order
     from desk.core.semantic.vectors import SemanticVectors
-
-__all__ = ["SMALL_BATCH", "WRITE_TIMEOUT", "Order", "SearchIndex", "StagedBatch"]
 
 log = logging.getLogger(__name__)
 NOT_READY = "The search index is not ready."
@@ -147,6 +145,8 @@ class SearchIndex:
 
         With a ``pool``, segments are written by its worker processes while ``docs`` is read.
         """
+        from desk.core.search import building
+
         with self._rebuilding:
             self.directory.mkdir(parents=True, exist_ok=True)
             sweep_builds(self.directory)
@@ -184,6 +184,8 @@ class SearchIndex:
 
         Only when can_stage(pool): segments are moved into the index through Whoosh's internals.
         """
+        from desk.core.search.building import StagedBatch
+
         self.directory.mkdir(parents=True, exist_ok=True)
         sweep_stages(self.directory)
         jobs = [
@@ -198,6 +200,8 @@ class SearchIndex:
 
     def _commit(self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
+        from desk.core.search import commits
+
         with self._lock:
             commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged)
             self._record()
@@ -208,6 +212,8 @@ class SearchIndex:
         wanted = sorted(set(ids))
         if not wanted:
             return
+        from desk.core.search import commits
+
         with self._lock:
             commits.delete(self._index(), self._acronyms, wanted)
             self._record()
@@ -259,6 +265,10 @@ class SearchIndex:
         database; ``order``, given the ids of every match best first, returns their positions
         in the order wanted (a sort other than relevance).
         """
+        from desk.core.search.compiler import compile_query
+        from desk.core.search.query import clean_query, parse
+        from desk.core.search.searching import run_search
+
         started = time.perf_counter()
         limit, offset = max(0, limit), max(0, offset)
         query = clean_query(query)
@@ -299,6 +309,8 @@ class SearchIndex:
 
         Without vectors (not built yet), the key terms alone.
         """
+        from desk.core.search.related import NOT_INDEXED, related
+
         started = time.perf_counter()
         with self._lock:
             corpus = self._current()
@@ -308,6 +320,8 @@ class SearchIndex:
 
     def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
         """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+        from desk.core.search.related import listing
+
         started = time.perf_counter()
         with self._lock:
             corpus = self._current()

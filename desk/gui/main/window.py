@@ -521,6 +521,9 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1200, 760)
+        docks = self.settings.splitter("docks")  # the sidebar's width and whether it is shown
+        if docks is not None and self.restoreState(docks):
+            self.places.dock.setVisible(self.settings.sidebar)  # the setting says; not a triage's hiding
         for name, splitter in (("main", self.main_splitter), ("right", self.reading)):
             state = self.settings.splitter(name)
             if state is None or not splitter.restoreState(state):
@@ -531,6 +534,7 @@ class MainWindow(QMainWindow):
 
     def _save_settings(self) -> None:
         self.settings.geometry = self.saveGeometry()
+        self.settings.set_splitter("docks", self.saveState())
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()

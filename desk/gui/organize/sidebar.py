@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
@@ -103,7 +103,7 @@ class Sidebar(QTreeWidget):
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setIndentation(10)
-        self.setUniformRowHeights(True)
+        self.row_height = self.fontMetrics().height() + 8  # rows a little apart: easy to read and hit
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.header()
@@ -122,6 +122,7 @@ class Sidebar(QTreeWidget):
             font.setBold(True)
             section.setFont(0, font)
             section.setFirstColumnSpanned(True)
+            section.setSizeHint(0, QSize(0, self.row_height + 6))  # a heading stands apart
             self.sections[kind] = section
         for name, label in BUILT_IN:
             self._entry("library", label, name)
@@ -136,6 +137,7 @@ class Sidebar(QTreeWidget):
         item.setData(0, KIND, kind)
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         item.setToolTip(0, label)
+        item.setSizeHint(0, QSize(0, self.row_height))
         return item
 
     def entries(self, kind: str | None = None) -> list[QTreeWidgetItem]:

@@ -111,7 +111,7 @@ class SortMenu(QObject):
 
     def _show(self) -> None:
         text = sort_text(self.sort, self.controller.filter)
-        self.label.setText(text)
+        self.label.setText(f"· {text}")
         self.label.setAccessibleName(f"Results {text}")
 
     def _why_none(self) -> None:

@@ -113,9 +113,8 @@ class TrashView(QWidget):
             return False
         key, mods = event.key(), event.modifiers()
         shift = mods == Qt.KeyboardModifier.ShiftModifier
-        ours = (
-            (key in _RESTORE and not mods) or key == Qt.Key.Key_Escape or (key == Qt.Key.Key_Delete and shift)
-        )
+        # Delete alone is taken too: a Delete of the window (papers to the trash) must not act behind it.
+        ours = (key in _RESTORE and not mods) or key in (Qt.Key.Key_Escape, Qt.Key.Key_Delete)
         if not ours:
             return False
         if event.type() == QEvent.Type.ShortcutOverride:
@@ -125,7 +124,8 @@ class TrashView(QWidget):
             if key == Qt.Key.Key_Escape:
                 self.closed.emit()
             elif key == Qt.Key.Key_Delete:
-                self.emptyRequested.emit()
+                if shift:
+                    self.emptyRequested.emit()
             else:
                 self.restore_selected()
             return True

@@ -25,10 +25,14 @@ AMONG = {
 
 
 def empty_text(query: str, filter_name: str) -> str:
-    """What the paper pane says when the list is empty."""
+    """What the paper pane says when the list is empty (`filter_name`: a built-in filter's name,
+    or the query term of a sidebar entry such as `saved:"x"`)."""
+    among = AMONG.get(filter_name, "" if filter_name in ("", "all") else f" in {filter_name}")
     if query:
-        return f"No paper matches “{query}”{AMONG.get(filter_name, '')}."
-    return EMPTY_FILTER.get(filter_name, EMPTY_LIBRARY)
+        return f"No paper matches “{query}”{among}."
+    if filter_name in ("", "all") or filter_name in EMPTY_FILTER:
+        return EMPTY_FILTER.get(filter_name, EMPTY_LIBRARY)
+    return f"No paper is in {filter_name} now. Ctrl+1 shows all papers."
 
 
 class ResultList(QListView):

@@ -1,0 +1,69 @@
+"""Whole-process wall time of desk commands (issue 17: a CLI command within 0.2 s at 10k).
+
+Runs each command ``--runs`` times as its own process (as a shell or a script would), after one
+warm-up run, and reports p50/p95/max of the wall time, like ``hyperfine`` does.
+
+Usage: ``python bench/cli_start.py --library DIR [--runs 20] [--json]``; the library should be
+imported first (e.g. ``python bench/realcorpus.py --size 10000 --out F && desk --library DIR import F``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+COMMANDS = (("stats",), ("search", "diffusion model"), ("list", "--json"))
+
+
+def measure(
+    library: Path, command: tuple[str, ...], runs: int, python: str = sys.executable
+) -> dict[str, float]:
+    """p50/p95/max wall seconds of ``desk COMMAND --library LIBRARY`` over ``runs`` processes."""
+    argv = [python, "-m", "desk", "--library", str(library), *command]
+    # Bytecode cached as an installed desk has it (PYTHONDONTWRITEBYTECODE would compile every run).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["DESK_LIBRARY"] = str(library)
+    subprocess.run(argv, capture_output=True, check=True, env=env)  # warm-up: the page cache
+    times: list[float] = []
+    cpu: list[float] = []
+    for _ in range(runs):
+        before = os.times()
+        started = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
+        times.append(time.perf_counter() - started)
+        after = os.times()
+        cpu.append(sum(after[2:4]) - sum(before[2:4]))  # the child's user + system time
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    return {"p50": statistics.median(times), "p95": p95, "max": times[-1], "cpu_p50": statistics.median(cpu)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure each command and print a table (or one JSON object)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--library", type=Path, required=True)
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    out = {" ".join(c): measure(args.library, c, args.runs) for c in COMMANDS}
+    load = os.getloadavg()[0]
+    if args.json:
+        print(json.dumps({"commands": out, "load": load}))
+    else:
+        print(f"whole-process wall time over {args.runs} runs (load {load:.2f})")
+        for name, t in out.items():
+            print(
+                f"  desk {name:<24} p50 {t['p50'] * 1000:6.0f} ms  p95 {t['p95'] * 1000:6.0f} ms"
+                f"  (CPU p50 {t['cpu_p50'] * 1000:4.0f} ms)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""A command loads what it runs (issue 17: a CLI command starts in 0.2 s; bench/cli_start.py times it).
+
+Each check runs the command in a fresh interpreter and reads ``sys.modules`` after it: no timing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+# What reading the database's counts never needs: the near-duplicate detector (MinHash over
+# numpy), the importer and its text analysis, the writers of the index, the query language
+# and the ranking, the recommender, the Markdown export.
+NOT_FOR_STATS = (
+    "desk.core.dedup",
+    "desk.core.duplicates",
+    "desk.core.merge_plan",
+    "desk.core.importer",
+    "desk.core.analysis",
+    "desk.core.text.titles",
+    "desk.core.search.building",
+    "desk.core.search.commits",
+    "desk.core.search.searching",
+    "desk.core.search.compiler",
+    "desk.core.search.related",
+    "desk.core.semantic.recommend",
+    "desk.core.semantic.build",
+    "desk.core.export",
+    "scipy",
+)
+
+_RUN = (
+    "import json, sys\n"
+    "from desk.cli.main import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(json.dumps({'code': code, 'modules': sorted(sys.modules)}), file=sys.stderr)\n"
+)
+
+
+def _modules(library: Path, *args: str) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _RUN, "--library", str(library), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0, proc.stderr
+    return set(report["modules"])
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return [n for n in names if n in modules or any(m.startswith(n + ".") for m in modules)]
+
+
+def test_stats_loads_no_detector_importer_writer_or_ranking(seeded_dir: Path) -> None:
+    assert _loaded(_modules(seeded_dir, "stats"), NOT_FOR_STATS) == []
+
+
+def test_list_json_loads_no_detector_importer_or_writer(seeded_dir: Path) -> None:
+    loaded = _loaded(_modules(seeded_dir, "list", "--json"), NOT_FOR_STATS)
+    assert loaded == []
+
+
+def test_search_loads_the_ranking_but_not_the_detector_or_importer(seeded_dir: Path) -> None:
+    modules = _modules(seeded_dir, "search", "policy")
+    assert "desk.core.search.searching" in modules  # the check sees what a command does load
+    # (SciPy may load here: a search builds the semantic vectors when they are missing.)
+    assert _loaded(modules, ("desk.core.dedup", "desk.core.importer", "desk.core.analysis")) == []
+
+
+def test_the_parser_names_the_kinds_merge_plan_merges() -> None:
+    from desk.cli.duplicates import MERGE_KINDS
+    from desk.core import duplicates
+    from desk.core.library import CACHE_FILE_NAME
+    from desk.core.merge_plan import MERGEABLE_KINDS
+
+    assert MERGE_KINDS == MERGEABLE_KINDS
+    assert CACHE_FILE_NAME == duplicates.CACHE_FILE_NAME
