@@ -19,6 +19,7 @@ from desk.cli.output import (
     summary_line,
     warn,
 )
+from desk.cli.progress import Bar
 from desk.core.paths import resolve_library_dir
 from desk.core.records import SORTS, ResultPage
 
@@ -36,14 +37,9 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def progress_printer(label: str) -> Callable[[int, int], None]:
-    def report(done: int, total: int) -> None:
-        if total >= 500 and sys.stderr.isatty():
-            sys.stderr.write(f"\r{label}: {done * 100 // max(total, 1)}%")
-            if done >= total:
-                sys.stderr.write("\n")
-
-    return report
+def progress_printer(label: str, unit: str = "papers") -> Bar:
+    """A progress bar for ``label`` on stderr when it is a terminal (nothing otherwise)."""
+    return Bar(label, unit)
 
 
 @contextmanager
@@ -103,7 +99,7 @@ def import_args(p: argparse.ArgumentParser) -> None:
 def run_import(args: argparse.Namespace) -> int:
     """desk import PATH..."""
     with opened(args) as lib:
-        report = lib.import_paths(args.paths)
+        report = lib.import_paths(args.paths, progress=progress_printer("Importing", "files"))
     if args.json:
         emit_json(report.as_json())
     else:
