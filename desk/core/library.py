@@ -39,10 +39,8 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
     import numpy as np
 
     from desk.core import importer
-    from desk.core.analysis import Analysed
     from desk.core.dedup import Candidate
-    from desk.core.duplicates import DuplicateFinder, Hashing
-    from desk.core.index_sync import PendingFlush
+    from desk.core.duplicates import DuplicateFinder
     from desk.core.merge_plan import PlannedMerge
     from desk.core.search.model import Marks
 
@@ -81,48 +79,6 @@ def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
         created_at=paper.created_at,
         updated_at=paper.updated_at,
     )
-
-
-class _ImportFollowUp:
-    """The work that follows each file of an import, on the workers. Once a file is analysed,
-    its abstracts are hashed for near-duplicates while it is stored; once stored, its index
-    segments are written while the next file is stored, and the previous file's committed."""
-
-    def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
-        self.sync, self.dupes, self.pool = sync, dupes, pool
-        self.pending: list[PendingFlush] = []
-        self.current: Hashing | None = None  # the file being stored
-        self.hashing: list[tuple[Hashing, list[int], list[int]]] = []
-
-    def analysed(self, items: Sequence[Analysed]) -> None:
-        """A file is analysed and about to be stored: start hashing its abstracts."""
-        self.current = self.dupes.start_hashing([a.readable for a in items], self.pool)
-
-    def __call__(self, outcome: importer.FileOutcome) -> None:
-        if self.current is not None and outcome.added_ids:
-            self.hashing.append((self.current, outcome.added_ids, outcome.added_rows))
-        self.current = None
-        if self.pending:
-            self.pending.pop().finish()
-        started = self.sync.start_flush(self.pool)
-        if started is not None:
-            self.pending.append(started)
-
-    def add_hashes(self) -> None:
-        """Give the near-duplicate finder the hashes the workers computed (waits for them)."""
-        self.dupes.add_hashed(self.hashing)
-        self.hashing = []
-
-    def finish(self) -> None:
-        """Commit the last file's segments and index what is left."""
-        while self.pending:
-            self.pending.pop().finish()
-        self.sync.flush(self.pool)  # merged papers' new sources, a batch that failed
-
-    def abandon(self) -> None:
-        """Drop segments not committed (their papers stay queued)."""
-        while self.pending:
-            self.pending.pop().abandon()
 
 
 class Library(Workflow, Discovery):
@@ -263,10 +219,11 @@ class Library(Workflow, Discovery):
         A big file is analysed and indexed on worker processes (both cores).
         """
         from desk.core import importer
+        from desk.core.import_indexing import ImportIndexing
         from desk.core.search.staging import write_segment
 
         with WorkerPool(tuning=self.tuning) as pool:
-            follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
+            follow_up = ImportIndexing(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
                     self.db,
