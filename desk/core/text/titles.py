@@ -50,24 +50,14 @@ _NAMED_LEAD_RE = re.compile(
 )
 # Short verbs whose last consonant doubles before -ing.
 _DOUBLED = frozenset(
-    ("admit", "put", "set", "run", "get", "cut", "plan", "map", "scan", "stop", "transfer", "refer", "prefer")
-    + (
-        "occur",
-        "omit",
-        "submit",
-        "permit",
-        "commit",
-        "control",
-        "compel",
-        "propel",
-        "confer",
-        "incur",
-        "begin",
-    )
+    {"admit", "put", "set", "run", "get", "cut", "plan", "map", "scan", "stop", "transfer", "refer", "prefer"}
+    | {"occur", "omit", "submit", "permit", "commit", "control", "compel", "propel", "confer", "incur"}
+    | {"begin"}
 )
 # Words after "which"/"NAME," that are not a verb to turn into "-ing": "which our method …".
 _NOT_VERBS = frozenset(
-    "a an the our its their this these those it we they also not can could may might will would is are".split()
+    {"a", "an", "the", "our", "its", "their", "this", "these", "those", "it", "we", "they", "also", "not"}
+    | {"can", "could", "may", "might", "will", "would", "is", "are"}
 )
 _GERUND_VERBS = (
     r"reformulate|reframe|formali[sz]e|cast|relate|compare|revisit|analy[sz]e|formulate|quantify|characteri[sz]e|"
