@@ -98,7 +98,7 @@ class SearchIndex:
     def _index(self) -> windex.Index:
         """The index, its newest table of contents checked against desk's signed record first
         (every reader or writer Whoosh makes reads that table anew); raises manifest.Untrusted."""
-        manifest.check_signed(self.directory)
+        manifest.check_settled(self.directory)
         if self._ix is None:
             if read_marker(self.directory) != SCHEMA_VERSION:
                 raise FileNotFoundError(f"no search index of version {SCHEMA_VERSION} in {self.directory}")
@@ -204,8 +204,7 @@ class SearchIndex:
 
         with self._lock:
             commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged)
-            self._record()
-            self._current()
+            self._current()  # the writer signed the generation before letting go of its lock
 
     def delete(self, ids: Iterable[int]) -> None:
         """Remove documents by id; unknown ids are ignored; raises when there is no index."""
@@ -216,7 +215,6 @@ class SearchIndex:
 
         with self._lock:
             commits.delete(self._index(), self._acronyms, wanted)
-            self._record()
             self._current()
 
     # ---- reading what is indexed -------------------------------------------------------
