@@ -14,6 +14,7 @@ from desk.core import failures
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
 from desk.core.search.disk import DIGEST_PRIME, revision_digest, verify_files
+from desk.core.search.manifest import Untrusted
 from desk.core.search.model import Merge
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
@@ -189,7 +190,10 @@ class IndexSync:
         with self.db.reading() as session:
             queued = list(session.scalars(select(IndexQueue.paper_id)))
             in_db = tuple(session.execute(_DIGEST_SQL).one())
-        ids, revs = self.index.live_revisions()
+        try:
+            ids, revs = self.index.live_revisions()
+        except Untrusted as exc:  # changed since state() looked, by no writer desk knows
+            return "the search index is damaged" if exc.damaged else UNVERIFIED
         if queued:
             keep = ~np.isin(ids, np.array(queued, dtype=np.int64))
             ids, revs = ids[keep], revs[keep]

@@ -13,6 +13,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,59 @@ def test_check_says_in_plain_words_an_index_it_cannot_verify_nor_rebuild(
         assert listed.returncode == 0  # the database is read as ever
     finally:
         subprocess.run(["umount", str(seeded_dir)], capture_output=True)
+
+
+_SLOW_SIGNER = """
+import sys, time
+from pathlib import Path
+import desk.core.search.writer as writer
+
+signed = writer.record
+
+
+def slow_record(directory):
+    # Between writing its table of contents and signing it: as when hashing a big new segment.
+    Path(sys.argv[2]).touch()
+    time.sleep(2.0)
+    signed(directory)
+
+
+writer.record = slow_record
+from desk.core.library import Library
+
+with Library(Path(sys.argv[1])) as lib:
+    lib.set_note(3, "written beside a reader")
+"""
+
+
+def test_a_reader_beside_a_writer_between_commit_and_signature_waits(
+    seeded_dir: Path, tmp_path: Path
+) -> None:
+    """Another process committing (the window saving a note) holds Whoosh's lock until it has
+    signed what it wrote: a reader that sees the unsigned table of contents meanwhile waits for
+    the signature, instead of failing (CI saw `Untrusted` from a `Library` opened beside the
+    window) or rebuilding a good index."""
+    from desk.core.search import SearchIndex
+
+    marker = tmp_path / "between"
+    script = tmp_path / "slow_signer.py"
+    script.write_text(_SLOW_SIGNER, encoding="utf-8")
+    child = subprocess.Popen([sys.executable, str(script), str(seeded_dir), str(marker)])
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.02)
+        assert marker.exists(), "the writer never reached its signature"
+        index_dir = seeded_dir / INDEX_DIR_NAME
+        assert manifest.writer_busy(index_dir)
+        index = SearchIndex(index_dir)
+        ids, _ = index.live_revisions()  # before: Untrusted ("not one desk recorded")
+        index.close()
+        assert 3 in set(ids.tolist())
+        assert child.wait(60) == 0
+        with Library(seeded_dir) as lib:
+            assert lib.repaired is None  # the good index was not rebuilt
+            assert [row.paper.id for row in lib.search("note:beside").rows] == [3]
+    finally:
+        if child.poll() is None:
+            child.kill()

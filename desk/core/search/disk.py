@@ -13,7 +13,7 @@ from whoosh.filedb.filestore import FileStorage
 
 from desk.core.search.acronyms import ACRONYMS_NAME
 from desk.core.search.acronyms import read as read_acronyms
-from desk.core.search.manifest import Untrusted, check_signed, sha256
+from desk.core.search.manifest import Untrusted, check_settled, sha256
 from desk.core.search.model import IndexState
 from desk.core.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema, read_marker
 from desk.core.search.unpickling import install
@@ -25,7 +25,7 @@ _TOC_RE = re.compile(r"^_(.+)_\d+\.toc$")
 def open_index(directory: Path) -> Any:
     """Whoosh's index in ``directory``, its pickles read as data only (``unpickling.py``).
 
-    Callers check the signed record first (``manifest.check_signed``): this opens what it is given.
+    Callers check the signed record first (``manifest.check_settled``): this opens what it is given.
     """
     install()
     # No mmap: whoosh-reloaded copies each mmapped sub-file into a BytesIO, which holds
@@ -54,7 +54,7 @@ def probe(directory: Path) -> IndexState:
         if version != SCHEMA_VERSION:
             return IndexState.OLD_SCHEMA
         try:
-            check_signed(directory)
+            check_settled(directory)
         except Untrusted as exc:
             return IndexState.CORRUPT if exc.damaged else IndexState.UNVERIFIED
         ix = open_index(directory)
@@ -159,7 +159,7 @@ def verify_segments(directory: Path) -> list[str]:
     what could not be read, in plain words (empty when all of it reads)."""
     problems: list[str] = []
     try:
-        check_signed(directory)
+        check_settled(directory)
         ix = open_index(directory)
         reader = ix.reader()
     except Exception as exc:
@@ -217,7 +217,7 @@ def verify_files(directory: Path) -> list[str]:
     plain words (empty when the index is as desk wrote it). An index desk did not sign is not
     opened at all."""
     try:
-        recorded = check_signed(directory)
+        recorded = check_settled(directory)
     except Untrusted as exc:
         return [exc.reason]
     try:

@@ -98,7 +98,7 @@ class SearchIndex:
     def _index(self) -> windex.Index:
         """The index, its newest table of contents checked against desk's signed record first
         (every reader or writer Whoosh makes reads that table anew); raises manifest.Untrusted."""
-        manifest.check_signed(self.directory)
+        manifest.check_settled(self.directory)
         if self._ix is None:
             if read_marker(self.directory) != SCHEMA_VERSION:
                 raise FileNotFoundError(f"no search index of version {SCHEMA_VERSION} in {self.directory}")
@@ -209,8 +209,7 @@ class SearchIndex:
 
         with self._lock:
             commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged, merge)
-            self._record()
-            self._current()
+            self._current()  # the writer signed the generation before letting go of its lock
 
     def merge_small(self) -> None:
         """One commit that only folds the small segments (commits.merge_tiny's) into one."""
@@ -225,7 +224,6 @@ class SearchIndex:
 
         with self._lock:
             commits.delete(self._index(), self._acronyms, wanted)
-            self._record()
             self._current()
 
     # ---- reading what is indexed -------------------------------------------------------

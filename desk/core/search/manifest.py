@@ -11,7 +11,11 @@ only new names are hashed.
 Before an index is opened, :func:`check_signed` (cheap: one small file hashed, a listing and a
 ``stat`` per file) requires a record signed by this user whose newest table of contents is the
 one on disk, byte for byte, and whose segment files still have their sizes and times: anything
-else is :class:`Untrusted` and the index is rebuilt from the database. A library moved to
+else is :class:`Untrusted` and the index is rebuilt from the database. A writer signs its
+generation before it lets go of Whoosh's write lock, so a table of contents that is not
+recorded yet while another process holds that lock is one being signed: :func:`check_settled`
+waits for it rather than calling it untrusted (which would rebuild a good index, or fail a
+command that merely ran beside the window). A library moved to
 another machine or user therefore rebuilds its index once. ``desk check`` goes further and
 hashes every file again (``disk.verify_files``).
 """
@@ -24,6 +28,7 @@ import hmac
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +40,18 @@ MANIFEST_VERSION = 2  # 1 was unsigned: never trusted, the index is rebuilt once
 _CONTEXT = b"desk index manifest\x00"
 
 
-class Untrusted(Exception):
-    """The index on disk is not one desk can vouch for; ``damaged``: a file desk signed changed."""
+SETTLE_TIMEOUT = 30.0  # seconds to wait for a writer between its commit and its record (as commits wait)
 
-    def __init__(self, reason: str, *, damaged: bool = False) -> None:
+
+class Untrusted(Exception):
+    """The index on disk is not one desk can vouch for; ``damaged``: a file desk signed changed;
+    ``unrecorded``: its newest table of contents is not in the record (planted, or not signed yet)."""
+
+    def __init__(self, reason: str, *, damaged: bool = False, unrecorded: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.damaged = damaged
+        self.unrecorded = unrecorded
 
 
 def sha256(path: Path) -> str:
@@ -143,7 +153,7 @@ def check_signed(directory: Path) -> dict[str, Any]:
         raise Untrusted(f"the search index folder cannot be listed ({exc.strerror or exc})") from exc
     toc = newest_toc(names)
     if toc is None or toc not in files:
-        raise Untrusted("the search index's table of contents is not one desk recorded")
+        raise Untrusted("the search index's table of contents is not one desk recorded", unrecorded=True)
     for name, entry in files.items():
         if not isinstance(name, str) or os.sep in name or name.startswith("."):
             raise Untrusted("the search index's record is malformed")
@@ -160,3 +170,44 @@ def check_signed(directory: Path) -> dict[str, Any]:
     if not same:
         raise Untrusted(f"the search index file {toc} changed since desk wrote it", damaged=True)
     return files
+
+
+def writer_busy(directory: Path) -> bool:
+    """Whether a process holds Whoosh's write lock on the index in ``directory`` right now."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): Whoosh locks another way; do not wait
+        return False
+    try:
+        fd = os.open(directory / f"{INDEX_NAME}_WRITELOCK", os.O_RDONLY)
+    except OSError:
+        return False  # never locked here (no lock file) or not ours to read
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def check_settled(directory: Path, timeout: float = SETTLE_TIMEOUT) -> dict[str, Any]:
+    """:func:`check_signed`, waiting out a writer caught between writing its table of contents
+    and signing it (it holds Whoosh's write lock until it has signed); raises :class:`Untrusted`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check_signed(directory)
+        except Untrusted as exc:
+            if not exc.unrecorded:
+                raise
+            if not writer_busy(directory):
+                # Nobody writing: either planted, or a writer signed and let go since we looked.
+                return check_signed(directory)
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)

@@ -26,12 +26,14 @@ Whoosh's own writer, instead.
 
 from __future__ import annotations
 
+import logging
 import re
 import struct
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from operator import sub
+from pathlib import Path
 from pickle import dumps
 from typing import Any
 
@@ -42,8 +44,11 @@ from whoosh.writing import SegmentWriter
 
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
+from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
+
+log = logging.getLogger(__name__)
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)
@@ -122,11 +127,33 @@ _ONCE = [pack_uint(1) + dumps([pos], 2) for pos in range(_ONCE_UP_TO)]
 
 
 def segment_writer(ix: Any, **kwargs: Any) -> FastSegmentWriter | PublicSegmentWriter:
-    """A writer of ``ix`` with desk's codec: the fast one when Whoosh is the verified version."""
-    return (FastSegmentWriter if fast() else PublicSegmentWriter)(ix, codec=codec(), **kwargs)
+    """A writer of the live index ``ix`` with desk's codec (the fast one when Whoosh is the verified
+    version), which signs what it commits before it lets go of Whoosh's write lock."""
+    return (FastSegmentWriter if fast() else PublicSegmentWriter)(ix, codec=codec(), sign=True, **kwargs)
 
 
-class PublicSegmentWriter(SegmentWriter):
+class SigningSegmentWriter(SegmentWriter):
+    """A SegmentWriter that, given ``sign=True``, records and signs the generation it commits
+    (``manifest.record``) right after writing its table of contents, still under the write lock.
+
+    A reader in another process that finds a table of contents not recorded yet sees the lock
+    held and waits (``manifest.check_settled``) instead of taking a good index for a planted one.
+    """
+
+    def __init__(self, ix: Any, *, sign: bool = False, **kwargs: Any) -> None:
+        super().__init__(ix, **kwargs)
+        self._sign_in = Path(ix.storage.folder) if sign else None
+
+    def _commit_toc(self, segments: Any) -> None:
+        super()._commit_toc(segments)
+        if self._sign_in is not None:
+            try:
+                record(self._sign_in)
+            except OSError:  # a read-only folder: the next open that can write rebuilds the index
+                log.debug("could not record the search index's files", exc_info=True)
+
+
+class PublicSegmentWriter(SigningSegmentWriter):
     """Whoosh's own SegmentWriter (public API only), counting the lexicon's words as the fast one does."""
 
     def __init__(self, ix: Any, **kwargs: Any) -> None:
@@ -146,7 +173,7 @@ class PublicSegmentWriter(SegmentWriter):
         self.word_counts.update(words)
 
 
-class FastSegmentWriter(SegmentWriter):
+class FastSegmentWriter(SigningSegmentWriter):
     """SegmentWriter for desk's schema that writes the same segments faster (see the module doc)."""
 
     def __init__(self, ix: Any, **kwargs: Any) -> None:
