@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
 
     from desk.core import importer
     from desk.core.dedup import Candidate
+    from desk.core.dedup.detector import DedupProgress
     from desk.core.duplicates import DuplicateFinder
     from desk.core.merge_plan import PlannedMerge
     from desk.core.search.model import Marks
@@ -213,10 +214,12 @@ class Library(Workflow, Discovery):
         paths: Iterable[Path],
         progress: importer.ImportProgress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        dedup_progress: DedupProgress | None = None,
     ) -> ImportReport:
         """Import files and folders; each file is one transaction, indexed once stored.
 
-        A big file is analysed and indexed on worker processes (both cores).
+        A big file is analysed and indexed on worker processes (both cores). ``dedup_progress``
+        hears how finding the new papers' near-duplicates goes, after the last file.
         """
         from desk.core import importer
         from desk.core.import_indexing import ImportIndexing
@@ -238,7 +241,7 @@ class Library(Workflow, Discovery):
                 follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
-                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
+                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool, dedup_progress)
                 follow_up.finish()
             finally:
                 follow_up.abandon()  # after an error: the papers stay queued for the next flush
@@ -358,9 +361,10 @@ class Library(Workflow, Discovery):
         return [highlighter.spans(text) if text else () for text in texts]
 
     # -- duplicates --------------------------------------------------------------------------
-    def near_duplicates(self) -> list[Candidate]:
-        """Groups of papers that look like one paper, best first, minus pairs ruled out."""
-        return self._dupes.groups(self.distinct_pairs())
+    def near_duplicates(self, progress: DedupProgress | None = None) -> list[Candidate]:
+        """Groups of papers that look like one paper, best first, minus pairs ruled out
+        (``progress``: papers hashed and candidate pairs verified, when that is long)."""
+        return self._dupes.groups(self.distinct_pairs(), progress)
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""
