@@ -121,7 +121,7 @@ class IndexSync:
                 if not ids:
                     return written
                 docs = _docs(session, ids)
-                self.index.update(docs, pool, merge)
+                self.index.update(docs, pool, merge, reload=lambda more: _docs(session, more))
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
