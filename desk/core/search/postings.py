@@ -28,8 +28,9 @@ from desk.core.search.whoosh_internals import fast
 
 #: Postings kept decoded across queries and generations, per segment (8 bytes each: int32
 #: docnums, float32 weights). At 100k real abstracts the 110 benchmark queries and their
-#: keystrokes touch about 4M; a term a segment lacks counts as ENTRY_COST postings.
-POSTINGS_CACHE = 5_000_000
+#: keystrokes touch about 4M in 130k entries; an entry's own cost counts as ENTRY_COST postings
+#: (a term a segment lacks costs that alone). At most ~64 MB.
+POSTINGS_CACHE = 8_000_000
 ENTRY_COST = 16
 #: Length-normalised frequencies of one generation, as global arrays (8 bytes each): a term's
 #: segments are concatenated and normalised once, not at every query.
@@ -270,6 +271,16 @@ class Corpus:
             return found[0][0]
         ids = np.concatenate([p[0] + offset for p, offset in found])
         return ids, np.concatenate([p[1] for p, _ in found])
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many live documents hold the term: ``len(self.postings(fieldname, text)[0])``."""
+        btext = self.searcher.schema[fieldname].to_bytes(text)
+        fields = self._fields
+        return sum(
+            len(self.cache.get(leaf, segid, fieldname, btext)[0])
+            for leaf, _, segid in self.leaves
+            if fieldname in fields[segid]
+        )
 
     def norm_tf(self, fieldname: str, text: str, b: float) -> tuple[np.ndarray, np.ndarray]:
         """(docnums, tf / length norm) of one term: BM25F's per-field pseudo-frequency before weights."""
