@@ -178,3 +178,11 @@ def test_doc_frequency_counts_the_postings(index: SearchIndex, data: st.DataObje
     prefix = data.draw(st.sampled_from(_words(index)))[:3]
     for term in (*corpus.expand(fieldname, prefix)[:10], "zzzz-absent"):
         assert corpus.doc_frequency(fieldname, term) == len(corpus.postings(fieldname, term)[0])
+
+
+def test_stored_fields_kept_across_queries_are_whooshs_own(index: SearchIndex) -> None:
+    corpus = _corpus(index)
+    for docnum in range(corpus.n):
+        assert corpus.stored_fields(docnum) == corpus.searcher.stored_fields(docnum)
+    kept = corpus.stored_fields(corpus.n - 1)
+    assert corpus.stored_fields(corpus.n - 1) is kept  # the second read is the kept one
