@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import chain
 from operator import sub
 from pathlib import Path
@@ -15,14 +14,14 @@ from whoosh.analysis import Analyzer, LowercaseFilter, RegexTokenizer, StemmingA
 from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter, W3PostingsWriter
 from whoosh.columns import NumericColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, NUMERIC, TEXT, Schema
-from whoosh.lang.porter import stem
 from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.whoosh_internals import fast
+from desk.core.stemming import stem
 
 #: Bump whenever the schema or the analyzers change: an index written with
 #: another version reads as OLD_SCHEMA and is rebuilt from the database.
-SCHEMA_VERSION = 2  # 2: the acronyms file (acronyms.py) beside the index
+SCHEMA_VERSION = 3  # 2: the acronyms file (acronyms.py) beside the index; 3: Snowball stems
 
 #: Whoosh index name; the version is in it so files of two versions never mix.
 INDEX_NAME = f"desk_v{SCHEMA_VERSION}"
@@ -48,9 +47,8 @@ TEXT_FIELDS: tuple[str, ...] = ("title", "short_name", "abstract", "note")
 TOKEN_PATTERN = r"\w+(?:\.\w+)*"
 
 
-@lru_cache(maxsize=200_000)
 def cached_stem(word: str) -> str:
-    """Porter stem of a lowercased word (C-level cache: Whoosh's own is Python)."""
+    """Snowball English stem of a lowercased word (desk.core.stemming; cached there)."""
     return stem(word)
 
 
