@@ -25,6 +25,7 @@ from desk.core.records import SORTS, ResultPage
 
 if TYPE_CHECKING:
     from desk.core.library import Library
+    from desk.core.quick import QuickLibrary
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,21 @@ def opened(args: argparse.Namespace) -> Iterator[Library]:
             warn(f"desk: {lib.index_behind}; it catches up when it can be written")
     finally:
         lib.close()
+
+
+@contextmanager
+def reading(args: argparse.Namespace, *, quick: bool = True) -> Iterator[QuickLibrary | Library]:
+    """For a command that only reads: plain SQLite when the index is known to be current (no ORM,
+    Whoosh or numpy loaded: desk.core.quick), else the whole Library as ``opened`` gives it."""
+    from desk.core.quick import QuickLibrary
+
+    reader = QuickLibrary.open(resolve_library_dir(args.library)) if quick else None
+    if reader is None:
+        with opened(args) as lib:
+            yield lib
+        return
+    with reader:
+        yield reader
 
 
 def with_vectors(lib: Library) -> None:
@@ -125,7 +141,7 @@ def list_args(p: argparse.ArgumentParser) -> None:
 
 def run_list(args: argparse.Namespace) -> int:
     """desk list [--starred]"""
-    with opened(args) as lib:
+    with reading(args, quick=args.sort == "relevance") as lib:
         papers = lib.list_papers(starred=args.starred, sort=args.sort)
     if args.json:
         emit_json({"papers": [summary_json(p) for p in papers]})
@@ -142,7 +158,7 @@ def show_args(p: argparse.ArgumentParser) -> None:
 
 def run_show(args: argparse.Namespace) -> int:
     """desk show ID"""
-    with opened(args) as lib:
+    with reading(args) as lib:
         paper = lib.paper(args.id)
     if args.json:
         emit_json(detail_json(paper))
@@ -213,7 +229,7 @@ def stats_args(p: argparse.ArgumentParser) -> None:
 
 def run_stats(args: argparse.Namespace) -> int:
     """desk stats"""
-    with opened(args) as lib:
+    with reading(args) as lib:
         s = lib.stats()
     if args.json:
         emit_json(
