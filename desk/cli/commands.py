@@ -203,6 +203,18 @@ def print_page(page: ResultPage, as_json: bool) -> None:
 
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
+    from desk.core.quick import QuickLibrary
+
+    directory = resolve_library_dir(args.library)
+    reader = QuickLibrary.open(directory)
+    if reader is not None:  # the index is current: search it with plain SQLite beside (quick_search.py)
+        from desk.core.quick_search import search
+
+        with reader:
+            page = search(reader, directory, args.query, max(args.limit, 0), args.sort)
+        if page is not None:
+            print_page(page, args.json)
+            return 0
     with opened(args) as lib:
         with_vectors(lib)
         print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)

@@ -24,9 +24,9 @@ from desk.core.records import (
     PaperDetail,
     PaperSummary,
     ResultPage,
-    ResultRow,
     SourceInfo,
     Stats,
+    page_of,
 )
 from desk.core.search import SearchIndex, SearchResult
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
@@ -331,21 +331,7 @@ class Library(Workflow, Discovery):
 
     # -- search ------------------------------------------------------------------------------
     def _page(self, result: SearchResult) -> ResultPage:
-        rows = self.summaries([h.id for h in result.hits])
-        return ResultPage(
-            query=result.query,
-            total=result.total,
-            took_ms=result.took_ms,
-            suggestion=result.suggestion,
-            corrected=result.corrected,
-            terms=result.terms,
-            message=result.message,
-            hint=result.hint,
-            no_new_query=result.no_new_query,
-            rows=tuple(
-                ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
-            ),
-        )
+        return page_of(result, self.summaries([h.id for h in result.hits]))
 
     def search(
         self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False

@@ -131,6 +131,26 @@ class QuickLibrary:
             updated_at=_time(row[10]),
         )
 
+    def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
+        """Row records for the given ids, those that exist (``Library.summaries``)."""
+        wanted = list(ids)
+        rows: list[Any] = []
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start : start + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows += self._conn.execute(f"SELECT {_SUMMARY} FROM paper WHERE id IN ({marks})", chunk)
+        found = [r[0] for r in rows]
+        sources, tags = self._sources(found), self._tags(found)
+        return {r[0]: self._summary(r, sources, tags) for r in rows}
+
+    def all_ids(self) -> list[int]:
+        """Every paper id, ascending."""
+        return [r[0] for r in self._conn.execute("SELECT id FROM paper ORDER BY id")]
+
+    def column(self, sql: str, params: Sequence[object] = ()) -> tuple[Any, ...]:
+        """The first column of ``sql``'s rows, in this reader's transaction."""
+        return tuple(r[0] for r in self._conn.execute(sql, params).fetchall())
+
     # -- rows --------------------------------------------------------------------------------
     @staticmethod
     def _summary(

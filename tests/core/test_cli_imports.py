@@ -110,3 +110,13 @@ def test_a_read_command_on_a_stale_index_opens_the_whole_library_and_repairs(see
     modules = _modules(seeded_dir, "stats")
     assert "desk.core.library" in modules and "whoosh" in modules
     assert _loaded(_modules(seeded_dir, "stats"), NOT_FOR_READS) == []  # rebuilt and stamped
+
+
+def test_search_on_a_current_index_and_vectors_loads_no_orm(seeded_dir: Path) -> None:
+    first = _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    assert "desk.core.library" in first
+    modules = _modules(seeded_dir, "search", "policy", "--json")
+    assert "desk.core.search.searching" in modules  # it did search
+    assert _loaded(modules, ("sqlalchemy", "desk.core.db", "desk.core.library", "desk.core.dedup")) == []
+    # tag: is answered by the Library (tags fold their names there)
+    assert "desk.core.library" in _modules(seeded_dir, "search", "tag:x policy")

@@ -165,3 +165,54 @@ def test_a_database_of_an_older_schema_is_left_to_the_migrations(seeded_dir: Pat
     assert QuickLibrary.open(seeded_dir) is None
     assert QuickLibrary.open(seeded_dir.parent / "nowhere") is None
     assert not (seeded_dir.parent / "nowhere").exists()
+
+
+QUERIES = (
+    "policy",
+    "reinforcement learning",
+    '"language model"',
+    "diffus*",
+    "polcy",
+    "is:starred",
+    "-policy",
+)
+
+
+def test_quick_search_answers_as_the_library_does(seeded_dir: Path) -> None:
+    from desk.core.quick_search import search
+
+    with Library(seeded_dir) as lib:
+        _worked_on(lib)
+        lib.save_search("mine", "policy")
+        lib.ensure_vectors()
+        collection = lib.list_papers()[0].sources[0].collection
+    queries = (*QUERIES, f'in:"{collection}" learning')
+    with Library(seeded_dir) as lib:  # as `desk search` opens it: the vectors read from their store
+        assert lib.ensure_vectors() is None
+        expected = [lib.search(q, limit=20) for q in queries]
+    reader = QuickLibrary.open(seeded_dir)
+    assert reader is not None
+    with reader:
+        got = [search(reader, seeded_dir, q, 20, "relevance") for q in queries]
+        # A tag or a saved search is the Library's to answer; so is another sort.
+        assert search(reader, seeded_dir, "tag:ML", 20, "relevance") is None
+        assert search(reader, seeded_dir, "saved:mine", 20, "relevance") is None
+        assert search(reader, seeded_dir, "policy", 20, "title") is None
+
+    def same(page: object) -> object:  # took_ms is the clock's
+        return None if page is None else {**vars(page), "took_ms": 0}
+
+    assert [same(p) for p in got] == [same(p) for p in expected]
+    assert all(p.rows for p in expected[:4])
+
+
+def test_quick_search_leaves_vectors_that_lag_behind_to_the_library(seeded_dir: Path) -> None:
+    from desk.core.quick_search import search
+
+    with Library(seeded_dir) as lib:
+        lib.ensure_vectors()
+        lib.delete_papers(lib.paper_ids()[:1])  # the vectors now hold a paper the library does not
+    reader = QuickLibrary.open(seeded_dir)
+    assert reader is not None
+    with reader:
+        assert search(reader, seeded_dir, "policy", 20, "relevance") is None
