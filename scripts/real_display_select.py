@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -24,9 +23,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real_display_check import Display, eventually, missing_tools
+from real_display import ROOT, Display, Expectations, app_env, desk_window, eventually, main_for
 
-ROOT = Path(__file__).resolve().parents[1]
 TAG = "reading group"
 
 
@@ -59,67 +57,38 @@ def tagged(library: Path) -> set[int]:
 
 def check(display_name: str, library: Path, home: Path) -> list[str]:
     """Run the flow; what failed (empty: all good)."""
-    failures: list[str] = []
+    expect = Expectations()
+    failures = expect.failures
+    env = app_env(display_name, home)
+    with Display(display_name) as display, desk_window(library, env, failures) as app:
+        wid = display.window(f"{library.name} — desk")
+        display.activate(wid)
+        # The first run imports the sample lists; the vectors follow 1.5 s later.
+        time.sleep(8.0)
+        display.activate(wid)
+        display.type("learning")
+        time.sleep(1.5)
+        display.key("Down", "shift+Down", "shift+Down", "shift+Down", "shift+Down", "s")
+        eventually(lambda: len(starred(library)) >= 5, 20)
+        five = starred(library)
+        expect(len(five) == 5, f"↓ Shift+↓×4 s stars five papers ({sorted(five)})")
 
-    def expect(ok: bool, what: str) -> None:
-        if not ok:
-            failures.append(what)
-        print(("ok: " if ok else "FAIL: ") + what, flush=True)
+        display.key("ctrl+z")
+        eventually(lambda: not starred(library), 20)
+        expect(not starred(library), "Ctrl+Z unstars all five at once")
 
-    env = {
-        **os.environ,
-        "DISPLAY": display_name,
-        "QT_QPA_PLATFORM": "xcb",
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_RUNTIME_DIR": str(home / "runtime"),
-    }
-    (home / "runtime").mkdir(mode=0o700, exist_ok=True)
-    env.pop("DESK_COLOR_SCHEME", None)
-    with Display(display_name) as display:
-        app = subprocess.Popen(
-            [sys.executable, "-m", "desk", "--library", str(library)],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+        display.key("t")
+        display.type(TAG)
+        display.key("Return")
+        eventually(lambda: bool(tagged(library)), 20)
+        tags = cli(library, "tags")["tags"]
+        expect(tagged(library) == five, f"t “{TAG}” Enter tags the same five ({sorted(tagged(library))})")
+        expect(
+            isinstance(tags, list) and any(t.get("name") == TAG and t.get("count") == 5 for t in tags),
+            f"desk tags --json: {tags}",
         )
-        try:
-            wid = display.window(f"{library.name} — desk")
-            display.run("xdotool", "windowactivate", "--sync", wid, check=False)
-            # The first run imports the sample lists; the vectors follow 1.5 s later.
-            time.sleep(8.0)
-            display.run("xdotool", "windowactivate", "--sync", wid, check=False)
-            display.type("learning")
-            time.sleep(1.5)
-            display.key("Down", "shift+Down", "shift+Down", "shift+Down", "shift+Down", "s")
-            eventually(lambda: len(starred(library)) >= 5, 20)
-            five = starred(library)
-            expect(len(five) == 5, f"↓ Shift+↓×4 s stars five papers ({sorted(five)})")
-
-            display.key("ctrl+z")
-            eventually(lambda: not starred(library), 20)
-            expect(not starred(library), "Ctrl+Z unstars all five at once")
-
-            display.key("t")
-            display.type(TAG)
-            display.key("Return")
-            eventually(lambda: bool(tagged(library)), 20)
-            tags = cli(library, "tags")["tags"]
-            expect(tagged(library) == five, f"t “{TAG}” Enter tags the same five ({sorted(tagged(library))})")
-            expect(
-                isinstance(tags, list) and any(t.get("name") == TAG and t.get("count") == 5 for t in tags),
-                f"desk tags --json: {tags}",
-            )
-            display.key("ctrl+q")
-            app.wait(30)
-        finally:
-            if app.poll() is None:
-                app.kill()
-                app.wait()
-            out = app.stdout.read().decode("utf-8", "replace") if app.stdout else ""
-            if app.returncode not in (0, None) or "Traceback" in out:
-                failures.append(f"the window exited with {app.returncode}: {out[-2000:]}")
+        display.key("ctrl+q")
+        app.wait(30)
     ini = home / "config" / "desk" / "desk.ini"
     text = ini.read_text(encoding="utf-8") if ini.exists() else ""
     expect("last_query=learning" in text, "the typed keys went to the search box only: last query 'learning'")
@@ -130,16 +99,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--display", default=":92", help="the X display number to start Xvfb on")
     parser.add_argument("--library", type=Path, help="a new library folder (default: a temporary one)")
-    args = parser.parse_args()
-    missing = missing_tools()
-    if missing:
-        print(f"needs {', '.join(missing)}: bash scripts/install-system-deps.sh", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="desk-real-select-") as tmp:
-        library = args.library or Path(tmp) / "selectlib"
-        failures = check(args.display, library, Path(tmp))
-    print("all checks passed" if not failures else f"{len(failures)} check(s) failed")
-    return 1 if failures else 0
+
+    def run(args: argparse.Namespace) -> list[str]:
+        with tempfile.TemporaryDirectory(prefix="desk-real-select-") as tmp:
+            return check(args.display, args.library or Path(tmp) / "selectlib", Path(tmp))
+
+    return main_for(run, parser)
 
 
 if __name__ == "__main__":

@@ -218,3 +218,35 @@ def test_a_failure_inside_title_or_short_name_finding_is_logged_not_raised(
         assert derive_title(text, None) == text  # the plain text, fitted
     assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RecursionError, RecursionError]
     assert "We propose RACER" in caplog.records[0].getMessage()
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        # an adverb before the verb: "Deeply coupling", not "Deeplying couples"
+        (
+            "Depth completion needs local and global cues. We propose JointNet, which deeply couples "
+            "convolutions and attention in one block. JointNet runs in real time.",
+            "JointNet: Deeply coupling convolutions and attention in one block",
+        ),
+        # a verb whose last consonant doubles
+        (
+            "Labels are scarce in new domains. We propose RelTrans, which transfers the class "
+            "relationship between domains. RelTrans needs no source data.",
+            "RelTrans: Transferring the class relationship between domains",
+        ),
+    ],
+)
+def test_titles_turn_the_verb_into_an_ing_form_a_reader_would_write(abstract: str, title: str) -> None:
+    readable = readable_text(abstract)
+    assert derive_title(readable, find_short_name(readable)) == title
+
+
+def test_a_clause_that_starts_with_no_verb_is_not_made_one() -> None:
+    """ "NAME, which our method …" is no "Ouring method"; the title is worded another way."""
+    readable = readable_text(
+        "Explaining 3D networks is hard. We present ConceptX, which our experiments show finds "
+        "global concepts at several levels. ConceptX needs no labels."
+    )
+    title = derive_title(readable, find_short_name(readable))
+    assert "Ouring" not in title and title.startswith("ConceptX")

@@ -1,6 +1,8 @@
-"""The flows of issue 14 on a real X display (Xvfb + openbox + xdotool), not offscreen Qt.
+"""The keyboard flows on a real X display (Xvfb + openbox + xdotool), not offscreen Qt.
 
-Skipped where those programs are missing; `bash scripts/install-system-deps.sh` installs them.
+Each script in ``scripts/`` starts its own Xvfb, launches ``desk`` on it, types with xdotool and
+reads the database back (``scripts/real_display.py`` is what they share). Skipped where those
+programs are missing; ``bash scripts/install-system-deps.sh`` installs them.
 """
 
 from __future__ import annotations
@@ -14,17 +16,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "real_display_check.py"
-DISPLAY = os.environ.get("DESK_TEST_DISPLAY", ":91")
+FLOWS = {
+    # issue 14: type, ↓ ↓ s, Ctrl+K, Enter, n a note, Esc, ?, typing from the list into the box
+    "keyboard": ("real_display_check.py", os.environ.get("DESK_TEST_DISPLAY", ":91")),
+    # issue 15: ↓ Shift+↓×4 s, Ctrl+Z, t NAME Enter
+    "select": ("real_display_select.py", os.environ.get("DESK_TEST_SELECT_DISPLAY", ":92")),
+}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     any(shutil.which(t) is None for t in ("Xvfb", "openbox", "xdotool")),
     reason="needs Xvfb, openbox and xdotool (scripts/install-system-deps.sh)",
 )
-def test_the_keyboard_flows_on_a_real_display() -> None:
+@pytest.mark.parametrize("flow", sorted(FLOWS))
+def test_the_flows_on_a_real_display(flow: str) -> None:
+    script, display = FLOWS[flow]
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--display", DISPLAY],
+        [sys.executable, str(ROOT / "scripts" / script), "--display", display],
         cwd=ROOT,
         capture_output=True,
         text=True,

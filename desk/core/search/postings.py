@@ -19,13 +19,23 @@ import numpy as np
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.columns import NumericColumn
 from whoosh.formats import _INT_SIZE, Positions
+from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.unpickling import loads
 from desk.core.search.whoosh_internals import fast
 
-POSTINGS_CACHE = 2_000_000  # postings kept decoded across queries (8 bytes each)
+#: Postings kept decoded across queries and generations, per segment (8 bytes each: int32
+#: docnums, float32 weights). At 100k real abstracts the 110 benchmark queries and their
+#: keystrokes touch about 4M; a term a segment lacks counts as ENTRY_COST postings.
+POSTINGS_CACHE = 5_000_000
+ENTRY_COST = 16
+#: Length-normalised frequencies of one generation, as global arrays (8 bytes each): a term's
+#: segments are concatenated and normalised once, not at every query.
+NORM_CACHE = 2_000_000
+MAX_EXPANSION = 256  # terms a prefix expands to, per field
+EXPANSIONS_KEPT = 256  # prefix expansions kept per generation (narrowed as the prefix grows)
 
 _LENGTH_LUT = np.array([byte_to_length(b) for b in range(256)], dtype=np.float32)
 EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
@@ -70,6 +80,16 @@ def _decode(matcher: Any) -> tuple[np.ndarray, np.ndarray]:
     if not ids:
         return EMPTY
     return np.concatenate(ids), np.concatenate(weights)
+
+
+def _expand(reader: Any, fieldname: str, prefix: str) -> tuple[tuple[str, ...], bool]:
+    """(the first MAX_EXPANSION terms starting with ``prefix``, whether there are no more)."""
+    out: list[str] = []
+    for term in reader.expand_prefix(fieldname, prefix):
+        if len(out) >= MAX_EXPANSION:
+            return tuple(out), False
+        out.append(term.decode("utf-8") if isinstance(term, bytes) else term)
+    return tuple(out), True
 
 
 def _position_decoder(fmt: Any) -> Callable[[bytes], Collection[int]]:
@@ -154,12 +174,18 @@ class PostingCache:
         if hit is not None:
             self._items.move_to_end(key)
             return hit
-        value = _decode(leaf.postings(fieldname, btext)) if (fieldname, btext) in leaf else EMPTY
+        try:  # one term-table lookup, not one for `in` and another for the postings
+            matcher = leaf.postings(fieldname, btext)
+        except TermNotFound:
+            value = EMPTY
+        else:
+            ids, weights = _decode(matcher)
+            value = (ids.astype(np.int32), weights) if len(ids) else EMPTY
         self._items[key] = value
-        self.size += len(value[0])
+        self.size += len(value[0]) + ENTRY_COST
         while self.size > self.budget and len(self._items) > 1:
             _, old = self._items.popitem(last=False)
-            self.size -= len(old[0])
+            self.size -= len(old[0]) + ENTRY_COST
         return value
 
 
@@ -178,6 +204,15 @@ class Corpus:
     _avg: dict[str, float] = field(default_factory=dict)
     # Phrases re-run on every keystroke after them; this generation's answers are kept.
     phrases: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]] = field(default_factory=OrderedDict)
+    _norm: OrderedDict[tuple[str, str, float], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=OrderedDict
+    )
+    _norm_size: int = 0
+    _fields: dict[str, frozenset[str]] = field(default_factory=dict)  # segment id -> fields with terms
+    # (field, prefix) -> (its first MAX_EXPANSION terms in order, whether that is all of them)
+    _expansions: OrderedDict[tuple[str, str], tuple[tuple[str, ...], bool]] = field(
+        default_factory=OrderedDict
+    )
 
     @classmethod
     def load(cls, searcher: Searcher, cache: PostingCache) -> Corpus:
@@ -190,6 +225,7 @@ class Corpus:
                 continue  # an empty index's reader has no segment and no columns
             segid = leaf.segment().segment_id()  # postings of a segment never change
             corpus.leaves.append((leaf, offset, segid))
+            corpus._fields[segid] = frozenset(leaf.indexed_field_names())  # "note" only where one is
             count = leaf.doc_count_all()
             ids[offset : offset + count] = column_array(leaf.column_reader("id", translate=False), count)
             if leaf.has_deletions():
@@ -220,23 +256,66 @@ class Corpus:
         return arr
 
     def postings(self, fieldname: str, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """Global (docnums, weights) of one term."""
+        """Global (sorted docnums, weights) of one term."""
         btext = self.searcher.schema[fieldname].to_bytes(text)
-        parts = [self.cache.get(leaf, segid, fieldname, btext) for leaf, _, segid in self.leaves]
-        if len(parts) == 1:
-            return parts[0]
-        ids = [p[0] + offset for p, (_, offset, _) in zip(parts, self.leaves, strict=True)]
-        return np.concatenate(ids), np.concatenate([p[1] for p in parts])
+        fields = self._fields
+        found = [
+            (p, offset)
+            for leaf, offset, segid in self.leaves
+            if fieldname in fields[segid] and len((p := self.cache.get(leaf, segid, fieldname, btext))[0])
+        ]
+        if not found:
+            return EMPTY
+        if len(found) == 1 and found[0][1] == 0:
+            return found[0][0]
+        ids = np.concatenate([p[0] + offset for p, offset in found])
+        return ids, np.concatenate([p[1] for p, _ in found])
 
     def norm_tf(self, fieldname: str, text: str, b: float) -> tuple[np.ndarray, np.ndarray]:
         """(docnums, tf / length norm) of one term: BM25F's per-field pseudo-frequency before weights."""
+        key = (fieldname, text, b)
+        hit = self._norm.get(key)
+        if hit is not None:
+            self._norm.move_to_end(key)
+            return hit
         ids, tf = self.postings(fieldname, text)
-        if not len(ids) or not self.searcher.schema[fieldname].scorable:
-            return ids, tf  # unscored (ID) fields: one occurrence, no length
-        avg = self._avg.get(fieldname)
-        if avg is None:
-            avg = self._avg[fieldname] = self.searcher.avg_field_length(fieldname) or 1.0
-        return ids, tf / ((1 - b) + b * self.lengths(fieldname)[ids] / np.float32(avg))
+        if len(ids) and self.searcher.schema[fieldname].scorable:
+            avg = self._avg.get(fieldname)
+            if avg is None:
+                avg = self._avg[fieldname] = self.searcher.avg_field_length(fieldname) or 1.0
+            tf = tf / ((1 - b) + b * self.lengths(fieldname)[ids] / np.float32(avg))
+        # else unscored (ID) fields: one occurrence, no length
+        self._norm[key] = (ids, tf)
+        self._norm_size += len(ids) + ENTRY_COST
+        while self._norm_size > NORM_CACHE and len(self._norm) > 1:
+            _, old = self._norm.popitem(last=False)
+            self._norm_size -= len(old[0]) + ENTRY_COST
+        return ids, tf
+
+    def expand(self, fieldname: str, prefix: str) -> tuple[str, ...]:
+        """The first MAX_EXPANSION terms of ``fieldname`` starting with ``prefix``, in term order.
+
+        As a prefix is typed letter by letter, the expansion of the longer prefix is narrowed
+        from a shorter one's kept here when that one held every term (the same terms, in the
+        same order, as the index would list).
+        """
+        key = (fieldname, prefix)
+        hit = self._expansions.get(key)
+        if hit is None:
+            for cut in range(len(prefix) - 1, 0, -1):
+                shorter = self._expansions.get((fieldname, prefix[:cut]))
+                if shorter is not None and shorter[1]:
+                    terms = tuple(t for t in shorter[0] if t.startswith(prefix))
+                    hit = (terms, True)
+                    break
+            else:
+                hit = _expand(self.searcher.reader(), fieldname, prefix)
+            self._expansions[key] = hit
+            if len(self._expansions) > EXPANSIONS_KEPT:
+                self._expansions.popitem(last=False)
+        else:
+            self._expansions.move_to_end(key)
+        return hit[0]
 
     def phrase_docs(
         self, fieldname: str, terms: Sequence[str | Sequence[str]], candidates: np.ndarray

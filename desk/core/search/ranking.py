@@ -18,18 +18,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from desk.core.search.postings import Corpus
+from desk.core.search.postings import MAX_EXPANSION, Corpus
 
 B, K1 = 0.75, 1.2
 #: Soft coordination: a query part a document matches adds this times the part's idf (from
 #: the papers matching it) to the document's relevance, so matching more of the query's words
 #: counts, the rarer the more, without a common word outweighing a rare one.
 COORD_WEIGHT = 1.0
-MAX_EXPANSION = 256  # terms a prefix expands to, per field
 PHRASE_CACHE = 16  # phrase answers kept per index generation
 
 
@@ -139,11 +137,10 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
     if isinstance(plan, Terms):
         return bm25f(corpus, plan.items, plan.one_term)
     if isinstance(plan, Prefixes):
-        reader = corpus.searcher.reader()
         items = [
             (fieldname, term, boost)
             for fieldname, boost in plan.fields
-            for term in dict.fromkeys(t for text in plan.texts for t in _expand(reader, fieldname, text))
+            for term in dict.fromkeys(t for text in plan.texts for t in corpus.expand(fieldname, text))
         ]
         return bm25f(corpus, items)
     if isinstance(plan, PhraseTerms):
@@ -298,15 +295,6 @@ def _union(arrays: list[np.ndarray]) -> np.ndarray:
     return merged[first]
 
 
-def _expand(reader: Any, fieldname: str, prefix: str) -> list[str]:
-    out: list[str] = []
-    for term in reader.expand_prefix(fieldname, prefix):
-        out.append(term.decode("utf-8") if isinstance(term, bytes) else term)
-        if len(out) >= MAX_EXPANSION:
-            break
-    return out
-
-
 def _phrase(corpus: Corpus, plan: PhraseTerms) -> Scored:
     cached = corpus.phrases.get(plan)
     if cached is None:
@@ -320,11 +308,10 @@ def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.
     """Documents where the phrase holds in one of the fields, scored by the BM25F of its words."""
     mask = np.zeros(corpus.n, bool)
     scored: list[tuple[str, str, float]] = [(f, t, w) for f, w in plan.fields for t in plan.terms]
-    reader = corpus.searcher.reader() if plan.prefixes else None
     for fieldname, weight in plan.fields:
         slots: list[tuple[str, ...]] = [(t,) for t in plan.terms]
-        if reader is not None:
-            expanded = tuple(dict.fromkeys(t for p in plan.prefixes for t in _expand(reader, fieldname, p)))
+        if plan.prefixes:
+            expanded = tuple(dict.fromkeys(t for p in plan.prefixes for t in corpus.expand(fieldname, p)))
             if not expanded:
                 continue
             slots.append(expanded[:MAX_EXPANSION])

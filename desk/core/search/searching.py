@@ -160,10 +160,8 @@ def _stem_known(corpus: Corpus) -> Callable[[str], bool]:
 
 def _terms(corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:
     terms = list(compiled.terms)
-    reader = corpus.searcher.reader()
     for p in compiled.prefixes:
-        for _, t in zip(range(MAX_PREFIX_TERMS), reader.expand_prefix("abstract", p), strict=False):
-            terms.append(t.decode("utf-8") if isinstance(t, bytes) else t)
+        terms.extend(corpus.expand("abstract", p)[:MAX_PREFIX_TERMS])
     return tuple(dict.fromkeys(terms))
 
 

@@ -20,6 +20,12 @@ _TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
 # digit precedes, nor "letter-or-digit then - or ." (that would continue the token before).
 _UNLOWER_TOKEN_RE = re.compile(r"(?<![^\W_])(?<![^\W_][-.])(?![a-z])[^\W_]+(?:[-.][^\W_]+)*")
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
+_DEFINED_RE = re.compile(r"\(([^\s()]{2,15})\)")  # "(NeRF)", "(PVT-SSD)": a one-token parenthetical
+# A sentence that brings in something of the authors' own even without a cue verb
+# ("This is enabled by a new framework, Polygon Transformer (PolyFormer)").
+# Not "novel" alone: "Novel view synthesis … (NeRF)" is the field.
+_OWN_RE = re.compile(r"\b(?:an? (?:novel|new)|the proposed)\b", re.IGNORECASE)
+_LONG_FORM_WORDS = 8  # how far back from "(ACRO)" its spelled-out form may start
 
 
 def _upper_count(token: str) -> int:
@@ -102,9 +108,38 @@ def _runs(window: str) -> list[list[str]]:
     return runs
 
 
+def _without_long_form(window: str) -> str:
+    """The window without the spelled-out form of a name it defines: in "we present Frequency
+    regularized NeRF (FreeNeRF)" the name is FreeNeRF, and NeRF is a word of its long form."""
+    m = next((m for m in _DEFINED_RE.finditer(window) if _qualifies(m.group(1))), None)
+    if m is None:
+        return window
+    initial = next((c for c in m.group(1) if c.isalpha()), "").upper()
+    words = list(re.finditer(r"\S+", window[: m.start()]))
+    for w in reversed(words[-_LONG_FORM_WORDS:]):
+        if w.group(0).lstrip("(\"“'").upper().startswith(initial):
+            return window[: w.start()] + window[m.start() :]
+    return window
+
+
+def _coined_word(window: str, text: str) -> str | None:
+    """A capitalised ordinary-looking word right after the cue, used again and never written in
+    lower case: "We present Galactic, a large-scale framework" names Galactic."""
+    m = re.match(r"\s*([A-Z][a-z]{3,})\b(?![-\s]+[A-Z])", window)  # one word: "Krause Attention" is a phrase
+    if m is None:
+        return None
+    word = m.group(1)
+    if re.search(rf"\b{word.lower()}\b", text) or _occurrences(word, text)[0] < 2:
+        return None
+    return word
+
+
 def _credit(cands: dict[str, _Candidate], window: str, text: str, offset: int, cue: float) -> None:
     """Give the cue to the names in a window: "(ACRO)", a repeated phrase, or coined tokens."""
-    for run in _runs(window):
+    coined = _coined_word(window, text)
+    if coined is not None:
+        _bump(cands, coined, _position(coined, text, offset), cue)
+    for run in _runs(_without_long_form(window)):
         if run[0].startswith("("):
             token = run[0].strip("()")
             if _qualifies(token) or (_upper_count(token) >= 1 and len(token) >= 2 and not _is_generic(token)):
@@ -139,34 +174,73 @@ def find_short_name(readable: str) -> str | None:
         return None
 
 
+_NAMED_AFTER_RE = re.compile(
+    r",\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+)\s*(?:,|\(|\b(?:which|that|to|for|is)\b)"
+)
+
+
+def _named_after(sentence: str, window: str, cut: int) -> str | None:
+    """The name right after a cue's descriptive window: "we propose a novel LiDAR localization
+    framework, SGLoc, which …" names SGLoc (and LiDAR only describes it)."""
+    if not re.match(r"\s*(?:a|an)\s", window):
+        return None
+    m = _NAMED_AFTER_RE.match(sentence, cut)
+    return m.group(1) if m and _qualifies(m.group(1)) else None
+
+
 def _find_short_name(readable: str) -> str | None:
     text = strip_urls(readable, " ")
     cands: dict[str, _Candidate] = {}
     pos = 0
     scan = CueScan(text)
+    # Acronyms defined before the authors say what they bring, in sentences that bring nothing
+    # ("Neural radiance fields (NeRF) excel at …"): the field's words, not the paper's name.
+    background: set[str] = set()
+    lead: set[str] = set()  # the names of the first "we propose" sentence: the paper's own
     for sentence in split_sentences(text):
         offset = text.find(sentence, pos)
         pos = max(offset, pos)
         cued = False
+        before = {name: c.cue for name, c in cands.items()}
         for m, strength in scan.matches(offset, offset + len(sentence)):
             start, end = m.start() - offset, m.end() - offset  # in the sentence
             if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[:start], re.I):
                 continue  # "... and propose" counts only when the authors are the subject
             verb = (m.groupdict().get("verb") or "").lower()
             cue = strength or (6.0 if re.fullmatch(_STRONG_VERBS, verb) else 4.0)
-            _credit(cands, _window(sentence, end), text, m.start(), cue)
+            window = _window(sentence, end)
+            named = _named_after(sentence, window, end + len(window))
+            if named is not None:
+                _bump(cands, named, _position(named, text, m.start()), cue)
+            else:
+                _credit(cands, window, text, m.start(), cue)
             cued = cued or cue >= 6.0
+        defined = [m for m in _DEFINED_RE.finditer(sentence) if _qualifies(m.group(1))]
         if cued:
             # Acronyms defined anywhere in a "we propose" sentence ("two new algorithms: ... (GTPO)").
-            for m in re.finditer(r"\(([^\s()]{2,15})\)", sentence):
-                if _qualifies(m.group(1)):
-                    _bump(cands, m.group(1), offset + m.start() + 1, 3.0)
+            for m in defined:
+                _bump(cands, m.group(1), offset + m.start() + 1, 3.0)
+            if not lead:
+                lead = {name for name, c in cands.items() if c.cue >= 4 and c.cue > before.get(name, 0.0)}
+        elif _OWN_RE.search(sentence):
+            for m in defined:
+                _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
+        elif not lead:
+            background.update(m.group(1) for m in defined)
     for m in _UNLOWER_TOKEN_RE.finditer(text):
         token = m.group(0)
         if token[0].islower() or token[1:].islower() or token.isupper():
             continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
         if _qualifies(token) and not _TITLE_COMPOUND_RE.fullmatch(token):
             cands.setdefault(token, _Candidate(token, m.start()))
+    return _choose(cands, text, background, lead)
+
+
+LEAD_BONUS = 2.0
+
+
+def _choose(cands: dict[str, _Candidate], text: str, background: set[str], lead: set[str]) -> str | None:
+    """The best candidate: cued names above uncued ones, the field's own acronyms below both."""
     best: tuple[int, float, int, str] | None = None
     for cand in cands.values():
         whole, prefix = _occurrences(cand.name, text)
@@ -180,10 +254,14 @@ def _find_short_name(readable: str) -> str | None:
             score += 2
         if _apposed(cand.name, text):
             score += 2
+        if cand.name in lead:
+            score += LEAD_BONUS
         if cand.cue >= 3:
-            tier, ok = 1, score >= 5 and (whole >= 2 or cand.cue >= 4)
+            tier, ok = 2, score >= 5 and (whole >= 2 or cand.cue >= 4)
         else:  # no cue: only a coined mixed-case name used throughout (HiDe)
-            tier, ok, score = 0, whole >= 3, whole
+            tier, ok, score = 1, whole >= 3, whole
+        if cand.name in background or f"{cand.name}s" in background:
+            tier = 0  # the field's acronym ("… fields (NeRF) excel at"): only when nothing else is named
         key = (tier, score, -cand.first, cand.name)
         if ok and (best is None or key[:3] > best[:3]):
             best = key

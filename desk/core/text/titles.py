@@ -49,7 +49,16 @@ _NAMED_LEAD_RE = re.compile(
     r"(?: \([^()]*\))?, (?:which (\w+) (.*)|(an? .*))"
 )
 # Short verbs whose last consonant doubles before -ing.
-_DOUBLED = frozenset(("admit", "put", "set", "run", "get", "cut", "plan", "map", "scan", "stop"))
+_DOUBLED = frozenset(
+    {"admit", "put", "set", "run", "get", "cut", "plan", "map", "scan", "stop", "transfer", "refer", "prefer"}
+    | {"occur", "omit", "submit", "permit", "commit", "control", "compel", "propel", "confer", "incur"}
+    | {"begin"}
+)
+# Words after "which"/"NAME," that are not a verb to turn into "-ing": "which our method …".
+_NOT_VERBS = frozenset(
+    {"a", "an", "the", "our", "its", "their", "this", "these", "those", "it", "we", "they", "also", "not"}
+    | {"can", "could", "may", "might", "will", "would", "is", "are"}
+)
 _GERUND_VERBS = (
     r"reformulate|reframe|formali[sz]e|cast|relate|compare|revisit|analy[sz]e|formulate|quantify|characteri[sz]e|"
     r"rethink|unify|extend|identify|tackle|advocate|bridge|connect|evaluate|benchmark|measure|interpret|explain"
@@ -91,6 +100,19 @@ def gerund(verb: str) -> str:
     return (v + "ing").capitalize()
 
 
+def verb_phrase(verb: str, rest: str) -> str | None:
+    """ "couples X" → "Coupling X"; "deeply couples X" → "Deeply coupling X"; None when ``verb`` is
+    no verb ("which our method …"), so the caller words the title another way."""
+    if verb.lower() in _NOT_VERBS:
+        return None
+    if verb.lower().endswith("ly"):
+        nxt = re.match(r"([a-z]+)\s+(.*)", rest)
+        if nxt is None or nxt.group(1) in _NOT_VERBS or nxt.group(1).endswith("ly"):
+            return None
+        return f"{verb.capitalize()} {gerund(nxt.group(1)).lower()} {_tidy(nxt.group(2), article=False)}"
+    return f"{gerund(verb)} {_tidy(rest, article=False)}"
+
+
 _ASIDE_RE = re.compile(r" \(([^()]*)\)")
 _LATIN_RE = re.compile(r"[A-Za-z]")  # "(e.g., 20)", "(i)": words; "(0,1)", "(ε, δ)": math
 _RELATION_END = tuple("=<>≤≥≠≈∈∉⊂⊆⊃⊇∼≃≅≡∝→↦")
@@ -130,11 +152,12 @@ def _object_title(rest: str) -> str:
     if lead and len(lead.group(1)) <= 60:
         if lead.group(4):
             return f"{lead.group(1)}: {_capitalize(_tidy(lead.group(4)))}"
-        if re.fullmatch(r"[a-z]+", lead.group(2)):
-            return f"{lead.group(1)}: {gerund(lead.group(2))} {_tidy(lead.group(3), article=False)}"
+        phrase = verb_phrase(lead.group(2), lead.group(3)) if re.fullmatch(r"[a-z]+", lead.group(2)) else None
+        if phrase is not None:
+            return f"{lead.group(1)}: {phrase}"
     to = re.match(r"to\s+(\w+)\s+(.*)", rest)
-    if to:
-        return f"{gerund(to.group(1))} {_tidy(to.group(2), article=False)}"
+    if to and (phrase := verb_phrase(to.group(1), to.group(2))) is not None:
+        return phrase
     return _capitalize(_tidy(rest))
 
 
@@ -214,7 +237,8 @@ def _name_title(text: str, name: str) -> str | None:
             r",\s+(\w+ing)\s+(.*)", after
         )
         if clause and fallback is None and re.fullmatch(r"[a-z]+", clause.group(1)):
-            fallback = f"{name}: {gerund(clause.group(1))} {_tidy(clause.group(2), article=False)}"
+            phrase = verb_phrase(clause.group(1), clause.group(2))
+            fallback = None if phrase is None else f"{name}: {phrase}"
     return fallback
 
 

@@ -1,0 +1,170 @@
+"""The search's fast paths answer what Whoosh itself would: prefix expansions narrowed from a
+shorter prefix's, postings read from the segments that hold the field, kept across queries.
+
+The index is made of several segments of real abstracts (../shared/dev-corpus/, read from there;
+the seeds when it is absent), one of them with notes, so that a field some segments lack and
+terms spread over segments are both exercised.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from desk.core.search import IndexDoc, SearchIndex, postings
+from desk.core.search.postings import MAX_EXPANSION, Corpus
+from desk.core.search.writer import TINY_SEGMENT
+
+ROOT = Path(__file__).resolve().parents[2]
+DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"
+SEGMENTS = 4
+
+
+def _abstracts() -> list[str]:
+    if DEV.is_file():
+        paragraphs = DEV.read_text(encoding="utf-8").split("\n\n")[1:]
+    else:  # the bundled seeds: fewer papers, the same shapes
+        paragraphs = [
+            p for f in sorted((ROOT / "seeds").glob("*.txt")) for p in f.read_text().split("\n\n")[1:]
+        ]
+    return [p.strip() for p in paragraphs if p.strip()]
+
+
+def _doc(i: int, text: str, note: str) -> IndexDoc:
+    title = " ".join(text.split()[:8])
+    return IndexDoc(i, 1, title, "", text, note, False, False, ("Dev",))
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    texts = _abstracts()
+    per = max(TINY_SEGMENT, len(texts) // SEGMENTS)
+    ix = SearchIndex(tmp_path_factory.mktemp("fast") / "index")
+    ix.rebuild([], 0)
+    for s in range(0, min(len(texts), per * SEGMENTS), per):
+        # only the last batch carries notes: the other segments have no "note" field at all
+        last = s + per >= min(len(texts), per * SEGMENTS)
+        ix.update(
+            [_doc(i, texts[i], f"reading group: {texts[i][:60]}" if last else "") for i in range(s, s + per)]
+        )
+    return ix
+
+
+def _corpus(index: SearchIndex) -> Corpus:
+    index.search("warm")
+    corpus = index._current()
+    assert corpus is not None
+    return corpus
+
+
+def _whoosh_expansion(corpus: Corpus, fieldname: str, prefix: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for term in corpus.searcher.reader().expand_prefix(fieldname, prefix):
+        out.append(term.decode("utf-8") if isinstance(term, bytes) else term)
+        if len(out) == MAX_EXPANSION:
+            break
+    return tuple(out)
+
+
+def _words(index: SearchIndex) -> list[str]:
+    return sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", " ".join(_abstracts()[:400]))}) or ["learn"]
+
+
+def test_the_index_has_segments_with_and_without_notes(index: SearchIndex) -> None:
+    corpus = _corpus(index)
+    assert len(corpus.leaves) >= 2
+    with_notes = [segid for _, _, segid in corpus.leaves if "note" in corpus._fields[segid]]
+    assert 0 < len(with_notes) < len(corpus.leaves)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_prefix_narrowed_from_a_shorter_one_lists_what_whoosh_lists(
+    index: SearchIndex, data: st.DataObject
+) -> None:
+    words = _words(index)
+    word = data.draw(st.sampled_from(words))
+    cut = data.draw(st.integers(min_value=2, max_value=max(2, len(word) - 1)))
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    corpus = _corpus(index)
+    corpus._expansions.clear()
+    calls: list[str] = []
+    real = postings._expand
+
+    def counted(reader: object, f: str, p: str) -> tuple[tuple[str, ...], bool]:
+        calls.append(p)
+        return real(reader, f, p)
+
+    postings._expand = counted  # type: ignore[assignment]
+    try:
+        for n in range(cut, len(word) + 1):  # typed letter by letter
+            assert corpus.expand(fieldname, word[:n]) == _whoosh_expansion(corpus, fieldname, word[:n])
+    finally:
+        postings._expand = real  # type: ignore[assignment]
+    # Whoosh was asked again only while the expansion so far was cut at MAX_EXPANSION.
+    assert calls[0] == word[:cut]
+    assert all(len(_whoosh_expansion(corpus, fieldname, p[:-1])) == MAX_EXPANSION for p in calls[1:])
+
+
+def test_a_longer_prefix_is_not_narrowed_from_a_cut_expansion(index: SearchIndex) -> None:
+    corpus = _corpus(index)
+    corpus._expansions.clear()
+    reader = corpus.searcher.reader()
+    for short in ("co", "re", "in", "pr", "de", "s", "c"):
+        full = [t.decode() if isinstance(t, bytes) else t for t in reader.expand_prefix("abstract", short)]
+        if len(full) > MAX_EXPANSION:
+            break
+    else:
+        pytest.skip("no prefix with more than MAX_EXPANSION terms in this corpus")
+    assert corpus.expand("abstract", short) == tuple(full[:MAX_EXPANSION])
+    longer = full[-1][: len(short) + 1]  # its terms lie past the cut of the shorter one's
+    assert corpus.expand("abstract", longer) == _whoosh_expansion(corpus, "abstract", longer)
+    assert set(corpus.expand("abstract", longer)) - set(full[:MAX_EXPANSION])
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_postings_are_whooshs_own_across_segments_and_fields(index: SearchIndex, data: st.DataObject) -> None:
+    corpus = _corpus(index)
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    prefix = data.draw(st.sampled_from(_words(index)))[:3]
+    terms = corpus.expand(fieldname, prefix)[:20] or ("zzzz-absent",)
+    term = data.draw(st.sampled_from(terms))
+    ids, weights = corpus.postings(fieldname, term)
+    want_ids: list[int] = []
+    want_w: list[float] = []
+    for leaf, offset in corpus.searcher.reader().leaf_readers():
+        if (fieldname, term) in leaf:
+            m = leaf.postings(fieldname, term)
+            while m.is_active():
+                want_ids.append(offset + m.id())
+                want_w.append(m.weight())
+                m.next()
+    assert ids.tolist() == want_ids
+    assert np.allclose(weights, np.array(want_w, np.float32))
+
+
+def test_a_search_answers_the_same_from_kept_postings_as_cold(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queries = [
+        "neural radiance fields",
+        "self-supervised point cloud",
+        "diffus*",
+        "video segm*",
+        "reading group",
+    ]
+    cold = []
+    for q in queries:
+        index._drop()
+        cold.append([(h.id, h.score) for h in index.search(q, limit=50).hits])
+    monkeypatch.setattr(postings, "NORM_CACHE", 3_000)  # a small budget: entries evicted in between
+    index._drop()
+    for _ in range(2):
+        warm = [[(h.id, h.score) for h in index.search(q, limit=50).hits] for q in queries]
+        assert warm == cold
