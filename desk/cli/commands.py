@@ -44,13 +44,15 @@ def progress_printer(label: str, unit: str = "papers") -> Bar:
 
 
 @contextmanager
-def opened(args: argparse.Namespace) -> Iterator[Library]:
-    """The library named by --library / $DESK_LIBRARY / the default, index repaired."""
+def opened(args: argparse.Namespace, *, full_check: bool = False) -> Iterator[Library]:
+    """The library named by --library / $DESK_LIBRARY / the default, index repaired (``full_check``:
+    checked in full even when its stamp says it is current)."""
     # Imported here, not at the top: the worker processes an import starts re-import the
     # `desk` script's module, and need none of the database or search code to start.
     from desk.core.library import Library
 
-    lib = Library(resolve_library_dir(args.library), progress=progress_printer("Rebuilding the search index"))
+    progress = progress_printer("Rebuilding the search index")
+    lib = Library(resolve_library_dir(args.library), progress=progress, full_check=full_check)
     try:
         if lib.repaired and lib.count():
             warn(f"desk: {lib.repaired}; rebuilt it from the database")

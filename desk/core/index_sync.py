@@ -186,13 +186,13 @@ class IndexSync:
             return "the search index holds other revisions than the database"
         return None
 
-    def ensure(self, progress: Progress | None = None) -> str | None:
+    def ensure(self, progress: Progress | None = None, *, trust_stamp: bool = True) -> str | None:
         """Repair the index if needed (rebuild or apply queued changes); returns what was repaired.
 
         An index that cannot be written is left as it is (``behind`` says why): reading the
         database never waits for derived data.
         """
-        if self.is_current():
+        if trust_stamp and self.is_current():
             return None  # the signed stamp vouches for it: no sweep, no full check, no flush
         try:
             self.index.sweep()
@@ -248,12 +248,23 @@ class IndexSync:
         Every file of the index is read (``disk.verify_files``): an index whose bytes changed is
         reported, and marked so that the next open rebuilds it.
         """
+        problems = self._differences()
+        if problems:  # the next open checks in full (and repairs), whatever the stamp said
+            freshness.forget(self.index.directory)
+        return problems
+
+    def _differences(self) -> list[str]:
         state = self.index.state()
         if state is not IndexState.OK:
             if state is IndexState.UNVERIFIED:  # e.g. a read-only library from another user or machine
                 return [f"search index: {UNVERIFIED}; desk rebuilds it where it can write the library"]
-            return [f"search index: {state.name.lower().replace('_', ' ')}"]
-        damaged = verify_files(self.index.directory)
+            if state is not IndexState.CORRUPT:
+                return [f"search index: {state.name.lower().replace('_', ' ')}"]
+        damaged = (
+            ["the search index is damaged (a segment cannot be read)"]
+            if state is IndexState.CORRUPT  # an open that trusted its stamp did not read the segments
+            else verify_files(self.index.directory)
+        )
         if damaged:
             try:
                 remove_marker(self.index.directory)

@@ -133,11 +133,17 @@ class Library(Workflow, Discovery):
     """
 
     def __init__(
-        self, directory: Path, progress: Progress | None = None, *, tuning: Tuning | None = None
+        self,
+        directory: Path,
+        progress: Progress | None = None,
+        *,
+        tuning: Tuning | None = None,
+        full_check: bool = False,
     ) -> None:
         """Open (creating if needed) the library in directory and repair its index.
 
         ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
+        ``full_check``: check the index in full even when its stamp says it is current (desk check).
         """
         self.directory = directory
         self.tuning = tuning
@@ -146,7 +152,7 @@ class Library(Workflow, Discovery):
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
-        self.repaired: str | None = self._sync.ensure(progress)
+        self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
         self.index.semantic = self.vectors

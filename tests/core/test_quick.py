@@ -9,6 +9,7 @@ opens and repairs.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -216,3 +217,24 @@ def test_quick_search_leaves_vectors_that_lag_behind_to_the_library(seeded_dir: 
     assert reader is not None
     with reader:
         assert search(reader, seeded_dir, "policy", 20, "relevance") is None
+
+
+def test_damage_the_stamp_let_an_open_skip_is_found_by_check_and_repaired_next(seeded_dir: Path) -> None:
+    """Bytes changed with sizes and times kept: an open trusting its stamp reads no segment, so the
+    Library's check (which reads them) says so, forgets the stamp and has the next open rebuild."""
+    index = seeded_dir / INDEX_DIR_NAME
+    for seg in sorted(index.glob("*.seg")):
+        info = seg.stat()
+        data = bytearray(seg.read_bytes())
+        for k in range(len(data) // 3, len(data), max(1, len(data) // 40)):
+            data[k] ^= 0xA5
+        seg.write_bytes(bytes(data))
+        os.utime(seg, ns=(info.st_atime_ns, info.st_mtime_ns))
+    with Library(seeded_dir) as lib:
+        assert lib.repaired is None  # the stamp vouched for what it could see
+        problems = lib.check()
+    assert any("damaged" in p for p in problems), problems
+    assert not (index / freshness.STAMP_NAME).exists()
+    assert QuickLibrary.open(seeded_dir) is None
+    with Library(seeded_dir) as lib:
+        assert lib.repaired is not None and lib.check() == []
