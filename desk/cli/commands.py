@@ -117,7 +117,11 @@ def import_args(p: argparse.ArgumentParser) -> None:
 def run_import(args: argparse.Namespace) -> int:
     """desk import PATH..."""
     with opened(args) as lib:
-        report = lib.import_paths(args.paths, progress=progress_printer("Importing", "files"))
+        report = lib.import_paths(
+            args.paths,
+            progress=progress_printer("Importing", "files"),
+            dedup_progress=progress_printer("Near-duplicates", ""),
+        )
     if args.json:
         emit_json(report.as_json())
     else:

@@ -15,6 +15,7 @@ from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
 from desk.core.search.disk import revision_digest, verify_files
 from desk.core.search.manifest import Untrusted
+from desk.core.search.model import Merge
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
 from desk.core.tuning import Tuning
@@ -83,15 +84,17 @@ class IndexSync:
         self.behind: str | None = None
         """Why the index is behind the database (it could not be written), or None."""
 
-    def flush(self, pool: WorkerPool | None = None) -> int:
+    def flush(self, pool: WorkerPool | None = None, merge: Merge = "auto") -> int:
         """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many.
+
+        ``merge``: which small segments the commits fold in (search.model.Merge).
 
         The database has committed the changes already: an index that cannot be written (a
         read-only folder, a full disk, a busy library) does not make them fail. The papers
         stay queued, ``behind`` says why, and the next flush or open catches up.
         """
         try:
-            written = self._flush(pool)
+            written = self._flush(pool, merge)
         except Exception as exc:
             self.behind = (
                 f"the search index is behind the database: it could not be written ({failures.reason(exc)})"
@@ -101,7 +104,7 @@ class IndexSync:
         self.behind = None
         return written
 
-    def _flush(self, pool: WorkerPool | None) -> int:
+    def _flush(self, pool: WorkerPool | None, merge: Merge) -> int:
         written = 0
         with self.db.reading() as session:
             if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
@@ -114,25 +117,36 @@ class IndexSync:
                     _stamp(self.index, session)
                     return written
                 docs = _docs(session, ids)
-                self.index.update(docs, pool)
+                self.index.update(docs, pool, merge)
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
                 session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
                 written += len(ids)
 
-    def start_flush(self, pool: WorkerPool) -> PendingFlush | None:
+    def merge_small(self) -> None:
+        """Fold the index's small segments into one (after an import that left them), in one commit.
+
+        Derived data: when the index cannot be written it stays as it is (still correct).
+        """
+        try:
+            with self.db.writing():  # the cross-process lock on the index writer
+                self.index.merge_small()
+        except Exception:
+            log.debug("could not merge the index's small segments", exc_info=True)
+
+    def start_flush(self, pool: WorkerPool, merge: Merge = "auto") -> PendingFlush | None:
         """Start indexing the queued papers on the pool's workers and return at once (None: done here).
 
         For an import: the next file is stored while the workers write this one's segments.
-        A small queue is flushed here and now instead.
+        A small queue is flushed here and now instead (its commit folding in what ``merge`` says).
         """
         with self.db.reading() as session:
             ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
             big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
-            self.flush(pool)
+            self.flush(pool, merge)
             return None
         return PendingFlush(self, docs, self.index.stage(docs, pool))
 

@@ -39,10 +39,9 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
     import numpy as np
 
     from desk.core import importer
-    from desk.core.analysis import Analysed
     from desk.core.dedup import Candidate
-    from desk.core.duplicates import DuplicateFinder, Hashing
-    from desk.core.index_sync import PendingFlush
+    from desk.core.dedup.detector import DedupProgress
+    from desk.core.duplicates import DuplicateFinder
     from desk.core.merge_plan import PlannedMerge
     from desk.core.search.model import Marks
 
@@ -81,48 +80,6 @@ def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
         created_at=paper.created_at,
         updated_at=paper.updated_at,
     )
-
-
-class _ImportFollowUp:
-    """The work that follows each file of an import, on the workers. Once a file is analysed,
-    its abstracts are hashed for near-duplicates while it is stored; once stored, its index
-    segments are written while the next file is stored, and the previous file's committed."""
-
-    def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
-        self.sync, self.dupes, self.pool = sync, dupes, pool
-        self.pending: list[PendingFlush] = []
-        self.current: Hashing | None = None  # the file being stored
-        self.hashing: list[tuple[Hashing, list[int], list[int]]] = []
-
-    def analysed(self, items: Sequence[Analysed]) -> None:
-        """A file is analysed and about to be stored: start hashing its abstracts."""
-        self.current = self.dupes.start_hashing([a.readable for a in items], self.pool)
-
-    def __call__(self, outcome: importer.FileOutcome) -> None:
-        if self.current is not None and outcome.added_ids:
-            self.hashing.append((self.current, outcome.added_ids, outcome.added_rows))
-        self.current = None
-        if self.pending:
-            self.pending.pop().finish()
-        started = self.sync.start_flush(self.pool)
-        if started is not None:
-            self.pending.append(started)
-
-    def add_hashes(self) -> None:
-        """Give the near-duplicate finder the hashes the workers computed (waits for them)."""
-        self.dupes.add_hashed(self.hashing)
-        self.hashing = []
-
-    def finish(self) -> None:
-        """Commit the last file's segments and index what is left."""
-        while self.pending:
-            self.pending.pop().finish()
-        self.sync.flush(self.pool)  # merged papers' new sources, a batch that failed
-
-    def abandon(self) -> None:
-        """Drop segments not committed (their papers stay queued)."""
-        while self.pending:
-            self.pending.pop().abandon()
 
 
 class Library(Workflow, Discovery):
@@ -263,16 +220,19 @@ class Library(Workflow, Discovery):
         paths: Iterable[Path],
         progress: importer.ImportProgress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        dedup_progress: DedupProgress | None = None,
     ) -> ImportReport:
         """Import files and folders; each file is one transaction, indexed once stored.
 
-        A big file is analysed and indexed on worker processes (both cores).
+        A big file is analysed and indexed on worker processes (both cores). ``dedup_progress``
+        hears how finding the new papers' near-duplicates goes, after the last file.
         """
         from desk.core import importer
+        from desk.core.import_indexing import ImportIndexing
         from desk.core.search.staging import write_segment
 
         with WorkerPool(tuning=self.tuning) as pool:
-            follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
+            follow_up = ImportIndexing(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
                     self.db,
@@ -287,7 +247,7 @@ class Library(Workflow, Discovery):
                 follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
-                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
+                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool, dedup_progress)
                 follow_up.finish()
             finally:
                 follow_up.abandon()  # after an error: the papers stay queued for the next flush
@@ -393,9 +353,10 @@ class Library(Workflow, Discovery):
         return [highlighter.spans(text) if text else () for text in texts]
 
     # -- duplicates --------------------------------------------------------------------------
-    def near_duplicates(self) -> list[Candidate]:
-        """Groups of papers that look like one paper, best first, minus pairs ruled out."""
-        return self._dupes.groups(self.distinct_pairs())
+    def near_duplicates(self, progress: DedupProgress | None = None) -> list[Candidate]:
+        """Groups of papers that look like one paper, best first, minus pairs ruled out
+        (``progress``: papers hashed and candidate pairs verified, when that is long)."""
+        return self._dupes.groups(self.distinct_pairs(), progress)
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""

@@ -46,15 +46,15 @@ def test_and_binds_tighter_than_or() -> None:
 
 
 def test_fields_filters_phrases_prefixes() -> None:
-    parts = parse('title:graph note:"read later" is:starred -is:read has:note diffus* short:RACER').parts
+    parts = parse('title:graph note:"read later" is:starred -is:read has:note policy* short:RACER').parts
     assert parts[0] == Word("graph", "title", False, 6, 11)
     assert isinstance(parts[1], PhraseNode) and parts[1].field == "note"
     assert parts[2] == Filter("starred", True)
     assert parts[3] == NotNode(Filter("read", True))
     assert parts[4] == Filter("has_note", True)
-    assert isinstance(parts[5], Word) and parts[5].prefix and parts[5].text == "diffus"
+    assert isinstance(parts[5], Word) and parts[5].prefix and parts[5].text == "policy"
     compiled = compile_query(
-        parse('title:graph note:"read later" is:starred -is:read has:note diffus* short:RACER')
+        parse('title:graph note:"read later" is:starred -is:read has:note policy* short:RACER')
     )
     plan = compiled.plan
     assert plan.filters == (Flag("starred", True), Flag("has_note", True))
@@ -62,7 +62,7 @@ def test_fields_filters_phrases_prefixes() -> None:
     assert plan.shoulds[0] == Terms((("title", "graph", BOOSTS["title"]),))
     assert isinstance(plan.shoulds[1], PhraseTerms) and plan.shoulds[1].fields == (("note", 1.0),)
     assert isinstance(plan.shoulds[2], Prefixes)
-    assert compiled.prefixes == ["diffus", "diffu"]
+    assert compiled.prefixes == ["policy", "polici"]  # the prefix typed and its stem
 
 
 def test_filters_only_list_instead_of_rank() -> None:

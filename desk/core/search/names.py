@@ -13,7 +13,7 @@ from pathlib import Path
 
 #: Bump whenever the schema or the analyzers change: an index written with
 #: another version reads as OLD_SCHEMA and is rebuilt from the database.
-SCHEMA_VERSION = 2  # 2: the acronyms file (acronyms.py) beside the index
+SCHEMA_VERSION = 3  # 2: the acronyms file (acronyms.py) beside the index; 3: Snowball stems
 
 #: Whoosh index name; the version is in it so files of two versions never mix.
 INDEX_NAME = f"desk_v{SCHEMA_VERSION}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import chain
 from operator import sub
 from typing import Any
@@ -12,7 +11,6 @@ from whoosh.analysis import Analyzer, LowercaseFilter, RegexTokenizer, StemmingA
 from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter, W3PostingsWriter
 from whoosh.columns import NumericColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, NUMERIC, TEXT, Schema
-from whoosh.lang.porter import stem
 from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.names import (  # noqa: F401 (their home before names.py, which needs no Whoosh)
@@ -26,6 +24,7 @@ from desk.core.search.names import (  # noqa: F401 (their home before names.py, 
     write_marker,
 )
 from desk.core.search.whoosh_internals import fast
+from desk.core.stemming import stem
 
 #: Query-time BM25F field weights: a title occurrence counts as five abstract ones
 #: (length-normalised) before the term's one saturation, so a word in the title
@@ -42,9 +41,8 @@ TEXT_FIELDS: tuple[str, ...] = ("title", "short_name", "abstract", "note")
 TOKEN_PATTERN = r"\w+(?:\.\w+)*"
 
 
-@lru_cache(maxsize=200_000)
 def cached_stem(word: str) -> str:
-    """Porter stem of a lowercased word (C-level cache: Whoosh's own is Python)."""
+    """Snowball English stem of a lowercased word (desk.core.stemming; cached there)."""
     return stem(word)
 
 

@@ -30,7 +30,7 @@ _GAP_WORD = re.compile(r"\w+")
 
 
 def stem_word(word: str) -> str:
-    """The stemmed-field form of one word (lowercased Porter stem)."""
+    """The stemmed-field form of one word (lowercased Snowball stem)."""
     return cached_stem(word.lower())
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from desk.core.semantic.lsa import LsaModel, Vocabulary
 
 #: Bump when the files, the tokenisation or the model change: an older store is rebuilt.
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: words stemmed by Snowball English (desk.core.stemming)
 DIR_NAME = "vectors"
 MANIFEST_NAME = "vectors.json"
 BUILD_PREFIX = "build-"

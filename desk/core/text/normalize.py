@@ -8,8 +8,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from whoosh.lang.porter import stem
-
+from desk.core.stemming import stem
 from desk.core.text.markup import readable_text
 from desk.core.text.translate import Translator
 
@@ -63,5 +62,5 @@ def dedup_key_of_readable(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def stem_word(word: str) -> str:
-    """Lowercase + Porter stem, exactly as Whoosh's StemmingAnalyzer indexes a token."""
+    """Lowercase + Snowball stem, exactly as Whoosh's StemmingAnalyzer indexes a token."""
     return stem(word.lower())

@@ -1,0 +1,130 @@
+"""Try ranking settings side by side on the dev corpus, tuned on even-numbered papers, reported on odd.
+
+One library of the real abstracts (``../shared/dev-corpus/``, optionally among recombined
+distractors) is built once, its semantic vectors too, and kept in ``--library`` for the next run.
+Each variant sets module constants of desk's ranking for its run (``module.NAME=value``, modules
+under ``desk.core.search`` or ``desk.core.semantic``) and answers every query of the sets of
+bench/relevance_dev.py; the table gives MRR@10 and recall@10 of each set split by the paper's
+index: even (where a setting is chosen) and odd (where it is checked). The researcher set is
+split by the position of the query in bench/dev_queries.json.
+
+    python bench/relevance_tune.py --library /tmp/devlib \
+        --variant base= --variant coord2=ranking.COORD_WEIGHT=2 --sets 4words,rare
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from relevance_dev import CORPUS, DEPTH, QUERIES, Query, load_sets, metrics
+
+SETS = ("title", "4words", "sentence", "rare", "researcher")
+
+
+def parse_variant(spec: str) -> tuple[str, list[tuple[Any, str, Any]]]:
+    """``NAME=mod.CONST=value,mod.CONST=value`` -> (NAME, [(module, CONST, value)])."""
+    name, _, rest = spec.partition("=")
+    settings = []
+    for item in filter(None, rest.split(",")):
+        target, _, value = item.partition("=")
+        module_name, _, const = target.rpartition(".")
+        module = None
+        for package in ("desk.core.search.", "desk.core.semantic."):
+            try:
+                module = importlib.import_module(package + module_name)
+                break
+            except ModuleNotFoundError:
+                continue
+        if module is None or not hasattr(module, const):
+            raise SystemExit(f"no setting {target!r}")
+        settings.append((module, const, type(getattr(module, const))(json.loads(value))))
+    return name, settings
+
+
+def open_library(path: Path, corpus: Path, distractors: int) -> Any:
+    """The dev library at ``path`` (imported on the first run), vectors built."""
+    from desk.core.library import Library
+
+    fresh = not (path / "library.sqlite3").exists()
+    lib = Library(path)
+    if fresh:
+        extra: list[Path] = []
+        if distractors:
+            from realcorpus import RealGenerator
+
+            extra = RealGenerator(seed=7, folder=corpus).write(
+                distractors, path.parent / f"{path.name}-distractors"
+            )
+        lib.import_paths([corpus / "cvpr2023.txt", *extra])
+    lib.ensure_vectors()
+    return lib
+
+
+def evaluate(lib: Any, sets: dict[str, list[Query]], index_of: dict[int, int]) -> dict[str, Any]:
+    """MRR@10 / recall@10 per set, even and odd, and the per-query reciprocal ranks."""
+    out: dict[str, Any] = {}
+    for name, queries in sets.items():
+        split: dict[str, list[dict[str, float]]] = {"even": [], "odd": []}
+        for pos, q in enumerate(queries):
+            ids = [h.id for h in lib.search_ids(q.text, limit=DEPTH).hits]
+            ranked = [index_of.get(i, -1) for i in ids]
+            key = pos if name == "researcher" else next(iter(q.relevant))
+            split["even" if key % 2 == 0 else "odd"].append(metrics(q, ranked))
+        out[name] = {
+            half: {m: sum(r[m] for r in rows) / max(1, len(rows)) for m in ("mrr", "recall", "ndcg")}
+            for half, rows in split.items()
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run each variant; print one table."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--library", type=Path, required=True, help="kept between runs (built when absent)")
+    p.add_argument("--corpus", type=Path, default=CORPUS)
+    p.add_argument("--variant", action="append", default=[], help="NAME=module.CONST=value,...")
+    p.add_argument("--sets", default=",".join(SETS))
+    p.add_argument("--distractors", type=int, default=0, help="only when the library is first built")
+    p.add_argument("--out", type=Path)
+    args = p.parse_args(argv)
+    if not (args.corpus / "cvpr2023.txt").is_file():
+        print(f"skipped: no dev corpus at {args.corpus.resolve()}")
+        return 0
+    variants = [parse_variant(v) for v in args.variant or ["base="]]
+    wanted = args.sets.split(",")
+    sets = {k: v for k, v in load_sets(args.corpus, QUERIES, titles=True).items() if k in wanted}
+    lib = open_library(args.library, args.corpus, args.distractors)
+    index_of = {p.id: s.index for p in lib.list_papers() for s in p.sources if s.file == "cvpr2023.txt"}
+    lib.search_ids("warm up", limit=DEPTH)
+    results: dict[str, Any] = {}
+    for name, settings in variants:
+        saved = [(m, c, getattr(m, c)) for m, c, _ in settings]
+        for m, c, v in settings:
+            setattr(m, c, v)
+        try:
+            t0 = time.perf_counter()
+            results[name] = evaluate(lib, sets, index_of)
+            took = time.perf_counter() - t0
+        finally:
+            for m, c, v in saved:
+                setattr(m, c, v)
+        row = "  ".join(
+            f"{s} {r['even']['mrr']:.4f}/{r['odd']['mrr']:.4f}"
+            f" R {r['even']['recall']:.3f}/{r['odd']['recall']:.3f}"
+            for s, r in results[name].items()
+        )
+        print(f"{name:<14} {row}  ({took:.0f} s)", flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    lib.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
