@@ -250,3 +250,12 @@ def test_a_clause_that_starts_with_no_verb_is_not_made_one() -> None:
     )
     title = derive_title(readable, find_short_name(readable))
     assert "Ouring" not in title and title.startswith("ConceptX")
+
+
+def test_a_pronoun_after_we_show_is_not_a_title() -> None:
+    """ "We demonstrate it to outperform …" alone names nothing: "It to outperform" is no title."""
+    readable = readable_text(
+        "Personalising diffusion models needs many images. Few-shot tuning is brittle. "
+        "We demonstrate it to outperform the latest alternatives on ten styles."
+    )
+    assert not derive_title(readable, find_short_name(readable)).startswith("It ")

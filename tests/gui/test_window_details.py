@@ -115,11 +115,16 @@ def test_the_abstract_keeps_a_reading_measure(open_window, library_dir: Path, qt
     window.main_splitter.setSizes([300, 1300])
     qtbot.waitUntil(lambda: window.paper_view.paper is not None)
     wide = window.paper_view.measure_px() + 100
-    qtbot.waitUntil(lambda: window.abstract_view.viewport().width() > wide)
+    qtbot.waitUntil(lambda: window.paper_view.width() > wide + 100)
     chars = (
         window.abstract_view.lineWrapColumnOrWidth() / window.abstract_view.fontMetrics().averageCharWidth()
     )
     assert 80 <= chars <= 100
+    # a pane wider than the measure holds the paper as one centred column: title, details, abstract
+    box = window.abstract_view.geometry()
+    left, right = box.left(), window.paper_view.width() - box.right()
+    assert left > 40 and abs(left - right) <= 4, (left, right)
+    assert window.paper_view.title.geometry().left() == left
     window.main_splitter.setSizes([1800, 600])  # narrower than the measure: the pane's width
     qtbot.waitUntil(lambda: window.abstract_view.viewport().width() < wide - 100)
     assert window.abstract_view.lineWrapColumnOrWidth() < window.abstract_view.viewport().width(), (

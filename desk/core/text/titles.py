@@ -292,6 +292,8 @@ def _sentence_title(text: str) -> str:
         return _object_title(parts[0])
     for s in sentences:
         m = _THAT_RE.search(s)
+        if m and not m.group("how") and re.match(r"(?:it|them|this|these)\s", m.group("rest"), re.I):
+            continue  # "we demonstrate it to outperform …" says nothing on its own
         if m:
             if m.group("how"):
                 return "How " + _tidy(m.group("rest"), article=False)

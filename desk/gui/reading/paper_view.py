@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont, QPalette, QResizeEvent
 from PySide6.QtWidgets import QTextEdit, QVBoxLayout, QWidget
 
 from desk.core.records import PaperDetail, PaperSummary
@@ -14,6 +14,7 @@ from desk.gui.safe_text import SafeTextBrowser, plain_label
 
 Marker = Callable[[str], Sequence[tuple[int, int]]]
 MEASURE = 90  # characters a line of the abstract holds at most (a readable measure is 60–100)
+_MARGINS = (8, 6, 8, 0)  # left, top, right, bottom around the title, details and abstract
 
 
 def abstract_html(paper: PaperDetail, terms: Collection[str], marker: Marker | None = None) -> str:
@@ -60,7 +61,7 @@ class PaperView(QWidget):
         reading.setPointSizeF(reading.pointSizeF() * 1.08)
         self.abstract.setFont(reading)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 0)
+        layout.setContentsMargins(*_MARGINS)
         layout.setSpacing(4)
         layout.addWidget(self.title)
         layout.addWidget(self.meta)
@@ -154,6 +155,17 @@ class PaperView(QWidget):
         width = max(120, min(self.measure_px(), self.abstract.viewport().width() - margin))
         if self.abstract.lineWrapColumnOrWidth() != width:
             self.abstract.setLineWrapColumnOrWidth(width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """A pane wider than the measure (triage fills the window) centres the paper as one column."""
+        super().resizeEvent(event)
+        frame = self.abstract.width() - self.abstract.viewport().width()
+        column = self.measure_px() + 2 * round(self.abstract.document().documentMargin()) + 4 + frame
+        left, top, right, bottom = _MARGINS
+        pad = max(0, (event.size().width() - left - right - column) // 2)
+        layout = self.layout()
+        if layout is not None and layout.contentsMargins().left() != left + pad:
+            layout.setContentsMargins(left + pad, top, right + pad, bottom)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.abstract.viewport() and event.type() == QEvent.Type.Resize:
