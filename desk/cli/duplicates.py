@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from desk.cli.commands import json_flag, opened, paper_id
+from desk.cli.commands import json_flag, opened, paper_id, progress_printer
 from desk.cli.output import emit_json, say, summary_line, warn
 
 if TYPE_CHECKING:  # the detector (numpy, MinHash) loads only when a duplicates command runs
@@ -49,7 +49,7 @@ def run_dupes(args: argparse.Namespace) -> int:
     from desk.core.dedup import describe_group
 
     with opened(args) as lib:
-        groups = lib.near_duplicates()
+        groups = lib.near_duplicates(progress_printer("Near-duplicates", ""))
         if args.json:
             emit_json({"groups": [group_json(g) for g in groups]})
             return 0

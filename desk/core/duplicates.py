@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from desk.core.db import Database, Paper
 from desk.core.dedup import Candidate, NearDuplicateIndex
-from desk.core.dedup.detector import DEFAULT_NUM_PERM, Prepared, prepare
+from desk.core.dedup.detector import DEFAULT_NUM_PERM, DedupProgress, Prepared, prepare
 from desk.core.derived import read_arrays, write_arrays
 from desk.core.workers import WorkerPool
 
@@ -21,7 +21,7 @@ CACHE_KIND = "desk-near-duplicates"
 CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not words and sentences
 CACHE_FILE_NAME = "near-duplicates.npz"
 LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
-HASH_BATCH = 10_000  # new papers hashed together
+HASH_BATCH = 10_000  # new papers hashed together (a progress report each)
 # Fewer abstracts than pool.tuning.hash_on_workers_from are hashed in this process, while the
 # workers write the index: they would first load numpy for them (1k list: 1.3 → 1.1-1.2 s; 5k:
 # hashing on the workers wins).
@@ -59,8 +59,11 @@ class DuplicateFinder:
         self._dirty = True
         return NearDuplicateIndex()
 
-    def index(self, pool: WorkerPool | None = None) -> NearDuplicateIndex:
-        """The index, holding exactly the papers in the database now (new ones hashed on ``pool``)."""
+    def index(
+        self, pool: WorkerPool | None = None, progress: DedupProgress | None = None
+    ) -> NearDuplicateIndex:
+        """The index, holding exactly the papers in the database now (new ones hashed on ``pool``;
+        ``progress`` hears how many are hashed, and how many candidate pairs verified)."""
         if self._index is None:
             self._index = self._load()
         index = self._index
@@ -80,7 +83,10 @@ class DuplicateFinder:
                     rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
                     texts += [(i, text) for i, text in rows]
                 index.add_many(texts, pool)
+                if progress is not None:
+                    progress(min(batch + HASH_BATCH, len(missing)), len(missing), "hashing")
         self._dirty = self._dirty or bool(gone or new)
+        index.settle(progress)
         return index
 
     def start_hashing(self, texts: Sequence[str], pool: WorkerPool) -> Hashing | None:
@@ -122,15 +128,21 @@ class DuplicateFinder:
                     self._index.add_prepared([i for i, _ in picked], ready.subset([r for _, r in picked]))
                     self._dirty = True
 
-    def groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate]:
+    def groups(
+        self, excluded: Collection[tuple[int, int]], progress: DedupProgress | None = None
+    ) -> list[Candidate]:
         """Groups of papers that look like one paper, minus pairs a user ruled out."""
-        return self.index().groups(exclude_pairs=excluded)
+        return self.index(progress=progress).groups(exclude_pairs=excluded)
 
     def offered(
-        self, paper_ids: Sequence[int], excluded: Collection[tuple[int, int]], pool: WorkerPool | None = None
+        self,
+        paper_ids: Sequence[int],
+        excluded: Collection[tuple[int, int]],
+        pool: WorkerPool | None = None,
+        progress: DedupProgress | None = None,
     ) -> int:
         """How many of the given papers have a near-duplicate not ruled out."""
-        index = self.index(pool)
+        index = self.index(pool, progress)
         return sum(
             any((min(i, j), max(i, j)) not in excluded for j, _ in index.candidates_for(i)) for i in paper_ids
         )

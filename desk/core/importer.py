@@ -249,8 +249,10 @@ def import_paths(
         if progress is not None:
             progress(done, len(files), shown_name(path.name))
         current = ahead if ahead is not None else start(path)
-        if done == 0 and pool is not None:
-            pool.preload(preload)  # while the first file is stored, not when its index is due
+        if done == 0 and pool is not None and pool.started:
+            # While the first file is stored, not when its index is due; not for small files
+            # (a folder of one-abstract files): they are indexed here, without workers.
+            pool.preload(preload)
         # The next file is read and its analysis queued now, so the workers analyse it while
         # this one is stored (this process) — and then indexed, behind it in their queue.
         ahead = start(files[done + 1]) if read_ahead and done + 1 < len(files) else None

@@ -10,11 +10,12 @@ import numpy as np
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
-from desk.core import failures
+from desk.core import failures, freshness
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
-from desk.core.search.disk import DIGEST_PRIME, revision_digest, verify_files
+from desk.core.search.disk import revision_digest, verify_files
 from desk.core.search.manifest import Untrusted
+from desk.core.search.model import Merge
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
 from desk.core.tuning import Tuning
@@ -27,12 +28,7 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 UNVERIFIED = "the search index could not be verified as written by desk for this user, so it was not read"
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
-# The papers' (id, rev) digest, as search.disk.revision_digest computes it over the index.
-_DIGEST_SQL = text(
-    f"SELECT count(*), coalesce(sum(((id % {DIGEST_PRIME}) * 1103515245 + (rev % {DIGEST_PRIME}) * 48271"
-    f" + ((id % {DIGEST_PRIME}) * (rev % {DIGEST_PRIME})) % {DIGEST_PRIME}) % {DIGEST_PRIME}), 0)"
-    " FROM paper WHERE id NOT IN (SELECT paper_id FROM index_queue)"
-)
+_DIGEST_SQL = text(freshness.DIGEST_SQL)  # the papers' (id, rev) digest, as disk.revision_digest's
 
 
 _DOC_COLUMNS = (
@@ -88,15 +84,17 @@ class IndexSync:
         self.behind: str | None = None
         """Why the index is behind the database (it could not be written), or None."""
 
-    def flush(self, pool: WorkerPool | None = None) -> int:
+    def flush(self, pool: WorkerPool | None = None, merge: Merge = "auto") -> int:
         """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many.
+
+        ``merge``: which small segments the commits fold in (search.model.Merge).
 
         The database has committed the changes already: an index that cannot be written (a
         read-only folder, a full disk, a busy library) does not make them fail. The papers
         stay queued, ``behind`` says why, and the next flush or open catches up.
         """
         try:
-            written = self._flush(pool)
+            written = self._flush(pool, merge)
         except Exception as exc:
             self.behind = (
                 f"the search index is behind the database: it could not be written ({failures.reason(exc)})"
@@ -106,7 +104,7 @@ class IndexSync:
         self.behind = None
         return written
 
-    def _flush(self, pool: WorkerPool | None) -> int:
+    def _flush(self, pool: WorkerPool | None, merge: Merge) -> int:
         written = 0
         with self.db.reading() as session:
             if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
@@ -116,27 +114,39 @@ class IndexSync:
             with self.db.writing() as session:
                 ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
                 if not ids:
+                    _stamp(self.index, session)
                     return written
                 docs = _docs(session, ids)
-                self.index.update(docs, pool)
+                self.index.update(docs, pool, merge)
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
                 session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
                 written += len(ids)
 
-    def start_flush(self, pool: WorkerPool) -> PendingFlush | None:
+    def merge_small(self) -> None:
+        """Fold the index's small segments into one (after an import that left them), in one commit.
+
+        Derived data: when the index cannot be written it stays as it is (still correct).
+        """
+        try:
+            with self.db.writing():  # the cross-process lock on the index writer
+                self.index.merge_small()
+        except Exception:
+            log.debug("could not merge the index's small segments", exc_info=True)
+
+    def start_flush(self, pool: WorkerPool, merge: Merge = "auto") -> PendingFlush | None:
         """Start indexing the queued papers on the pool's workers and return at once (None: done here).
 
         For an import: the next file is stored while the workers write this one's segments.
-        A small queue is flushed here and now instead.
+        A small queue is flushed here and now instead (its commit folding in what ``merge`` says).
         """
         with self.db.reading() as session:
             ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
             big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
-            self.flush(pool)
+            self.flush(pool, merge)
             return None
         return PendingFlush(self, docs, self.index.stage(docs, pool))
 
@@ -161,6 +171,7 @@ class IndexSync:
             self.index.rebuild(self._iter_all(session), total, progress, cancelled, pool)
             if cancelled is None or not cancelled():
                 session.execute(delete(IndexQueue))
+                _stamp(self.index, session)
         self.behind = None
 
     def needs_rebuild(self) -> str | None:
@@ -189,16 +200,19 @@ class IndexSync:
             return "the search index holds other revisions than the database"
         return None
 
-    def ensure(self, progress: Progress | None = None) -> str | None:
+    def ensure(self, progress: Progress | None = None, *, trust_stamp: bool = True) -> str | None:
         """Repair the index if needed (rebuild or apply queued changes); returns what was repaired.
 
         An index that cannot be written is left as it is (``behind`` says why): reading the
         database never waits for derived data.
         """
+        if trust_stamp and self.is_current():
+            return None  # the signed stamp vouches for it: no sweep, no full check, no flush
         try:
             self.index.sweep()
         except OSError:
             log.debug("could not sweep the index folder", exc_info=True)
+        seen = freshness.generation(self.index.directory)
         reason = self.needs_rebuild()
         if reason == UNVERIFIED and self._signed_meanwhile():
             reason = self.needs_rebuild()
@@ -215,7 +229,22 @@ class IndexSync:
             flushed = self.flush(pool)
         if flushed:
             return "the search index missed recent changes"
+        if seen is not None and self.behind is None:  # checked in full: stamp it for the next opens
+            try:
+                with self.db.writing() as session:
+                    _stamp(self.index, session, seen)
+            except Exception:  # a read-only or busy library: the next open checks in full again
+                log.debug("could not stamp the index as current", exc_info=True)
         return None
+
+    def is_current(self) -> bool:
+        """Whether the signed stamp says the index agrees with the database now (freshness.py)."""
+        try:
+            with self.db.reading() as session:
+                return freshness.is_current(self.index.directory, _raw(session))
+        except Exception:  # unreadable stamp, busy database: the full check decides
+            log.debug("could not read the index's stamp", exc_info=True)
+            return False
 
     def _signed_meanwhile(self) -> bool:
         """Whether an index that read UNVERIFIED is signed once no writer is between its commit
@@ -233,12 +262,23 @@ class IndexSync:
         Every file of the index is read (``disk.verify_files``): an index whose bytes changed is
         reported, and marked so that the next open rebuilds it.
         """
+        problems = self._differences()
+        if problems:  # the next open checks in full (and repairs), whatever the stamp said
+            freshness.forget(self.index.directory)
+        return problems
+
+    def _differences(self) -> list[str]:
         state = self.index.state()
         if state is not IndexState.OK:
             if state is IndexState.UNVERIFIED:  # e.g. a read-only library from another user or machine
                 return [f"search index: {UNVERIFIED}; desk rebuilds it where it can write the library"]
-            return [f"search index: {state.name.lower().replace('_', ' ')}"]
-        damaged = verify_files(self.index.directory)
+            if state is not IndexState.CORRUPT:
+                return [f"search index: {state.name.lower().replace('_', ' ')}"]
+        damaged = (
+            ["the search index is damaged (a segment cannot be read)"]
+            if state is IndexState.CORRUPT  # an open that trusted its stamp did not read the segments
+            else verify_files(self.index.directory)
+        )
         if damaged:
             try:
                 remove_marker(self.index.directory)
@@ -291,10 +331,24 @@ class PendingFlush:
                 return
             self.sync.index.commit_staged(ids, staged)
             session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+            _stamp(self.sync.index, session)
 
     def abandon(self) -> None:
         """Drop the segments; the papers stay queued and the next flush indexes them."""
         self.batch.abandon()
+
+
+def _raw(session: Session) -> Any:
+    """The DB-API connection under a session (its transaction), for freshness.py's plain SQL."""
+    return session.connection().connection.driver_connection
+
+
+def _stamp(index: SearchIndex, session: Session, seen: tuple[str, str] | None = None) -> None:
+    """Stamp the index as current when nothing is left queued (under the write lock the caller holds)."""
+    try:
+        freshness.write(index.directory, _raw(session), seen)
+    except Exception:  # derived, and only a shortcut: the next open checks in full
+        log.debug("could not stamp the index as current", exc_info=True)
 
 
 def queue(session: Session, ids: Iterable[int]) -> None:

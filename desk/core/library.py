@@ -24,9 +24,9 @@ from desk.core.records import (
     PaperDetail,
     PaperSummary,
     ResultPage,
-    ResultRow,
     SourceInfo,
     Stats,
+    page_of,
 )
 from desk.core.search import SearchIndex, SearchResult
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
@@ -39,10 +39,9 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
     import numpy as np
 
     from desk.core import importer
-    from desk.core.analysis import Analysed
     from desk.core.dedup import Candidate
-    from desk.core.duplicates import DuplicateFinder, Hashing
-    from desk.core.index_sync import PendingFlush
+    from desk.core.dedup.detector import DedupProgress
+    from desk.core.duplicates import DuplicateFinder
     from desk.core.merge_plan import PlannedMerge
     from desk.core.search.model import Marks
 
@@ -83,48 +82,6 @@ def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
     )
 
 
-class _ImportFollowUp:
-    """The work that follows each file of an import, on the workers. Once a file is analysed,
-    its abstracts are hashed for near-duplicates while it is stored; once stored, its index
-    segments are written while the next file is stored, and the previous file's committed."""
-
-    def __init__(self, sync: IndexSync, dupes: DuplicateFinder, pool: WorkerPool) -> None:
-        self.sync, self.dupes, self.pool = sync, dupes, pool
-        self.pending: list[PendingFlush] = []
-        self.current: Hashing | None = None  # the file being stored
-        self.hashing: list[tuple[Hashing, list[int], list[int]]] = []
-
-    def analysed(self, items: Sequence[Analysed]) -> None:
-        """A file is analysed and about to be stored: start hashing its abstracts."""
-        self.current = self.dupes.start_hashing([a.readable for a in items], self.pool)
-
-    def __call__(self, outcome: importer.FileOutcome) -> None:
-        if self.current is not None and outcome.added_ids:
-            self.hashing.append((self.current, outcome.added_ids, outcome.added_rows))
-        self.current = None
-        if self.pending:
-            self.pending.pop().finish()
-        started = self.sync.start_flush(self.pool)
-        if started is not None:
-            self.pending.append(started)
-
-    def add_hashes(self) -> None:
-        """Give the near-duplicate finder the hashes the workers computed (waits for them)."""
-        self.dupes.add_hashed(self.hashing)
-        self.hashing = []
-
-    def finish(self) -> None:
-        """Commit the last file's segments and index what is left."""
-        while self.pending:
-            self.pending.pop().finish()
-        self.sync.flush(self.pool)  # merged papers' new sources, a batch that failed
-
-    def abandon(self) -> None:
-        """Drop segments not committed (their papers stay queued)."""
-        while self.pending:
-            self.pending.pop().abandon()
-
-
 class Library(Workflow, Discovery):
     """A library folder: the database (the truth), its derived search index and semantic vectors.
 
@@ -133,11 +90,17 @@ class Library(Workflow, Discovery):
     """
 
     def __init__(
-        self, directory: Path, progress: Progress | None = None, *, tuning: Tuning | None = None
+        self,
+        directory: Path,
+        progress: Progress | None = None,
+        *,
+        tuning: Tuning | None = None,
+        full_check: bool = False,
     ) -> None:
         """Open (creating if needed) the library in directory and repair its index.
 
         ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
+        ``full_check``: check the index in full even when its stamp says it is current (desk check).
         """
         self.directory = directory
         self.tuning = tuning
@@ -146,7 +109,7 @@ class Library(Workflow, Discovery):
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
-        self.repaired: str | None = self._sync.ensure(progress)
+        self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
         self.index.semantic = self.vectors
@@ -257,16 +220,19 @@ class Library(Workflow, Discovery):
         paths: Iterable[Path],
         progress: importer.ImportProgress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        dedup_progress: DedupProgress | None = None,
     ) -> ImportReport:
         """Import files and folders; each file is one transaction, indexed once stored.
 
-        A big file is analysed and indexed on worker processes (both cores).
+        A big file is analysed and indexed on worker processes (both cores). ``dedup_progress``
+        hears how finding the new papers' near-duplicates goes, after the last file.
         """
         from desk.core import importer
+        from desk.core.import_indexing import ImportIndexing
         from desk.core.search.staging import write_segment
 
         with WorkerPool(tuning=self.tuning) as pool:
-            follow_up = _ImportFollowUp(self._sync, self._dupes, pool)
+            follow_up = ImportIndexing(self._sync, self._dupes, pool)
             try:
                 report = importer.import_paths(
                     self.db,
@@ -281,7 +247,7 @@ class Library(Workflow, Discovery):
                 follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
-                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool)
+                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool, dedup_progress)
                 follow_up.finish()
             finally:
                 follow_up.abandon()  # after an error: the papers stay queued for the next flush
@@ -331,21 +297,7 @@ class Library(Workflow, Discovery):
 
     # -- search ------------------------------------------------------------------------------
     def _page(self, result: SearchResult) -> ResultPage:
-        rows = self.summaries([h.id for h in result.hits])
-        return ResultPage(
-            query=result.query,
-            total=result.total,
-            took_ms=result.took_ms,
-            suggestion=result.suggestion,
-            corrected=result.corrected,
-            terms=result.terms,
-            message=result.message,
-            hint=result.hint,
-            no_new_query=result.no_new_query,
-            rows=tuple(
-                ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
-            ),
-        )
+        return page_of(result, self.summaries([h.id for h in result.hits]))
 
     def search(
         self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
@@ -401,9 +353,10 @@ class Library(Workflow, Discovery):
         return [highlighter.spans(text) if text else () for text in texts]
 
     # -- duplicates --------------------------------------------------------------------------
-    def near_duplicates(self) -> list[Candidate]:
-        """Groups of papers that look like one paper, best first, minus pairs ruled out."""
-        return self._dupes.groups(self.distinct_pairs())
+    def near_duplicates(self, progress: DedupProgress | None = None) -> list[Candidate]:
+        """Groups of papers that look like one paper, best first, minus pairs ruled out
+        (``progress``: papers hashed and candidate pairs verified, when that is long)."""
+        return self._dupes.groups(self.distinct_pairs(), progress)
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""

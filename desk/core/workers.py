@@ -56,6 +56,11 @@ class WorkerPool:
         """True when work given to the pool can run beside this process."""
         return self.workers > 1 and not self._broken
 
+    @property
+    def started(self) -> bool:
+        """True once worker processes were started (and not closed)."""
+        return self._pool is not None
+
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(

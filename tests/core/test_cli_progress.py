@@ -62,6 +62,48 @@ def test_import_on_a_terminal_shows_a_bar_and_json_stays_clean(
     assert "Importing" not in out.getvalue()
 
 
+def test_dupes_on_a_terminal_shows_the_near_duplicate_search_and_json_stays_clean(
+    monkeypatch: pytest.MonkeyPatch, terminal: tuple[int, io.TextIOWrapper], seeded_dir: Path
+) -> None:
+    from desk.core.library import CACHE_DIR_NAME, CACHE_FILE_NAME
+
+    (seeded_dir / CACHE_DIR_NAME / CACHE_FILE_NAME).unlink()  # every paper is hashed again
+    master, stream = terminal
+    monkeypatch.setattr(sys, "stderr", stream)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["--library", str(seeded_dir), "dupes", "--json"]) == 0
+    stream.flush()
+    shown = _drain(master)
+    assert "Near-duplicates" in shown and "94/94" in shown and "hashing" in shown, shown
+    assert "groups" in json.loads(out.getvalue())
+
+
+def test_the_near_duplicate_check_reports_the_pairs_it_verifies() -> None:
+    from dedup_texts import PAPER, SECOND, head, tail
+
+    from desk.core.dedup import NearDuplicateIndex
+
+    index = NearDuplicateIndex()
+    texts = [PAPER, head(PAPER, 0.6), tail(PAPER, 0.6), SECOND, head(SECOND, 0.5)]
+    index.add_many(list(enumerate(texts, 1)))
+    heard: list[tuple[int, int, str]] = []
+    groups = index.groups(progress=lambda done, total, step: heard.append((done, total, step)))
+    assert groups and heard and heard[-1][0] == heard[-1][1] >= 3 and heard[-1][2] == "checking pairs"
+
+
+def test_import_on_a_terminal_shows_the_near_duplicate_search_after_the_files(
+    monkeypatch: pytest.MonkeyPatch, terminal: tuple[int, io.TextIOWrapper], seeds_dir: Path, tmp_path: Path
+) -> None:
+    master, stream = terminal
+    monkeypatch.setattr(sys, "stderr", stream)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["--library", str(tmp_path / "lib"), "import", str(seeds_dir)]) == 0
+    stream.flush()
+    shown = _drain(master)
+    assert shown.index("Importing") < shown.index("Near-duplicates"), shown
+
+
 def test_reindex_on_a_terminal_shows_a_bar(
     monkeypatch: pytest.MonkeyPatch, terminal: tuple[int, io.TextIOWrapper], seeded_dir: Path
 ) -> None:

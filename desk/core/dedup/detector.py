@@ -8,7 +8,7 @@ pass sorts each band instead of inserting 3M keys one by one.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import cast
@@ -39,6 +39,10 @@ bench set 0.62 and more (5th percentile 0.77), papers of one group on one proble
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
+_REPORT_EVERY = 512  # candidate pairs verified between two progress reports
+
+#: progress(done, total, step): how far finding near-duplicates is ("hashing", "checking pairs").
+DedupProgress = Callable[[int, int, str], None]
 # Fewer than pool.tuning.dedup_on_workers_from texts are hashed here: a worker's start-up costs more.
 
 
@@ -340,15 +344,22 @@ class NearDuplicateIndex:
         self._settle()
         return self._links.get(a, {}).get(b)
 
-    def groups(self, exclude_pairs: Collection[tuple[int, int]] = ()) -> list[Candidate]:
+    def groups(
+        self, exclude_pairs: Collection[tuple[int, int]] = (), progress: DedupProgress | None = None
+    ) -> list[Candidate]:
         """All groups of linked papers, best first; no group holds a pair of ``exclude_pairs``
-        (see ``groups.join``)."""
-        self._settle()
+        (see ``groups.join``). ``progress`` hears how many candidate pairs are verified."""
+        self.settle(progress)
         return join(self._links, lambda i: int(self._fps[self._row_of[i]]), exclude_pairs)
 
     # -- finding links ------------------------------------------------------------------
 
-    def _settle(self) -> None:
+    def settle(self, progress: DedupProgress | None = None) -> None:
+        """Find and verify the links of every text added since the last question (seconds for
+        tens of thousands: ``progress`` hears how many candidate pairs are verified)."""
+        self._settle(progress)
+
+    def _settle(self, progress: DedupProgress | None = None) -> None:
         """Find and verify the links of every pending text."""
         if not self._pending:
             return
@@ -357,8 +368,11 @@ class NearDuplicateIndex:
             pairs = np.concatenate([self._pairs_of(int(r)) for r in pending])
         else:
             pairs = self._all_pairs(pending)
-        for lo, hi in self._worth_verifying(pairs, self._sentence_pairs(pending)).tolist():
+        worth = self._worth_verifying(pairs, self._sentence_pairs(pending)).tolist()
+        for done, (lo, hi) in enumerate(worth, 1):
             self._verify(lo, hi)
+            if progress is not None and (done % _REPORT_EVERY == 0 or done == len(worth)):
+                progress(done, len(worth), "checking pairs")
         self._pending.clear()
 
     def _worth_verifying(self, band_pairs: np.ndarray, sentence_pairs: np.ndarray) -> np.ndarray:

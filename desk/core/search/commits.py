@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from whoosh import index as windex
+from whoosh.writing import NO_MERGE
 
 from desk.core.search.acronyms import Acronyms
 from desk.core.search.disk import abort
 from desk.core.search.fields import writer_fields
-from desk.core.search.model import IndexDoc
+from desk.core.search.model import IndexDoc, Merge
 from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, discard, install
 from desk.core.search.writer import delete_ids, merge_tiny, segment_writer
@@ -28,6 +29,7 @@ def commit(
     acronyms: Acronyms,
     latest: Mapping[int, IndexDoc | None],
     staged: Sequence[StagedSegment],
+    merge: Merge = "auto",
 ) -> None:
     """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
     try:
@@ -57,9 +59,11 @@ def commit(
         discard(staged)
         raise
     if staged:
-        install(writer, staged, merge_tiny)
+        install(writer, staged, NO_MERGE if merge == "none" else merge_tiny)
+    elif merge == "none":
+        writer.commit(mergetype=NO_MERGE)
     else:
-        writer.commit(mergetype=merge_tiny if len(latest) < SMALL_BATCH else None)
+        writer.commit(mergetype=merge_tiny if merge == "tiny" or len(latest) < SMALL_BATCH else None)
 
 
 def delete(ix: windex.Index, acronyms: Acronyms, wanted: Sequence[int]) -> None:

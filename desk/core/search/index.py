@@ -27,7 +27,7 @@ from desk.core.search import manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
 from desk.core.search.disk import BUILD_PREFIX, live_revisions, open_index, probe, sweep_builds
 from desk.core.search.hits import empty, ms
-from desk.core.search.model import IndexDoc, IndexState, SearchResult
+from desk.core.search.model import IndexDoc, IndexState, Merge, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.ranking import K1, B
 from desk.core.search.schema import LEXICON_NAME, SCHEMA_VERSION, read_marker
@@ -161,18 +161,19 @@ class SearchIndex:
             finally:
                 shutil.rmtree(build, ignore_errors=True)
 
-    def update(self, docs: Sequence[IndexDoc], pool: WorkerPool | None = None) -> None:
+    def update(self, docs: Sequence[IndexDoc], pool: WorkerPool | None = None, merge: Merge = "auto") -> None:
         """Insert or replace documents by id; raises when there is no index to update (rebuild first).
 
         A big batch given a ``pool`` is written as one segment per worker process, outside the
-        index lock (searches go on meanwhile), and moved in with one commit.
+        index lock (searches go on meanwhile), and moved in with one commit. ``merge``: which
+        segments the commit folds in (commits.Merge).
         """
         latest = {d.id: d for d in docs}
         if pool is not None and self.can_stage(pool) and len(latest) >= pool.tuning.index_on_workers_from:
             batch = self.stage(list(latest.values()), pool)
-            self.commit_staged(batch.ids, batch.result())
+            self.commit_staged(batch.ids, batch.result(), merge)
         elif latest:
-            self._commit(latest, [])
+            self._commit(latest, [], merge)
 
     @staticmethod
     def can_stage(pool: WorkerPool) -> bool:
@@ -194,17 +195,25 @@ class SearchIndex:
         ]
         return StagedBatch(tuple(d.id for d in docs), jobs)
 
-    def commit_staged(self, ids: Iterable[int], staged: Sequence[StagedSegment]) -> None:
+    def commit_staged(
+        self, ids: Iterable[int], staged: Sequence[StagedSegment], merge: Merge = "auto"
+    ) -> None:
         """Replace the documents ``ids`` by the staged segments, in one commit."""
-        self._commit({i: None for i in ids}, staged)
+        self._commit({i: None for i in ids}, staged, merge)
 
-    def _commit(self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment]) -> None:
+    def _commit(
+        self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment], merge: Merge = "auto"
+    ) -> None:
         """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
         from desk.core.search import commits
 
         with self._lock:
-            commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged)
+            commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged, merge)
             self._current()  # the writer signed the generation before letting go of its lock
+
+    def merge_small(self) -> None:
+        """One commit that only folds the small segments (commits.merge_tiny's) into one."""
+        self._commit({}, [], "tiny")
 
     def delete(self, ids: Iterable[int]) -> None:
         """Remove documents by id; unknown ids are ignored; raises when there is no index."""

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Literal
+
+#: Which segments an index commit folds into its new one: "auto" tiny ones for a small batch
+#: (Whoosh's own policy for a bigger one), "tiny" only tiny ones, "none" none (a commit in the
+#: middle of an import, whose last commit merges them once).
+Merge = Literal["auto", "tiny", "none"]
 
 
 @dataclass(frozen=True)

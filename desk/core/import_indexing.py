@@ -1,0 +1,88 @@
+"""What follows each file of an import: near-duplicate hashing and index segments, on the workers.
+
+Each file is stored in a transaction of its own, and its papers wait in the database's index
+queue from that commit on: a kill at any moment leaves them there, and the next open indexes
+them. So the index need not follow file by file. It is written once a batch is worth it — a
+big file, or enough small ones — or a few seconds have passed, and at the end: a folder of 200
+one-abstract files is one commit (one merge of the tiny segments) instead of 200.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # types only: none of these modules imports this one
+    from desk.core.analysis import Analysed
+    from desk.core.duplicates import DuplicateFinder, Hashing
+    from desk.core.importer import FileOutcome
+    from desk.core.index_sync import IndexSync, PendingFlush
+    from desk.core.workers import WorkerPool
+
+#: Papers stored since the last index write are written anyway after this long, so a window
+#: importing a big folder of small files shows them searchable as it goes.
+FLUSH_EVERY_SECONDS = 3.0
+
+
+class ImportIndexing:
+    """Once a file is analysed, its abstracts are hashed for near-duplicates while it is stored;
+    once stored, its papers are indexed — a big batch as segments the workers write while the
+    next file is stored (committed before the next batch starts), small files gathered first."""
+
+    def __init__(
+        self,
+        sync: IndexSync,
+        dupes: DuplicateFinder,
+        pool: WorkerPool,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.sync, self.dupes, self.pool = sync, dupes, pool
+        self.pending: list[PendingFlush] = []
+        self.current: Hashing | None = None  # the file being stored
+        self.hashing: list[tuple[Hashing, list[int], list[int]]] = []
+        self._clock = clock
+        self._waiting = 0  # papers queued for the index since the last write started
+        self._unmerged = False  # a commit of this import left its small segments as they were
+        self._since = clock()
+
+    def analysed(self, items: Sequence[Analysed]) -> None:
+        """A file is analysed and about to be stored: start hashing its abstracts."""
+        self.current = self.dupes.start_hashing([a.readable for a in items], self.pool)
+
+    def __call__(self, outcome: FileOutcome) -> None:
+        """A file is stored: index what is queued when a batch is due (see the module doc)."""
+        if self.current is not None and outcome.added_ids:
+            self.hashing.append((self.current, outcome.added_ids, outcome.added_rows))
+        self.current = None
+        self._waiting += len(outcome.added_ids) + outcome.merged
+        big = self._waiting >= self.pool.tuning.index_on_workers_from
+        if not big and self._clock() - self._since < FLUSH_EVERY_SECONDS:
+            return  # queued in the database: written with the next batch, or at the end
+        if self.pending:
+            self.pending.pop().finish()
+        # Not the last write: no merge now (a small batch's commit would fold the tiny segments
+        # in each time); finish() merges once.
+        started = self.sync.start_flush(self.pool, "none")
+        if started is not None:
+            self.pending.append(started)
+        self._unmerged = True
+        self._waiting, self._since = 0, self._clock()
+
+    def add_hashes(self) -> None:
+        """Give the near-duplicate finder the hashes the workers computed (waits for them)."""
+        self.dupes.add_hashed(self.hashing)
+        self.hashing = []
+
+    def finish(self) -> None:
+        """Commit the segments under way and index what is left (small files, merged papers'
+        new sources, a batch that failed): one commit."""
+        while self.pending:
+            self.pending.pop().finish()
+        if not self.sync.flush(self.pool, "tiny") and self._unmerged:
+            self.sync.merge_small()  # nothing left to write: the merge alone
+
+    def abandon(self) -> None:
+        """Drop segments not committed (their papers stay queued)."""
+        while self.pending:
+            self.pending.pop().abandon()
