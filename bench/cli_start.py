@@ -18,7 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-COMMANDS = (("stats",), ("search", "diffusion model"), ("list", "--json"))
+COMMANDS = (
+    ("stats",),
+    ("search", "diffusion model"),
+    ("list", "--json"),
+    ("show", "1", "--json"),
+    ("star", "1"),  # a write: the whole Library opens (after the first run the star is already set)
+)
 
 
 def measure(
@@ -44,6 +50,11 @@ def measure(
     return {"p50": statistics.median(times), "p95": p95, "max": times[-1], "cpu_p50": statistics.median(cpu)}
 
 
+def measure_all(library: Path, runs: int) -> dict[str, dict[str, float]]:
+    """Every command of COMMANDS measured on library, by its words ("list --json")."""
+    return {" ".join(c): measure(library, c, runs) for c in COMMANDS}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure each command and print a table (or one JSON object)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -51,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    out = {" ".join(c): measure(args.library, c, args.runs) for c in COMMANDS}
+    out = measure_all(args.library, args.runs)
     load = os.getloadavg()[0]
     if args.json:
         print(json.dumps({"commands": out, "load": load}))

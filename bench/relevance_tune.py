@@ -28,12 +28,12 @@ SETS = ("title", "4words", "sentence", "rare", "researcher")
 
 
 def parse_variant(spec: str) -> tuple[str, list[tuple[Any, str, Any]]]:
-    """``NAME=mod.CONST=value,mod.CONST=value`` -> (NAME, [(module, CONST, value)])."""
+    """``NAME=mod.CONST=value,mod.DICT.key=value`` -> (NAME, [(module or dict, CONST or key, value)])."""
     name, _, rest = spec.partition("=")
     settings = []
     for item in filter(None, rest.split(",")):
         target, _, value = item.partition("=")
-        module_name, _, const = target.rpartition(".")
+        module_name, const, *key = target.split(".")
         module = None
         for package in ("desk.core.search.", "desk.core.semantic."):
             try:
@@ -43,8 +43,25 @@ def parse_variant(spec: str) -> tuple[str, list[tuple[Any, str, Any]]]:
                 continue
         if module is None or not hasattr(module, const):
             raise SystemExit(f"no setting {target!r}")
-        settings.append((module, const, type(getattr(module, const))(json.loads(value))))
+        owner: Any = module
+        if key:  # an entry of a dict (schema.BOOSTS.title)
+            owner, const = getattr(module, const), key[0]
+            current = owner[const]
+        else:
+            current = getattr(module, const)
+        settings.append((owner, const, type(current)(json.loads(value))))
     return name, settings
+
+
+def _get(owner: Any, name: str) -> Any:
+    return owner[name] if isinstance(owner, dict) else getattr(owner, name)
+
+
+def _set(owner: Any, name: str, value: Any) -> None:
+    if isinstance(owner, dict):
+        owner[name] = value
+    else:
+        setattr(owner, name, value)
 
 
 def open_library(path: Path, corpus: Path, distractors: int) -> Any:
@@ -104,16 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     lib.search_ids("warm up", limit=DEPTH)
     results: dict[str, Any] = {}
     for name, settings in variants:
-        saved = [(m, c, getattr(m, c)) for m, c, _ in settings]
+        saved = [(m, c, _get(m, c)) for m, c, _ in settings]
         for m, c, v in settings:
-            setattr(m, c, v)
+            _set(m, c, v)
         try:
             t0 = time.perf_counter()
             results[name] = evaluate(lib, sets, index_of)
             took = time.perf_counter() - t0
         finally:
             for m, c, v in saved:
-                setattr(m, c, v)
+                _set(m, c, v)
         row = "  ".join(
             f"{s} {r['even']['mrr']:.4f}/{r['odd']['mrr']:.4f}"
             f" R {r['even']['recall']:.3f}/{r['odd']['recall']:.3f}"

@@ -32,6 +32,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import cli_start
 import coldstart
 import queries
 import realcorpus
@@ -161,6 +162,10 @@ def run_size(size: int, args: argparse.Namespace, kind: str = "synthetic") -> di
         ms, proc = desk_cli(library, "search", spec["queries"][0]["text"], "--json", timeout=args.timeout)
         took = json.loads(proc.stdout).get("took_ms") if proc and proc.returncode == 0 else None
         result["cli"].update(search_process_ms=ms, search_took_ms=took)
+        print(f"[{kind} {size}] CLI commands, whole process", file=sys.stderr, flush=True)
+        runs = 1 if args.quick else 11
+        result["cli"]["commands"] = cli_start.measure_all(library, runs)
+        result["cli"]["command_runs"] = runs
         if args.window:
             print(f"[{kind} {size}] window cold start", file=sys.stderr, flush=True)
             result["window_seeds"] = coldstart.probe(seeds_library(work, args.timeout))

@@ -25,6 +25,7 @@ from desk.core.records import SORTS, ResultPage
 
 if TYPE_CHECKING:
     from desk.core.library import Library
+    from desk.core.quick import QuickLibrary
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,15 @@ def progress_printer(label: str, unit: str = "papers") -> Bar:
 
 
 @contextmanager
-def opened(args: argparse.Namespace) -> Iterator[Library]:
-    """The library named by --library / $DESK_LIBRARY / the default, index repaired."""
+def opened(args: argparse.Namespace, *, full_check: bool = False) -> Iterator[Library]:
+    """The library named by --library / $DESK_LIBRARY / the default, index repaired (``full_check``:
+    checked in full even when its stamp says it is current)."""
     # Imported here, not at the top: the worker processes an import starts re-import the
     # `desk` script's module, and need none of the database or search code to start.
     from desk.core.library import Library
 
-    lib = Library(resolve_library_dir(args.library), progress=progress_printer("Rebuilding the search index"))
+    progress = progress_printer("Rebuilding the search index")
+    lib = Library(resolve_library_dir(args.library), progress=progress, full_check=full_check)
     try:
         if lib.repaired and lib.count():
             warn(f"desk: {lib.repaired}; rebuilt it from the database")
@@ -58,6 +61,21 @@ def opened(args: argparse.Namespace) -> Iterator[Library]:
             warn(f"desk: {lib.index_behind}; it catches up when it can be written")
     finally:
         lib.close()
+
+
+@contextmanager
+def reading(args: argparse.Namespace, *, quick: bool = True) -> Iterator[QuickLibrary | Library]:
+    """For a command that only reads: plain SQLite when the index is known to be current (no ORM,
+    Whoosh or numpy loaded: desk.core.quick), else the whole Library as ``opened`` gives it."""
+    from desk.core.quick import QuickLibrary
+
+    reader = QuickLibrary.open(resolve_library_dir(args.library)) if quick else None
+    if reader is None:
+        with opened(args) as lib:
+            yield lib
+        return
+    with reader:
+        yield reader
 
 
 def with_vectors(lib: Library) -> None:
@@ -129,7 +147,7 @@ def list_args(p: argparse.ArgumentParser) -> None:
 
 def run_list(args: argparse.Namespace) -> int:
     """desk list [--starred]"""
-    with opened(args) as lib:
+    with reading(args, quick=args.sort == "relevance") as lib:
         papers = lib.list_papers(starred=args.starred, sort=args.sort)
     if args.json:
         emit_json({"papers": [summary_json(p) for p in papers]})
@@ -146,7 +164,7 @@ def show_args(p: argparse.ArgumentParser) -> None:
 
 def run_show(args: argparse.Namespace) -> int:
     """desk show ID"""
-    with opened(args) as lib:
+    with reading(args) as lib:
         paper = lib.paper(args.id)
     if args.json:
         emit_json(detail_json(paper))
@@ -191,6 +209,18 @@ def print_page(page: ResultPage, as_json: bool) -> None:
 
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
+    from desk.core.quick import QuickLibrary
+
+    directory = resolve_library_dir(args.library)
+    reader = QuickLibrary.open(directory)
+    if reader is not None:  # the index is current: search it with plain SQLite beside (quick_search.py)
+        from desk.core.quick_search import search
+
+        with reader:
+            page = search(reader, directory, args.query, max(args.limit, 0), args.sort)
+        if page is not None:
+            print_page(page, args.json)
+            return 0
     with opened(args) as lib:
         with_vectors(lib)
         print_page(lib.search(args.query, limit=max(args.limit, 0), sort=args.sort), args.json)
@@ -217,7 +247,7 @@ def stats_args(p: argparse.ArgumentParser) -> None:
 
 def run_stats(args: argparse.Namespace) -> int:
     """desk stats"""
-    with opened(args) as lib:
+    with reading(args) as lib:
         s = lib.stats()
     if args.json:
         emit_json(

@@ -24,7 +24,29 @@ def _library_option(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
-def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command argv runs (its first word that is not an option nor --library's value), or None."""
+    names = {spec.name for spec in COMMANDS}
+    k = 0
+    while k < len(argv):
+        token = argv[k]
+        if token == "--library":
+            k += 2
+            continue
+        if token.startswith("-"):
+            if token in ("-h", "--help", "--version"):
+                return None
+            k += 1
+            continue
+        return token if token in names else None
+    return None
+
+
+def _parsers(
+    only: str | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's; ``only``: that command's alone (the process runs just it:
+    building the other 35 costs more than some commands take)."""
     parser = argparse.ArgumentParser(
         prog="desk", description="An offline, keyboard-driven reading list for research-paper abstracts."
     )
@@ -33,6 +55,8 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands: dict[str, argparse.ArgumentParser] = {}
     for spec in COMMANDS:
+        if only is not None and spec.name != only:
+            continue
         p = sub.add_parser(spec.name, help=spec.help, description=spec.help)
         # SUPPRESS keeps a --library given before the command from being reset here.
         _library_option(p, argparse.SUPPRESS)
@@ -113,10 +137,9 @@ def _plain_failure(exc: BaseException, args: argparse.Namespace) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit status 0 success, 1 failed or partial work, 2 usage error."""
-    parser, commands = _parsers()
-    args = parser.parse_args(
-        _words_starting_with_a_dash(list(sys.argv[1:] if argv is None else argv), commands)
-    )
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser, commands = _parsers(_command_named(words))
+    args = parser.parse_args(_words_starting_with_a_dash(words, commands))
     _plain_text(args)
     logging.basicConfig(format="desk: %(message)s", level=logging.WARNING)
     if args.command is None:

@@ -20,7 +20,7 @@ def run_reindex(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     """desk check"""
-    with opened(args) as lib:
+    with opened(args, full_check=True) as lib:  # the open's own full check, then every byte
         problems = lib.check()
         count = lib.count()
         repaired = lib.vectors_repaired

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from desk.cli.commands import json_flag, opened
+from desk.cli.commands import json_flag, opened, reading
 from desk.cli.output import emit_json, say, warn
 
 
@@ -66,7 +66,7 @@ def tags_args(p: argparse.ArgumentParser) -> None:
 
 def run_tags(args: argparse.Namespace) -> int:
     """desk tags"""
-    with opened(args) as lib:
+    with reading(args) as lib:
         found = lib.tags()
     if args.json:
         emit_json({"tags": [{"name": t.name, "count": t.count} for t in found]})

@@ -10,10 +10,10 @@ import numpy as np
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
-from desk.core import failures
+from desk.core import failures, freshness
 from desk.core.db import Database, IndexQueue, Paper, Source
 from desk.core.search import IndexDoc, IndexState, SearchIndex
-from desk.core.search.disk import DIGEST_PRIME, revision_digest, verify_files
+from desk.core.search.disk import revision_digest, verify_files
 from desk.core.search.manifest import Untrusted
 from desk.core.search.model import Merge
 from desk.core.search.schema import remove_marker
@@ -28,12 +28,7 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 UNVERIFIED = "the search index could not be verified as written by desk for this user, so it was not read"
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
-# The papers' (id, rev) digest, as search.disk.revision_digest computes it over the index.
-_DIGEST_SQL = text(
-    f"SELECT count(*), coalesce(sum(((id % {DIGEST_PRIME}) * 1103515245 + (rev % {DIGEST_PRIME}) * 48271"
-    f" + ((id % {DIGEST_PRIME}) * (rev % {DIGEST_PRIME})) % {DIGEST_PRIME}) % {DIGEST_PRIME}), 0)"
-    " FROM paper WHERE id NOT IN (SELECT paper_id FROM index_queue)"
-)
+_DIGEST_SQL = text(freshness.DIGEST_SQL)  # the papers' (id, rev) digest, as disk.revision_digest's
 
 
 _DOC_COLUMNS = (
@@ -119,6 +114,7 @@ class IndexSync:
             with self.db.writing() as session:
                 ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
                 if not ids:
+                    _stamp(self.index, session)
                     return written
                 docs = _docs(session, ids)
                 self.index.update(docs, pool, merge, reload=lambda more: _docs(session, more))
@@ -175,6 +171,7 @@ class IndexSync:
             self.index.rebuild(self._iter_all(session), total, progress, cancelled, pool)
             if cancelled is None or not cancelled():
                 session.execute(delete(IndexQueue))
+                _stamp(self.index, session)
         self.behind = None
 
     def needs_rebuild(self) -> str | None:
@@ -203,16 +200,19 @@ class IndexSync:
             return "the search index holds other revisions than the database"
         return None
 
-    def ensure(self, progress: Progress | None = None) -> str | None:
+    def ensure(self, progress: Progress | None = None, *, trust_stamp: bool = True) -> str | None:
         """Repair the index if needed (rebuild or apply queued changes); returns what was repaired.
 
         An index that cannot be written is left as it is (``behind`` says why): reading the
         database never waits for derived data.
         """
+        if trust_stamp and self.is_current():
+            return None  # the signed stamp vouches for it: no sweep, no full check, no flush
         try:
             self.index.sweep()
         except OSError:
             log.debug("could not sweep the index folder", exc_info=True)
+        seen = freshness.generation(self.index.directory)
         reason = self.needs_rebuild()
         if reason == UNVERIFIED and self._signed_meanwhile():
             reason = self.needs_rebuild()
@@ -229,7 +229,22 @@ class IndexSync:
             flushed = self.flush(pool)
         if flushed:
             return "the search index missed recent changes"
+        if seen is not None and self.behind is None:  # checked in full: stamp it for the next opens
+            try:
+                with self.db.writing() as session:
+                    _stamp(self.index, session, seen)
+            except Exception:  # a read-only or busy library: the next open checks in full again
+                log.debug("could not stamp the index as current", exc_info=True)
         return None
+
+    def is_current(self) -> bool:
+        """Whether the signed stamp says the index agrees with the database now (freshness.py)."""
+        try:
+            with self.db.reading() as session:
+                return freshness.is_current(self.index.directory, _raw(session))
+        except Exception:  # unreadable stamp, busy database: the full check decides
+            log.debug("could not read the index's stamp", exc_info=True)
+            return False
 
     def _signed_meanwhile(self) -> bool:
         """Whether an index that read UNVERIFIED is signed once no writer is between its commit
@@ -247,12 +262,23 @@ class IndexSync:
         Every file of the index is read (``disk.verify_files``): an index whose bytes changed is
         reported, and marked so that the next open rebuilds it.
         """
+        problems = self._differences()
+        if problems:  # the next open checks in full (and repairs), whatever the stamp said
+            freshness.forget(self.index.directory)
+        return problems
+
+    def _differences(self) -> list[str]:
         state = self.index.state()
         if state is not IndexState.OK:
             if state is IndexState.UNVERIFIED:  # e.g. a read-only library from another user or machine
                 return [f"search index: {UNVERIFIED}; desk rebuilds it where it can write the library"]
-            return [f"search index: {state.name.lower().replace('_', ' ')}"]
-        damaged = verify_files(self.index.directory)
+            if state is not IndexState.CORRUPT:
+                return [f"search index: {state.name.lower().replace('_', ' ')}"]
+        damaged = (
+            ["the search index is damaged (a segment cannot be read)"]
+            if state is IndexState.CORRUPT  # an open that trusted its stamp did not read the segments
+            else verify_files(self.index.directory)
+        )
         if damaged:
             try:
                 remove_marker(self.index.directory)
@@ -305,10 +331,24 @@ class PendingFlush:
                 return
             self.sync.index.commit_staged(ids, staged)
             session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+            _stamp(self.sync.index, session)
 
     def abandon(self) -> None:
         """Drop the segments; the papers stay queued and the next flush indexes them."""
         self.batch.abandon()
+
+
+def _raw(session: Session) -> Any:
+    """The DB-API connection under a session (its transaction), for freshness.py's plain SQL."""
+    return session.connection().connection.driver_connection
+
+
+def _stamp(index: SearchIndex, session: Session, seen: tuple[str, str] | None = None) -> None:
+    """Stamp the index as current when nothing is left queued (under the write lock the caller holds)."""
+    try:
+        freshness.write(index.directory, _raw(session), seen)
+    except Exception:  # derived, and only a shortcut: the next open checks in full
+        log.debug("could not stamp the index as current", exc_info=True)
 
 
 def queue(session: Session, ids: Iterable[int]) -> None:

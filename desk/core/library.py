@@ -24,9 +24,9 @@ from desk.core.records import (
     PaperDetail,
     PaperSummary,
     ResultPage,
-    ResultRow,
     SourceInfo,
     Stats,
+    page_of,
 )
 from desk.core.search import SearchIndex, SearchResult
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
@@ -90,11 +90,17 @@ class Library(Workflow, Discovery):
     """
 
     def __init__(
-        self, directory: Path, progress: Progress | None = None, *, tuning: Tuning | None = None
+        self,
+        directory: Path,
+        progress: Progress | None = None,
+        *,
+        tuning: Tuning | None = None,
+        full_check: bool = False,
     ) -> None:
         """Open (creating if needed) the library in directory and repair its index.
 
         ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
+        ``full_check``: check the index in full even when its stamp says it is current (desk check).
         """
         self.directory = directory
         self.tuning = tuning
@@ -103,7 +109,7 @@ class Library(Workflow, Discovery):
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
-        self.repaired: str | None = self._sync.ensure(progress)
+        self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
         self.index.semantic = self.vectors
@@ -291,21 +297,7 @@ class Library(Workflow, Discovery):
 
     # -- search ------------------------------------------------------------------------------
     def _page(self, result: SearchResult) -> ResultPage:
-        rows = self.summaries([h.id for h in result.hits])
-        return ResultPage(
-            query=result.query,
-            total=result.total,
-            took_ms=result.took_ms,
-            suggestion=result.suggestion,
-            corrected=result.corrected,
-            terms=result.terms,
-            message=result.message,
-            hint=result.hint,
-            no_new_query=result.no_new_query,
-            rows=tuple(
-                ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
-            ),
-        )
+        return page_of(result, self.summaries([h.id for h in result.hits]))
 
     def search(
         self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from desk.core.search.model import SearchResult
 
 #: The orders a list or a search can be sorted in (desk/core/sorting.py reads them from the database).
 SORTS = ("relevance", "collection", "recent", "starred", "title")
@@ -121,6 +126,24 @@ class ResultPage:
     rows: tuple[ResultRow, ...]
     hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
     no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results
+
+
+def page_of(result: SearchResult, rows: Mapping[int, PaperSummary]) -> ResultPage:
+    """A search's hits joined with their papers' summaries (hits whose paper is gone left out)."""
+    return ResultPage(
+        query=result.query,
+        total=result.total,
+        took_ms=result.took_ms,
+        suggestion=result.suggestion,
+        corrected=result.corrected,
+        terms=result.terms,
+        message=result.message,
+        hint=result.hint,
+        no_new_query=result.no_new_query,
+        rows=tuple(
+            ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
+        ),
+    )
 
 
 @dataclass(frozen=True)

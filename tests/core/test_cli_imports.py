@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 # What reading the database's counts never needs: the near-duplicate detector (MinHash over
 # numpy), the importer and its text analysis, the writers of the index, the query language
 # and the ranking, the recommender, the Markdown export.
@@ -80,3 +82,41 @@ def test_the_parser_names_the_kinds_merge_plan_merges() -> None:
 
     assert MERGE_KINDS == MERGEABLE_KINDS
     assert CACHE_FILE_NAME == duplicates.CACHE_FILE_NAME
+
+
+# A command that only reads, on a library whose index is stamped current, reads it with plain
+# sqlite3 (desk.core.quick): none of the ORM, Whoosh, numpy or the Library's open.
+NOT_FOR_READS = (
+    "sqlalchemy",
+    "whoosh",
+    "numpy",
+    "desk.core.db",
+    "desk.core.library",
+    "desk.core.search.index",
+)
+
+
+@pytest.mark.parametrize(
+    "command", [("stats",), ("stats", "--json"), ("list", "--json"), ("show", "1", "--json"), ("tags",)]
+)
+def test_read_commands_load_neither_the_orm_nor_whoosh_nor_numpy(
+    seeded_dir: Path, command: tuple[str, ...]
+) -> None:
+    assert _loaded(_modules(seeded_dir, *command), NOT_FOR_READS) == []
+
+
+def test_a_read_command_on_a_stale_index_opens_the_whole_library_and_repairs(seeded_dir: Path) -> None:
+    (seeded_dir / "index" / "desk-search.json").unlink()  # the index's version marker: a rebuild is due
+    modules = _modules(seeded_dir, "stats")
+    assert "desk.core.library" in modules and "whoosh" in modules
+    assert _loaded(_modules(seeded_dir, "stats"), NOT_FOR_READS) == []  # rebuilt and stamped
+
+
+def test_search_on_a_current_index_and_vectors_loads_no_orm(seeded_dir: Path) -> None:
+    first = _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    assert "desk.core.library" in first
+    modules = _modules(seeded_dir, "search", "policy", "--json")
+    assert "desk.core.search.searching" in modules  # it did search
+    assert _loaded(modules, ("sqlalchemy", "desk.core.db", "desk.core.library", "desk.core.dedup")) == []
+    # tag: is answered by the Library (tags fold their names there)
+    assert "desk.core.library" in _modules(seeded_dir, "search", "tag:x policy")

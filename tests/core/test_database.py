@@ -96,6 +96,8 @@ def test_version_2_keys_become_digests_and_reimports_still_match(seeded_dir: Pat
     conn.execute("INSERT INTO key_alias (key, paper_id, merge_id) VALUES (?, ?, 1)", (alias_text, rows[0][0]))
     for table in ("trash_entry", "removed_list", "history_step", "saved_search", "paper_tag", "tag"):
         conn.execute(f"DROP TABLE {table}")  # version 4's tables
+    for index in ("ix_paper_rev", "ix_paper_noted", "ix_source_collection_paper"):
+        conn.execute(f"DROP INDEX {index}")  # version 5's
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()

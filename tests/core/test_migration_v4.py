@@ -58,5 +58,5 @@ def test_a_version_3_library_is_backed_up_then_upgraded_keeping_everything(tmp_p
     conn.close()
     with Library(tmp_path / "new"):
         pass
-    assert migrations.SCHEMA_VERSION == 4
+    assert migrations.SCHEMA_VERSION >= 4  # a later step keeps what version 4 made
     assert _schema(old / DATABASE_NAME) == _schema(tmp_path / "new" / DATABASE_NAME)

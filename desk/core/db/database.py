@@ -184,7 +184,9 @@ class Database:
 
         def write(tmp: Path) -> None:
             online_copy(self.path, tmp, timeout_s=BUSY_TIMEOUT_MS / 1000)
-            damage = _quick_check(tmp)
+            # The full check: the quick one reads every page but not whether each index holds
+            # its table's rows (a scribbled page of ix_paper_key passed it, and was copied).
+            damage = _quick_check(tmp, full=True)
             if damage is not None and not force:
                 raise LibraryDamaged(
                     f"the library database {self.path} is damaged ({failures.first_problem(damage)}), so a "
@@ -222,12 +224,13 @@ class Database:
         self.engine.dispose()
 
 
-def _quick_check(path: Path) -> str | None:
-    """The first problem SQLite's quick check finds in the file at path, or None."""
+def _quick_check(path: Path, *, full: bool = False) -> str | None:
+    """The first problem SQLite's quick check (``full``: its integrity check, which also matches
+    every index against its table) finds in the file at path, or None."""
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+            row = conn.execute(f"PRAGMA {'integrity_check' if full else 'quick_check'}(1)").fetchone()
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:

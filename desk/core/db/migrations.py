@@ -15,8 +15,7 @@ from sqlalchemy import Connection, Engine, inspect
 from desk.core.db import schema_steps
 from desk.core.db.backup import online_copy
 from desk.core.errors import LibraryDamaged, LibraryTooNew
-
-SCHEMA_VERSION = 4
+from desk.core.schema_version import SCHEMA_VERSION
 
 # MIGRATIONS[n] upgrades a database at version n - 1 to version n, inside one transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
@@ -24,6 +23,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     2: schema_steps.upgrade_2_merges,
     3: schema_steps.upgrade_3_hashed_keys,
     4: schema_steps.upgrade_4_tags_history_trash,
+    5: schema_steps.upgrade_5_covering_indexes,
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import ForeignKey, Index, String, Table, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, Table, Text, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -27,7 +27,11 @@ class Paper(Base):
 
     __tablename__ = "paper"
     # Never reuse an id: a merged-away paper comes back under its own id on unmerge.
-    __table_args__ = ({"sqlite_autoincrement": True},)
+    __table_args__ = (
+        # Noted papers counted from the index alone (the note sits behind the abstracts in a row).
+        Index("ix_paper_noted", "id", sqlite_where=text("trim(note) != ''")),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(Text, unique=True, index=True)
@@ -39,7 +43,8 @@ class Paper(Base):
     starred: Mapped[bool] = mapped_column(default=False, index=True)
     read: Mapped[bool] = mapped_column(default=False, index=True)
     note: Mapped[str] = mapped_column(Text, default="")
-    rev: Mapped[int] = mapped_column(default=1)
+    # Indexed: the open's freshness check digests every (id, rev) from this index alone.
+    rev: Mapped[int] = mapped_column(default=1, index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -84,6 +89,7 @@ class Source(Base):
     __table_args__ = (
         UniqueConstraint("paper_id", "file", "index", name="uq_source_paper_file_index"),
         Index("ix_source_file_index", "file", "index"),
+        Index("ix_source_collection_paper", "collection", "paper_id"),  # papers per collection
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

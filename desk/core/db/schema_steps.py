@@ -196,3 +196,17 @@ V4_DDL = (
 def upgrade_4_tags_history_trash(conn: Connection) -> None:
     """Version 4: tags, saved searches, the undo history and the trash (new tables only)."""
     _run(conn, V4_DDL)
+
+
+# Version 5: indexes that answer the open's freshness check (every paper's revision, without
+# reading the abstracts beside it) and the counts `desk stats` shows, from the index alone.
+V5_DDL = (
+    "CREATE INDEX ix_paper_rev ON paper (rev)",
+    "CREATE INDEX ix_paper_noted ON paper (id) WHERE trim(note) != ''",
+    "CREATE INDEX ix_source_collection_paper ON source (collection, paper_id)",
+)
+
+
+def upgrade_5_covering_indexes(conn: Connection) -> None:
+    """Version 5: covering indexes for the freshness check and the counts (no table changes)."""
+    _run(conn, V5_DDL)

@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING
 
 from whoosh.analysis import STOP_WORDS
 
+from desk.core.search.names import ACRONYMS_NAME  # noqa: F401 (its home before names.py)
 from desk.core.search.schema import TOKEN_PATTERN, cached_stem
 
 if TYPE_CHECKING:  # index workers load this module: the query parser stays out of them
     from desk.core.search.query import Word
 
 FORMAT = 1
-ACRONYMS_NAME = "acronyms.json"
 MAX_LONG_FORMS = 3  # long forms kept per short form (the most defined first)
 MIN_SHARE = 0.2  # a long form defined by less than this share of the short form's definitions is noise
 

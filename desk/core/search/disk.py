@@ -11,6 +11,7 @@ from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
 
+from desk.core.freshness import DIGEST_PRIME
 from desk.core.search.acronyms import ACRONYMS_NAME
 from desk.core.search.acronyms import read as read_acronyms
 from desk.core.search.manifest import Untrusted, check_settled, sha256
@@ -118,7 +119,6 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-DIGEST_PRIME = 2147483647  # 2^31 - 1: every product below stays inside int64 (and SQLite's integers)
 
 
 def revision_digest(ids: Any, revs: Any) -> tuple[int, int]:

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from desk.core.search.schema import INDEX_NAME
+from desk.core.search.names import INDEX_NAME
 from desk.core.secret import secret_key
 
 MANIFEST_NAME = "desk-files.json"

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 from itertools import chain
 from operator import sub
-from pathlib import Path
 from typing import Any
 
 from whoosh.analysis import Analyzer, LowercaseFilter, RegexTokenizer, StemmingAnalyzer, StopFilter
@@ -16,21 +13,18 @@ from whoosh.columns import NumericColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, NUMERIC, TEXT, Schema
 from whoosh.util.numeric import byte_to_length
 
+from desk.core.search.names import (  # noqa: F401 (their home before names.py, which needs no Whoosh)
+    ACRONYMS_NAME,
+    INDEX_NAME,
+    LEXICON_NAME,
+    MARKER_NAME,
+    SCHEMA_VERSION,
+    read_marker,
+    remove_marker,
+    write_marker,
+)
 from desk.core.search.whoosh_internals import fast
 from desk.core.stemming import stem
-
-#: Bump whenever the schema or the analyzers change: an index written with
-#: another version reads as OLD_SCHEMA and is rebuilt from the database.
-SCHEMA_VERSION = 3  # 2: the acronyms file (acronyms.py) beside the index; 3: Snowball stems
-
-#: Whoosh index name; the version is in it so files of two versions never mix.
-INDEX_NAME = f"desk_v{SCHEMA_VERSION}"
-
-#: Written last by a rebuild, so its absence means "incomplete".
-MARKER_NAME = "desk-search.json"
-
-#: Unstemmed words and their document counts: the "did you mean" lexicon.
-LEXICON_NAME = "words.tsv"
 
 #: Query-time BM25F field weights: a title occurrence counts as five abstract ones
 #: (length-normalised) before the term's one saturation, so a word in the title
@@ -181,28 +175,3 @@ def build_schema() -> Schema:
         has_note=BOOLEAN(),
         collections=TEXT(analyzer=plain_analyzer()),
     )
-
-
-def read_marker(directory: Path) -> int | None:
-    """The schema version the marker records; None when absent; -1 when unreadable."""
-    path = directory / MARKER_NAME
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        return -1
-    version = data.get("schema_version") if isinstance(data, dict) else None
-    return version if isinstance(version, int) else -1
-
-
-def write_marker(directory: Path) -> None:
-    """Record SCHEMA_VERSION atomically (temp file + replace)."""
-    tmp = directory / (MARKER_NAME + ".tmp")
-    tmp.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "index": INDEX_NAME}), encoding="utf-8")
-    os.replace(tmp, directory / MARKER_NAME)
-
-
-def remove_marker(directory: Path) -> None:
-    """Mark the index incomplete."""
-    (directory / MARKER_NAME).unlink(missing_ok=True)

@@ -1,0 +1,193 @@
+"""Reading a library whose index is current with plain ``sqlite3``: the fast way for read commands.
+
+A command that only reads (``desk stats``, ``list``, ``show``, ``tags``) needs none of the ORM,
+Whoosh or numpy once it knows the index needs no repair, and loading them costs more than the
+command itself. :meth:`QuickLibrary.open` returns a reader when the database is at this desk's
+schema version and the index's signed stamp says it agrees with the database
+(``desk.core.freshness``); otherwise None, and the command opens the whole ``Library``, which
+migrates, repairs and checks as always. Everything is read in one transaction.
+
+The answers are the ``Library``'s, record for record (tests/core/test_quick.py compares them);
+writes always go through ``Library`` and the typed models.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from desk.core import freshness
+from desk.core.errors import PaperNotFound
+from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.records import PaperDetail, PaperSummary, SourceInfo, Stats, TagCount
+from desk.core.schema_version import SCHEMA_VERSION
+
+BUSY_TIMEOUT_MS = 10_000  # as desk.core.db.database waits for a writer
+CHUNK = 900  # below SQLite's bound-parameter limit
+_SUMMARY = "id, user_title, derived_title, short_name, starred, read, note"
+_DETAIL = _SUMMARY + ", abstract, abstract_raw, created_at, updated_at"
+
+
+def _time(value: Any) -> datetime | None:
+    """A DATETIME column as SQLAlchemy's SQLite dialect reads it back (naive, microseconds kept)."""
+    return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+class QuickLibrary:
+    """Read-only answers from a library whose index needs nothing done (see the module's doc)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    @classmethod
+    def open(cls, directory: Path) -> QuickLibrary | None:
+        """A reader for the library in ``directory``, or None when the whole Library must open it
+        (no database yet, another schema version, an index that is not known to be current)."""
+        path = directory / DATABASE_NAME
+        try:
+            if path.stat().st_size == 0:
+                return None
+        except OSError:
+            return None
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        except sqlite3.Error:
+            return None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only = ON")
+            conn.execute("BEGIN")  # one snapshot for the check and every read after it
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION and freshness.is_current(directory / INDEX_DIR_NAME, conn):
+                return cls(conn)
+        except sqlite3.Error:
+            pass
+        conn.close()
+        return None
+
+    def close(self) -> None:
+        """End the read transaction and the connection."""
+        self._conn.close()
+
+    def __enter__(self) -> QuickLibrary:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what Library answers --------------------------------------------------------------
+    def stats(self) -> Stats:
+        """Counts over the whole library (``Library.stats``)."""
+        one = self._conn.execute
+        papers = one("SELECT count(*) FROM paper").fetchone()[0]
+        starred = one("SELECT count(*) FROM paper WHERE starred = 1").fetchone()[0]
+        read = one("SELECT count(*) FROM paper WHERE read = 1").fetchone()[0]
+        notes = one("SELECT count(*) FROM paper WHERE trim(note) != ''").fetchone()[0]
+        sources = one("SELECT count(*) FROM source").fetchone()[0]
+        per = one(
+            "SELECT collection, count(DISTINCT paper_id) FROM source GROUP BY collection ORDER BY collection"
+        )
+        collections = {c: n for c, n in per}
+        tags = {t.name: t.count for t in self.tags()}
+        return Stats(papers, sources, starred, read, notes, collections, tags)
+
+    def tags(self) -> list[TagCount]:
+        """Every tag some paper carries, with its count, in the order tags were made (``Library.tags``)."""
+        rows = self._conn.execute(
+            "SELECT tag.name, count(paper_tag.paper_id) FROM tag JOIN paper_tag ON paper_tag.tag_id = tag.id"
+            " GROUP BY tag.id ORDER BY tag.id"
+        )
+        return [TagCount(name, n) for name, n in rows]
+
+    def list_papers(self, *, starred: bool = False, sort: str = "relevance") -> list[PaperSummary]:
+        """Every paper (or every starred one) in import order (``Library.list_papers``); the other
+        sorts are the Library's (desk/core/sorting.py): ValueError here."""
+        if sort != "relevance":
+            raise ValueError(f"QuickLibrary lists in import order only, not by {sort!r}")
+        where = " WHERE starred = 1" if starred else ""
+        rows = self._conn.execute(f"SELECT {_SUMMARY} FROM paper{where} ORDER BY id").fetchall()
+        ids = None if not starred else [r[0] for r in rows]
+        sources = self._sources(ids)
+        tags = self._tags(ids)
+        return [self._summary(r, sources, tags) for r in rows]
+
+    def paper(self, paper_id: int) -> PaperDetail:
+        """One paper in full (``Library.paper``); raises PaperNotFound."""
+        row = self._conn.execute(f"SELECT {_DETAIL} FROM paper WHERE id = ?", (paper_id,)).fetchone()
+        if row is None:
+            raise PaperNotFound(paper_id)
+        s = self._summary(row, self._sources([paper_id]), self._tags([paper_id]))
+        return PaperDetail(
+            **{f: getattr(s, f) for f in s.__dataclass_fields__},
+            abstract=row[7],
+            abstract_raw=row[8],
+            note=row[6],
+            derived_title=row[2],
+            user_title=row[1],
+            created_at=_time(row[9]),
+            updated_at=_time(row[10]),
+        )
+
+    def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
+        """Row records for the given ids, those that exist (``Library.summaries``)."""
+        wanted = list(ids)
+        rows: list[Any] = []
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start : start + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows += self._conn.execute(f"SELECT {_SUMMARY} FROM paper WHERE id IN ({marks})", chunk)
+        found = [r[0] for r in rows]
+        sources, tags = self._sources(found), self._tags(found)
+        return {r[0]: self._summary(r, sources, tags) for r in rows}
+
+    def all_ids(self) -> list[int]:
+        """Every paper id, ascending."""
+        return [r[0] for r in self._conn.execute("SELECT id FROM paper ORDER BY id")]
+
+    def column(self, sql: str, params: Sequence[object] = ()) -> tuple[Any, ...]:
+        """The first column of ``sql``'s rows, in this reader's transaction."""
+        return tuple(r[0] for r in self._conn.execute(sql, params).fetchall())
+
+    # -- rows --------------------------------------------------------------------------------
+    @staticmethod
+    def _summary(
+        row: Sequence[Any], sources: dict[int, list[SourceInfo]], tags: dict[int, list[str]]
+    ) -> PaperSummary:
+        pid, user_title, derived_title, short_name, starred, read, note = row[:7]
+        return PaperSummary(
+            id=pid,
+            title=user_title or derived_title,
+            short_name=short_name,
+            starred=bool(starred),
+            read=bool(read),
+            has_note=bool(note.strip()),
+            sources=tuple(sources.get(pid, ())),
+            tags=tuple(tags.get(pid, ())),
+        )
+
+    def _chunks(self, sql: str, key: str, ids: Sequence[int] | None, order: str) -> Iterator[Any]:
+        """Rows of ``sql`` whose ``key`` is one of ``ids`` (every row when ids is None), in ``order``."""
+        if ids is None:
+            yield from self._conn.execute(f"{sql} ORDER BY {order}")
+            return
+        for start in range(0, len(ids), CHUNK):
+            chunk = list(ids[start : start + CHUNK])
+            marks = ",".join("?" * len(chunk))
+            yield from self._conn.execute(f"{sql} WHERE {key} IN ({marks}) ORDER BY {order}", chunk)
+
+    def _sources(self, ids: Sequence[int] | None) -> dict[int, list[SourceInfo]]:
+        out: dict[int, list[SourceInfo]] = {}
+        sql = 'SELECT paper_id, file, "index", collection FROM source'
+        for pid, file, index, collection in self._chunks(sql, "paper_id", ids, "id"):
+            out.setdefault(pid, []).append(SourceInfo(file, index, collection))
+        return out
+
+    def _tags(self, ids: Sequence[int] | None) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        sql = "SELECT paper_tag.paper_id, tag.name FROM paper_tag JOIN tag ON tag.id = paper_tag.tag_id"
+        for pid, name in self._chunks(sql, "paper_tag.paper_id", ids, "tag.id"):
+            out.setdefault(pid, []).append(name)
+        return out

@@ -1,0 +1,78 @@
+"""`desk search` on a library whose index is current, without the ORM (see desk.core.quick).
+
+The search itself is the Library's (``SearchIndex.search`` with the library's semantic vectors,
+the same ranking and snippets); only the database's side is read with plain ``sqlite3``: the
+papers' rows, and the filters the database answers (``is:starred``, ``is:read``, ``in:``). A
+query that needs what only the Library answers (``tag:``, ``saved:``), a sort other than
+relevance, or semantic vectors that lag behind the database (the Library builds them first)
+gives None: the command opens the whole Library instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from desk.core.paths import INDEX_DIR_NAME
+from desk.core.quick import QuickLibrary
+from desk.core.records import ResultPage, page_of
+
+
+class QuickFilters:
+    """The database's filters over a QuickLibrary (desk.core.search.compiler.TagLookup); asking
+    for a tag or a saved search sets ``needs_library``: those are the Library's to answer."""
+
+    def __init__(self, reader: QuickLibrary) -> None:
+        self.reader = reader
+        self.needs_library = False
+
+    def __call__(self, name: str | None) -> Sequence[int]:
+        """A tag's papers: the Library's (tags.tag_key folds the name)."""
+        self.needs_library = True
+        return ()
+
+    def flagged(self, fieldname: str) -> Sequence[int]:
+        """Ids of the starred (or read) papers."""
+        column = {"starred": "starred", "read": "read"}[fieldname]
+        return self.reader.column(f"SELECT id FROM paper WHERE {column} = 1")
+
+    def collection(self, name: str) -> Sequence[int]:
+        """Ids of the papers with a source in the collection ``name`` (white space and case aside),
+        as desk.core.live_filters answers it."""
+        wanted = " ".join(name.split()).casefold()
+        names = self.reader.column("SELECT DISTINCT collection FROM source")
+        chosen = tuple(c for c in names if " ".join(c.split()).casefold() == wanted)
+        if not chosen:
+            return ()
+        marks = ", ".join("?" * len(chosen))
+        sql = f"SELECT DISTINCT paper_id FROM source WHERE collection IN ({marks})"
+        return self.reader.column(sql, chosen)
+
+    def saved(self, name: str) -> str | None:
+        """A saved search: the Library's (saved.key_of folds the name)."""
+        self.needs_library = True
+        return None
+
+
+def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:
+    """The page ``Library.search(query, limit, sort=sort)`` gives, or None (see the module's doc)."""
+    if sort != "relevance":
+        return None
+    from desk.core.search.index import SearchIndex
+    from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
+    from desk.core.semantic.vectors import SemanticVectors
+
+    vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
+    vectors.load()
+    if vectors.pending(reader.all_ids()):
+        return None  # missing, damaged or behind: the Library brings them up to date first
+    index = SearchIndex(directory / INDEX_DIR_NAME)
+    index.semantic = vectors
+    filters = QuickFilters(reader)
+    try:
+        result = index.search(query, limit=limit, tags=filters)
+    finally:
+        index.close()
+    if filters.needs_library:
+        return None
+    return page_of(result, reader.summaries([h.id for h in result.hits]))

@@ -1,0 +1,12 @@
+"""The database schema version this desk writes (``PRAGMA user_version``).
+
+Outside ``desk.core.db`` (whose package loads SQLAlchemy) so that a command reading the library
+with plain ``sqlite3`` (``desk.core.quick``) can tell a database it may read as it is from one
+that needs the migrations first.
+"""
+
+from __future__ import annotations
+
+#: 5: covering indexes for the open's freshness check and the counts (paper.rev, noted papers,
+#: papers per collection).
+SCHEMA_VERSION = 5
