@@ -117,7 +117,7 @@ class IndexSync:
                     _stamp(self.index, session)
                     return written
                 docs = _docs(session, ids)
-                self.index.update(docs, pool, merge)
+                self.index.update(docs, pool, merge, reload=lambda more: _docs(session, more))
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
