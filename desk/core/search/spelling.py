@@ -113,7 +113,7 @@ class Lexicon:
         if self._stamp is None or (self._appended + len(self._changed)) * COMPACT_SHARE > len(self.counts):
             self.save()
             return
-        lines = "".join(f"{w}\t{self.counts[w]}\n" for w in self._changed if w in self.counts)
+        lines = "".join(f"{w}\t{self.counts[w]}\n" for w in sorted(self._changed) if w in self.counts)
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write("\n" + lines)
         self._appended += len(self._changed)
