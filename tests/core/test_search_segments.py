@@ -198,3 +198,21 @@ def test_a_note_rewrites_a_few_papers_not_every_edit_so_far(seeded_dir: Path) ->
         assert len(segments()) <= 10
         assert all(lib.search(f"note:zqweek{k}x").total == 1 for k in range(60))
         assert lib.check() == []
+
+
+def test_papers_written_again_to_fold_a_segment_are_not_counted_again_by_the_lexicon(
+    seeded_dir: Path,
+) -> None:
+    from desk.core.library import Library
+
+    with Library(seeded_dir) as lib:
+        ids = lib.paper_ids()
+        lib.set_note(ids[0], "zqonlyherex")
+        lexicon = lib.index._lexicon
+        lexicon.refresh()
+        counted = lexicon.counts["zqonlyherex"]
+        for k in range(1, 30):  # others' notes: the first one's small segment is folded again and again
+            lib.set_note(ids[k], f"reading group week {k}")
+        lexicon.refresh()
+        assert lexicon.counts["zqonlyherex"] == counted
+        assert lib.search("note:zqonlyherex").total == 1

@@ -30,8 +30,13 @@ def commit(
     latest: Mapping[int, IndexDoc | None],
     staged: Sequence[StagedSegment],
     merge: Merge = "auto",
+    refolded: frozenset[int] = frozenset(),
 ) -> None:
-    """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
+    """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added.
+
+    The words of ``refolded`` docs (written again only to fold their small segment, unchanged)
+    are not counted into the lexicon again.
+    """
     try:
         writer = segment_writer(ix, timeout=WRITE_TIMEOUT, delay=0.05)
     except BaseException:
@@ -47,7 +52,7 @@ def commit(
             new_acronyms = acronyms.set_docs(item.acronyms) or new_acronyms
         for doc in latest.values():
             if doc is not None:
-                writer.add_document(**writer_fields(doc))
+                writer.add_document(**writer_fields(doc), _count_words=doc.id not in refolded)
         new_words = lexicon.add_counts(writer.word_counts) or new_words
         new_acronyms = acronyms.set_docs(writer.acronyms) or new_acronyms
         if new_words:  # saved under the writer's lock, like the segments (an edit's words appended)

@@ -170,7 +170,8 @@ class PublicSegmentWriter(SigningSegmentWriter):
             if fields.get(name):
                 words |= words_of_tokens(lowered_tokens(fields[name]))
         super().add_document(**fields)
-        self.word_counts.update(words)
+        if fields.get("_count_words", True):
+            self.word_counts.update(words)
 
 
 class FastSegmentWriter(SigningSegmentWriter):
@@ -229,7 +230,8 @@ class FastSegmentWriter(SigningSegmentWriter):
             perdoc.cancel_doc()
             raise
         perdoc.finish_doc()
-        self.word_counts.update(self._doc_words)
+        if fields.get("_count_words", True):  # False: a paper written again only to fold its segment
+            self.word_counts.update(self._doc_words)
         self.acronyms[fields["id"]] = frozenset(definitions(fields.get("abstract") or ""))
         self._added = True
         self.docnum += 1
