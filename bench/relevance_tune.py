@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", action="append", default=[], help="NAME=module.CONST=value,...")
     p.add_argument("--sets", default=",".join(SETS))
     p.add_argument("--distractors", type=int, default=0, help="only when the library is first built")
+    p.add_argument("--fts", action="store_true", help="also FTS5-OR and -AND on the same abstracts")
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     if not (args.corpus / "cvpr2023.txt").is_file():
@@ -120,6 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     index_of = {p.id: s.index for p in lib.list_papers() for s in p.sources if s.file == "cvpr2023.txt"}
     lib.search_ids("warm up", limit=DEPTH)
     results: dict[str, Any] = {}
+    if args.fts:
+        import tempfile
+
+        from relevance_dev import mean_metrics, run_fts
+
+        extra = sorted((args.library.parent / f"{args.library.name}-distractors").rglob("*.txt"))
+        with tempfile.TemporaryDirectory() as tmp:
+            run_fts(args.corpus / "cvpr2023.txt", sets, Path(tmp), extra)
+        for engine in ("fts5_or", "fts5_and"):
+            results[engine] = {name: {"all": mean_metrics(qs, engine)} for name, qs in sets.items()}
+            row = "  ".join(
+                f"{s} {r['all']['mrr']:.4f} R {r['all']['recall']:.3f}" for s, r in results[engine].items()
+            )
+            print(f"{engine:<14} {row}", flush=True)
     for name, settings in variants:
         saved = [(m, c, _get(m, c)) for m, c, _ in settings]
         for m, c, v in settings:
