@@ -168,3 +168,21 @@ def test_a_search_answers_the_same_from_kept_postings_as_cold(
     for _ in range(2):
         warm = [[(h.id, h.score) for h in index.search(q, limit=50).hits] for q in queries]
         assert warm == cold
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_doc_frequency_counts_the_postings(index: SearchIndex, data: st.DataObject) -> None:
+    corpus = _corpus(index)
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    prefix = data.draw(st.sampled_from(_words(index)))[:3]
+    for term in (*corpus.expand(fieldname, prefix)[:10], "zzzz-absent"):
+        assert corpus.doc_frequency(fieldname, term) == len(corpus.postings(fieldname, term)[0])
+
+
+def test_stored_fields_kept_across_queries_are_whooshs_own(index: SearchIndex) -> None:
+    corpus = _corpus(index)
+    for docnum in range(corpus.n):
+        assert corpus.stored_fields(docnum) == corpus.searcher.stored_fields(docnum)
+    kept = corpus.stored_fields(corpus.n - 1)
+    assert corpus.stored_fields(corpus.n - 1) is kept  # the second read is the kept one

@@ -16,7 +16,7 @@ def stored_fields(corpus: Corpus, docnum: int, cache: dict[int, dict[str, Any]])
     """The stored fields of a document, read once per search."""
     fields = cache.get(docnum)
     if fields is None:
-        fields = cache[docnum] = corpus.searcher.stored_fields(docnum)
+        fields = cache[docnum] = corpus.stored_fields(docnum)
     return fields
 
 

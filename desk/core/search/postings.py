@@ -28,8 +28,9 @@ from desk.core.search.whoosh_internals import fast
 
 #: Postings kept decoded across queries and generations, per segment (8 bytes each: int32
 #: docnums, float32 weights). At 100k real abstracts the 110 benchmark queries and their
-#: keystrokes touch about 4M; a term a segment lacks counts as ENTRY_COST postings.
-POSTINGS_CACHE = 5_000_000
+#: keystrokes touch about 4M in 130k entries; an entry's own cost counts as ENTRY_COST postings
+#: (a term a segment lacks costs that alone). At most ~64 MB.
+POSTINGS_CACHE = 8_000_000
 ENTRY_COST = 16
 #: Length-normalised frequencies of one generation, as global arrays (8 bytes each): a term's
 #: segments are concatenated and normalised once, not at every query.
@@ -39,6 +40,9 @@ EXPANSIONS_KEPT = 256  # prefix expansions kept per generation (narrowed as the 
 
 _LENGTH_LUT = np.array([byte_to_length(b) for b in range(256)], dtype=np.float32)
 EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
+#: Stored fields (title, abstract, note…) of this many documents kept across queries: the best
+#: hits of one keystroke are mostly the next one's, and each costs a decompression and a pickle.
+STORED_CACHE = 4096
 
 
 def column_array(reader: Any, doccount: int) -> np.ndarray:
@@ -167,6 +171,20 @@ class PostingCache:
         self.budget = budget
         self.size = 0
         self._items: OrderedDict[tuple[str, str, bytes], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._stored: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+    def stored(self, leaf: Any, segid: str, docnum: int) -> dict[str, Any]:
+        """The stored fields of a segment's document (callers must not change the dict)."""
+        key = (segid, docnum)
+        hit = self._stored.get(key)
+        if hit is not None:
+            self._stored.move_to_end(key)
+            return hit
+        fields: dict[str, Any] = leaf.stored_fields(docnum)
+        self._stored[key] = fields
+        if len(self._stored) > STORED_CACHE:
+            self._stored.popitem(last=False)
+        return fields
 
     def get(self, leaf: Any, segid: str, fieldname: str, btext: bytes) -> tuple[np.ndarray, np.ndarray]:
         key = (segid, fieldname, btext)
@@ -209,6 +227,7 @@ class Corpus:
     )
     _norm_size: int = 0
     _fields: dict[str, frozenset[str]] = field(default_factory=dict)  # segment id -> fields with terms
+    _offsets: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # of the leaves, ascending
     # (field, prefix) -> (its first MAX_EXPANSION terms in order, whether that is all of them)
     _expansions: OrderedDict[tuple[str, str], tuple[tuple[str, ...], bool]] = field(
         default_factory=OrderedDict
@@ -236,7 +255,16 @@ class Corpus:
                     dead = np.array([d for d in range(count) if leaf.is_deleted(d)], np.int64)
                 alive[offset + dead] = False
         corpus.alive, corpus.ids = alive, ids
+        corpus._offsets = np.array([offset for _, offset, _ in corpus.leaves], np.int64)
         return corpus
+
+    def stored_fields(self, docnum: int) -> dict[str, Any]:
+        """The stored fields of a document (kept across queries; callers must not change the dict)."""
+        at = int(np.searchsorted(self._offsets, docnum, side="right")) - 1
+        if at < 0:
+            return dict(self.searcher.stored_fields(docnum))
+        leaf, offset, segid = self.leaves[at]
+        return self.cache.stored(leaf, segid, docnum - offset)
 
     def lengths(self, fieldname: str) -> np.ndarray:
         arr = self._lengths.get(fieldname)
@@ -270,6 +298,16 @@ class Corpus:
             return found[0][0]
         ids = np.concatenate([p[0] + offset for p, offset in found])
         return ids, np.concatenate([p[1] for p, _ in found])
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many live documents hold the term: ``len(self.postings(fieldname, text)[0])``."""
+        btext = self.searcher.schema[fieldname].to_bytes(text)
+        fields = self._fields
+        return sum(
+            len(self.cache.get(leaf, segid, fieldname, btext)[0])
+            for leaf, _, segid in self.leaves
+            if fieldname in fields[segid]
+        )
 
     def norm_tf(self, fieldname: str, text: str, b: float) -> tuple[np.ndarray, np.ndarray]:
         """(docnums, tf / length norm) of one term: BM25F's per-field pseudo-frequency before weights."""

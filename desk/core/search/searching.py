@@ -137,7 +137,7 @@ def _rescore(
     lexicon.refresh()
     rescorer = Rescorer(
         compiled.words,  # postings decoded by the first stage give the document frequencies
-        lambda stem: max(len(corpus.postings(f, stem)[0]) for f in ("title", "abstract")),
+        lambda stem: max(corpus.doc_frequency(f, stem) for f in ("title", "abstract")),
         lexicon.counts,
         max(1, corpus.n),
     )
