@@ -28,12 +28,12 @@ SETS = ("title", "4words", "sentence", "rare", "researcher")
 
 
 def parse_variant(spec: str) -> tuple[str, list[tuple[Any, str, Any]]]:
-    """``NAME=mod.CONST=value,mod.CONST=value`` -> (NAME, [(module, CONST, value)])."""
+    """``NAME=mod.CONST=value,mod.DICT.key=value`` -> (NAME, [(module or dict, CONST or key, value)])."""
     name, _, rest = spec.partition("=")
     settings = []
     for item in filter(None, rest.split(",")):
         target, _, value = item.partition("=")
-        module_name, _, const = target.rpartition(".")
+        module_name, const, *key = target.split(".")
         module = None
         for package in ("desk.core.search.", "desk.core.semantic."):
             try:
@@ -43,8 +43,25 @@ def parse_variant(spec: str) -> tuple[str, list[tuple[Any, str, Any]]]:
                 continue
         if module is None or not hasattr(module, const):
             raise SystemExit(f"no setting {target!r}")
-        settings.append((module, const, type(getattr(module, const))(json.loads(value))))
+        owner: Any = module
+        if key:  # an entry of a dict (schema.BOOSTS.title)
+            owner, const = getattr(module, const), key[0]
+            current = owner[const]
+        else:
+            current = getattr(module, const)
+        settings.append((owner, const, type(current)(json.loads(value))))
     return name, settings
+
+
+def _get(owner: Any, name: str) -> Any:
+    return owner[name] if isinstance(owner, dict) else getattr(owner, name)
+
+
+def _set(owner: Any, name: str, value: Any) -> None:
+    if isinstance(owner, dict):
+        owner[name] = value
+    else:
+        setattr(owner, name, value)
 
 
 def open_library(path: Path, corpus: Path, distractors: int) -> Any:
@@ -91,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", action="append", default=[], help="NAME=module.CONST=value,...")
     p.add_argument("--sets", default=",".join(SETS))
     p.add_argument("--distractors", type=int, default=0, help="only when the library is first built")
+    p.add_argument("--fts", action="store_true", help="also FTS5-OR and -AND on the same abstracts")
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     if not (args.corpus / "cvpr2023.txt").is_file():
@@ -103,17 +121,31 @@ def main(argv: list[str] | None = None) -> int:
     index_of = {p.id: s.index for p in lib.list_papers() for s in p.sources if s.file == "cvpr2023.txt"}
     lib.search_ids("warm up", limit=DEPTH)
     results: dict[str, Any] = {}
+    if args.fts:
+        import tempfile
+
+        from relevance_dev import mean_metrics, run_fts
+
+        extra = sorted((args.library.parent / f"{args.library.name}-distractors").rglob("*.txt"))
+        with tempfile.TemporaryDirectory() as tmp:
+            run_fts(args.corpus / "cvpr2023.txt", sets, Path(tmp), extra)
+        for engine in ("fts5_or", "fts5_and"):
+            results[engine] = {name: {"all": mean_metrics(qs, engine)} for name, qs in sets.items()}
+            row = "  ".join(
+                f"{s} {r['all']['mrr']:.4f} R {r['all']['recall']:.3f}" for s, r in results[engine].items()
+            )
+            print(f"{engine:<14} {row}", flush=True)
     for name, settings in variants:
-        saved = [(m, c, getattr(m, c)) for m, c, _ in settings]
+        saved = [(m, c, _get(m, c)) for m, c, _ in settings]
         for m, c, v in settings:
-            setattr(m, c, v)
+            _set(m, c, v)
         try:
             t0 = time.perf_counter()
             results[name] = evaluate(lib, sets, index_of)
             took = time.perf_counter() - t0
         finally:
             for m, c, v in saved:
-                setattr(m, c, v)
+                _set(m, c, v)
         row = "  ".join(
             f"{s} {r['even']['mrr']:.4f}/{r['odd']['mrr']:.4f}"
             f" R {r['even']['recall']:.3f}/{r['odd']['recall']:.3f}"

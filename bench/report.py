@@ -56,6 +56,12 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
         None if rate.desk is None else rate.desk >= 1000, None if rate.ratio is None else rate.ratio >= 0.05
     )
     rows.append(Row(rate.figure, rate.unit, rate.desk, rate.fts5, "≥ 1,000/s and ≥ 1/20 FTS5", met))
+    dfo, ffo = r.get("desk", {}).get("folder"), r.get("fts5", {}).get("folder")
+    folder = _get(dfo, "file_rate")
+    rows.append(
+        Row("a folder of 200 one-abstract files", "files/s", folder, _get(ffo, "file_rate"), "≥ 200 files/s",
+            None if folder is None else folder >= 200)
+    )  # fmt: skip
 
     limit = 30.0 if size <= 10_000 else 100.0
     p95 = Row(

@@ -72,6 +72,26 @@ def ensure_corpus(work: Path, size: int, seed: int, corpus: str = "synthetic") -
     return folder
 
 
+FOLDER_FILES = 200  # issue 17: a folder of one-abstract files (an exported reading list, one per paper)
+
+
+def ensure_folder(work: Path, corpus: Path, kind: str, count: int = FOLDER_FILES) -> Path:
+    """A folder of ``count`` one-abstract list files, cut from the corpus's first file (its text)."""
+    folder = work / f"folder-{kind}-{count}"
+    stamp = folder / "fingerprint"
+    source = sorted((corpus / "files").glob("*.txt"))[0]
+    want = f"{source.stat().st_size}:{source.stat().st_mtime_ns}:{count}"
+    if stamp.exists() and stamp.read_text() == want:
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "files").mkdir(parents=True)
+    paragraphs = [p.strip() for p in source.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+    for k, text in enumerate(paragraphs[:count]):
+        (folder / "files" / f"paper-{k:04d}.txt").write_text(f"Reading List {k} Papers\n\n{text}\n")
+    stamp.write_text(want)
+    return folder
+
+
 def write_queries(work: Path, size: int, seed: int, corpus: str = "synthetic") -> tuple[Path, dict[str, Any]]:
     """The query set as the workers' JSON file: synthetic queries come from the first
     min(size, 1000) abstracts; real-text ones from the real titles (60 typed, 50 prefix forms)."""
@@ -155,6 +175,12 @@ def run_size(size: int, args: argparse.Namespace, kind: str = "synthetic") -> di
             ["search", *common, "--queries", str(qpath), "--reps", str(args.reps)], args.timeout
         )
         result[engine] = {"import": imported, "search": searched}
+        folder = ensure_folder(work, corpus, kind)
+        print(f"[{kind} {size}] {engine}: a folder of {FOLDER_FILES} files", file=sys.stderr, flush=True)
+        into = work / f"{engine}-folder-{kind}"
+        shutil.rmtree(into, ignore_errors=True)
+        phase = ["import", "--engine", engine, "--target", str(into), "--corpus", str(folder / "files")]
+        result[engine]["folder"] = worker(phase, args.timeout)
     if "desk" in args.engines:
         library = work / f"desk-{_stem(kind, size)}"
         ms, proc = desk_cli(library, "check", timeout=args.timeout)

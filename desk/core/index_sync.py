@@ -117,7 +117,7 @@ class IndexSync:
                     _stamp(self.index, session)
                     return written
                 docs = _docs(session, ids)
-                self.index.update(docs, pool, merge)
+                self.index.update(docs, pool, merge, reload=lambda more: _docs(session, more))
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
@@ -130,8 +130,8 @@ class IndexSync:
         Derived data: when the index cannot be written it stays as it is (still correct).
         """
         try:
-            with self.db.writing():  # the cross-process lock on the index writer
-                self.index.merge_small()
+            with self.db.writing() as session:  # the cross-process lock on the index writer
+                self.index.merge_small(lambda ids: _docs(session, ids))
         except Exception:
             log.debug("could not merge the index's small segments", exc_info=True)
 
@@ -148,7 +148,7 @@ class IndexSync:
         if not big:
             self.flush(pool, merge)
             return None
-        return PendingFlush(self, docs, self.index.stage(docs, pool))
+        return PendingFlush(self, docs, self.index.stage(docs, pool), merge)
 
     def _iter_all(self, session: Session) -> Iterator[IndexDoc]:
         last = 0
@@ -307,8 +307,11 @@ class IndexSync:
 class PendingFlush:
     """Queued papers whose index segments worker processes are writing (see IndexSync.start_flush)."""
 
-    def __init__(self, sync: IndexSync, docs: Sequence[IndexDoc], batch: StagedBatch) -> None:
+    def __init__(
+        self, sync: IndexSync, docs: Sequence[IndexDoc], batch: StagedBatch, merge: Merge = "auto"
+    ) -> None:
         self.sync = sync
+        self.merge: Merge = merge
         self.revs = {d.id: d.rev for d in docs}
         self.batch = batch
 
@@ -329,7 +332,7 @@ class PendingFlush:
             if queued != set(ids) or revs != self.revs:
                 discard(staged)  # another process indexed or changed some of them: theirs is newer
                 return
-            self.sync.index.commit_staged(ids, staged)
+            self.sync.index.commit_staged(ids, staged, self.merge)
             session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
             _stamp(self.sync.index, session)
 

@@ -69,8 +69,8 @@ def test_runner_smoke(tmp_path: Path) -> None:
         "--out",
         str(out),
         "--timeout",
-        "90",
-        timeout=110,
+        "300",  # only a guard against a hang: a loaded 2-core machine takes minutes for the six processes
+        timeout=900,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "| figure" in proc.stdout and "import + index" in proc.stdout
@@ -80,6 +80,8 @@ def test_runner_smoke(tmp_path: Path) -> None:
         assert result[engine]["import"]["abstracts"] == 300
         assert result[engine]["search"]["search_wall"]["n"] == result["queries"]
     assert result["desk"]["search"]["check_problems"] == 0
+    assert "a folder of 200 one-abstract files" in proc.stdout  # issue 17's many-small-files import
+    assert result["desk"]["folder"]["files"] == result["desk"]["folder"]["added"] == 200
 
 
 def test_real_text_corpus_is_real_sentences_deterministic_and_prefix_stable(tmp_path: Path) -> None:

@@ -275,3 +275,21 @@ def test_the_best_k_are_the_first_k_by_parts_then_relevance_then_id(
     assert docs.tolist() == expected
     assert parts.tolist() == [rows[d][0] for d in expected]
     assert relevance.tolist() == [rows[d][1] for d in expected]
+
+
+def test_a_title_word_finds_its_abstracts_other_form(tmp_path: Path) -> None:
+    """Snowball stems: "Calibrating ... Weakly" (a title's words) meet "calibration" and "weak"
+    in an abstract; Whoosh's Porter stemmed them "calibrat" / "calibr" and "weakli" / "weak"."""
+    abstracts = [
+        "Confidence calibration of detectors under weak labels.",
+        "Detectors trained on many boxes.",
+        "Running a weak baseline.",
+    ]
+    docs = [
+        IndexDoc(i + 1, 1, f"Paper {i + 1}", "", a, "", False, False, ()) for i, a in enumerate(abstracts)
+    ]
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(docs, len(docs))
+    assert ids(ix.search("calibrating detectors"))[0] == 1
+    assert ids(ix.search("weakly calibrated"))[0] == 1
+    assert ids(ix.search("run")) == [3]

@@ -35,7 +35,8 @@ def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> No
     for k in range(40):  # forty single edits, as a user starring and writing notes
         index.update([_doc(k * 7, note=f"edit {k}")])
     after = _segment_ids(index)
-    assert len(after) <= len(imported) + 1  # the edits were folded into one small segment
+    # The edits were folded into a few small segments (at most MERGE_FANIN - 1 per size class).
+    assert len(after) <= len(imported) + 8
     # the big segments hold deletions now but were not rewritten
     assert len(imported & after) >= len(imported) - 1
     assert index.search("note:edit").total == 40
@@ -167,3 +168,51 @@ def test_a_phrase_of_rare_words_is_found_in_a_segment_with_deletions(tmp_path: P
     assert index.search('"quokka zeppelins"').total == 1
     assert index.search('"zeppelins quokka"').total == 0
     assert index.search("quokka").total == 1
+
+
+def test_a_note_rewrites_a_few_papers_not_every_edit_so_far(seeded_dir: Path) -> None:
+    """Each save of a note writes its paper and now and then a few small segments (their papers
+    written again from the database): about log3(n) rewrites a paper, not n/2 (a growing segment
+    of every edit rewritten on each save, as merging every tiny segment did)."""
+    from whoosh import index as windex
+
+    from desk.core.library import Library
+    from desk.core.paths import INDEX_DIR_NAME
+    from desk.core.search.schema import INDEX_NAME
+
+    def segments() -> dict[str, int]:
+        ix = windex.open_dir(str(seeded_dir / INDEX_DIR_NAME), indexname=INDEX_NAME)
+        try:
+            return {s.segment_id(): s.doc_count_all() for s in ix._segments()}
+        finally:
+            ix.close()
+
+    with Library(seeded_dir) as lib:
+        ids = lib.paper_ids()
+        written = 0
+        for k in range(60):
+            before = segments()
+            lib.set_note(ids[k % len(ids)], f"reading group week {k} zqweek{k}x")
+            written += sum(n for s, n in segments().items() if s not in before)
+        assert written <= 60 * 6, written  # merging every tiny segment each time: ~8,000
+        assert len(segments()) <= 10
+        assert all(lib.search(f"note:zqweek{k}x").total == 1 for k in range(60))
+        assert lib.check() == []
+
+
+def test_papers_written_again_to_fold_a_segment_are_not_counted_again_by_the_lexicon(
+    seeded_dir: Path,
+) -> None:
+    from desk.core.library import Library
+
+    with Library(seeded_dir) as lib:
+        ids = lib.paper_ids()
+        lib.set_note(ids[0], "zqonlyherex")
+        lexicon = lib.index._lexicon
+        lexicon.refresh()
+        counted = lexicon.counts["zqonlyherex"]
+        for k in range(1, 30):  # others' notes: the first one's small segment is folded again and again
+            lib.set_note(ids[k], f"reading group week {k}")
+        lexicon.refresh()
+        assert lexicon.counts["zqonlyherex"] == counted
+        assert lib.search("note:zqonlyherex").total == 1

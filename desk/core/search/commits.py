@@ -17,7 +17,7 @@ from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc, Merge
 from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, discard, install
-from desk.core.search.writer import delete_ids, merge_tiny, segment_writer
+from desk.core.search.writer import delete_ids, drop_emptied, merge_tiered, merge_tiny, segment_writer
 
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 WRITE_TIMEOUT = 30.0  # seconds to wait for another writer (a second running copy)
@@ -30,8 +30,13 @@ def commit(
     latest: Mapping[int, IndexDoc | None],
     staged: Sequence[StagedSegment],
     merge: Merge = "auto",
+    refolded: frozenset[int] = frozenset(),
 ) -> None:
-    """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
+    """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added.
+
+    The words of ``refolded`` docs (written again only to fold their small segment, unchanged)
+    are not counted into the lexicon again.
+    """
     try:
         writer = segment_writer(ix, timeout=WRITE_TIMEOUT, delay=0.05)
     except BaseException:
@@ -47,11 +52,11 @@ def commit(
             new_acronyms = acronyms.set_docs(item.acronyms) or new_acronyms
         for doc in latest.values():
             if doc is not None:
-                writer.add_document(**writer_fields(doc))
+                writer.add_document(**writer_fields(doc), _count_words=doc.id not in refolded)
         new_words = lexicon.add_counts(writer.word_counts) or new_words
         new_acronyms = acronyms.set_docs(writer.acronyms) or new_acronyms
-        if new_words:  # saved under the writer's lock, like the segments
-            lexicon.save()
+        if new_words:  # saved under the writer's lock, like the segments (an edit's words appended)
+            lexicon.save_changes()
         if new_acronyms:
             acronyms.save()
     except BaseException:
@@ -62,8 +67,11 @@ def commit(
         install(writer, staged, NO_MERGE if merge == "none" else merge_tiny)
     elif merge == "none":
         writer.commit(mergetype=NO_MERGE)
+    elif merge == "emptied":
+        writer.commit(mergetype=drop_emptied)
     else:
-        writer.commit(mergetype=merge_tiny if merge == "tiny" or len(latest) < SMALL_BATCH else None)
+        small = merge_tiered if len(latest) < SMALL_BATCH else None  # None: Whoosh's own policy
+        writer.commit(mergetype=merge_tiny if merge == "tiny" else small)
 
 
 def delete(ix: windex.Index, acronyms: Acronyms, wanted: Sequence[int]) -> None:
@@ -77,4 +85,4 @@ def delete(ix: windex.Index, acronyms: Acronyms, wanted: Sequence[int]) -> None:
     except BaseException:
         writer.cancel()
         raise
-    writer.commit(mergetype=merge_tiny)
+    writer.commit(mergetype=merge_tiered)

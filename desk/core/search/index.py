@@ -161,19 +161,52 @@ class SearchIndex:
             finally:
                 shutil.rmtree(build, ignore_errors=True)
 
-    def update(self, docs: Sequence[IndexDoc], pool: WorkerPool | None = None, merge: Merge = "auto") -> None:
+    def update(
+        self,
+        docs: Sequence[IndexDoc],
+        pool: WorkerPool | None = None,
+        merge: Merge = "auto",
+        reload: Callable[[Sequence[int]], Sequence[IndexDoc]] | None = None,
+    ) -> None:
         """Insert or replace documents by id; raises when there is no index to update (rebuild first).
 
         A big batch given a ``pool`` is written as one segment per worker process, outside the
         index lock (searches go on meanwhile), and moved in with one commit. ``merge``: which
-        segments the commit folds in (commits.Merge).
+        segments the commit folds in (model.Merge). ``reload(ids)`` gives the papers' documents
+        as they are (the database's): an edit's commit then folds small segments by writing
+        their papers again with desk's writer, not through Whoosh's merge (~30 ms a paper).
         """
         latest = {d.id: d for d in docs}
         if pool is not None and self.can_stage(pool) and len(latest) >= pool.tuning.index_on_workers_from:
             batch = self.stage(list(latest.values()), pool)
             self.commit_staged(batch.ids, batch.result(), merge)
-        elif latest:
-            self._commit(latest, [], merge)
+        elif latest or merge == "tiny":
+            from desk.core.search.commits import SMALL_BATCH
+
+            again: list[int] = []
+            folds = merge == "tiny" or (merge == "auto" and len(latest) < SMALL_BATCH)
+            if folds and reload is not None and fast():
+                again = [i for i in self._fold_ids(merge == "tiny") if i not in latest]
+                latest.update((d.id, d) for d in reload(again) if d.id not in latest)
+                latest = dict(sorted(latest.items()))  # in id order, as an import writes them
+                merge = "emptied"
+            if latest or merge == "tiny":
+                self._commit(latest, [], merge, frozenset(again))
+
+    def _fold_ids(self, every: bool) -> list[int]:
+        """The live papers of the small segments a commit folds: every tiny one, or those of
+        writer.tiered_choice (an edit's)."""
+        from desk.core.search.writer import TINY_SEGMENT, segment_id_column, tiered_choice
+
+        ix = self._index()
+        segments = ix._segments()
+        tiny = [s for s in segments if s.doc_count_all() < TINY_SEGMENT]
+        chosen = tiny if every else tiered_choice(segments)
+        ids: list[int] = []
+        for seg in chosen:
+            column = segment_id_column(ix.storage, ix.schema, seg)
+            ids += [int(column[d]) for d in range(len(column)) if not seg.is_deleted(d)]
+        return ids
 
     @staticmethod
     def can_stage(pool: WorkerPool) -> bool:
@@ -202,18 +235,24 @@ class SearchIndex:
         self._commit({i: None for i in ids}, staged, merge)
 
     def _commit(
-        self, latest: Mapping[int, IndexDoc | None], staged: Sequence[StagedSegment], merge: Merge = "auto"
+        self,
+        latest: Mapping[int, IndexDoc | None],
+        staged: Sequence[StagedSegment],
+        merge: Merge = "auto",
+        refolded: frozenset[int] = frozenset(),
     ) -> None:
-        """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added."""
+        """One writer commit: old versions of ``latest``'s ids deleted, its docs and ``staged`` added
+        (``refolded``: papers written again only to fold their segment; the lexicon has them)."""
         from desk.core.search import commits
 
         with self._lock:
-            commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged, merge)
+            commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged, merge, refolded)
             self._current()  # the writer signed the generation before letting go of its lock
 
-    def merge_small(self) -> None:
-        """One commit that only folds the small segments (commits.merge_tiny's) into one."""
-        self._commit({}, [], "tiny")
+    def merge_small(self, reload: Callable[[Sequence[int]], Sequence[IndexDoc]] | None = None) -> None:
+        """One commit that only folds the small segments into one (their papers written again
+        from ``reload``, else through Whoosh's merge)."""
+        self.update([], None, "tiny", reload)
 
     def delete(self, ids: Iterable[int]) -> None:
         """Remove documents by id; unknown ids are ignored; raises when there is no index."""

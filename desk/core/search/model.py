@@ -6,10 +6,11 @@ import enum
 from dataclasses import dataclass
 from typing import Literal
 
-#: Which segments an index commit folds into its new one: "auto" tiny ones for a small batch
-#: (Whoosh's own policy for a bigger one), "tiny" only tiny ones, "none" none (a commit in the
-#: middle of an import, whose last commit merges them once).
-Merge = Literal["auto", "tiny", "none"]
+#: Which segments an index commit folds into its new one: "auto" a few tiny ones of one size
+#: class for a small batch (writer.merge_tiered; Whoosh's own policy for a bigger one), "tiny"
+#: every tiny one, "none" none (a commit in the middle of an import, whose last one merges),
+#: "emptied" none, dropping the segments left without a live document (their papers given again).
+Merge = Literal["auto", "tiny", "none", "emptied"]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ MIN_LENGTH = 3  # shorter words are too often acronyms to correct
 MAX_LENGTH = 40  # a longer "word" is pasted junk: its edit automaton would take seconds to build
 KNOWN = 3  # a word in this many papers is the library's own: never corrected
 RARER = 20  # a word in fewer papers is corrected only into one this many times as common
+COMPACT_SHARE = 4  # the file is written whole again once the lines appended reach 1/4 of its words
 
 
 class Lexicon:
@@ -34,6 +35,8 @@ class Lexicon:
         self._sorted: list[str] | None = None
         self._stamp: tuple[int, int] | None = None
         self._memo: dict[tuple[str, bool], str | None] = {}
+        self._changed: set[str] = set()  # words counted since the file was last written
+        self._appended = 0  # lines appended to the file since it was last written whole
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -52,6 +55,7 @@ class Lexicon:
             n = self.counts.get(w, 0)
             new = new or n == 0
             self.counts[w] = n + k
+        self._changed.update(counts)
         if new:
             self._sorted = None
             self._memo.clear()
@@ -80,6 +84,8 @@ class Lexicon:
             counts = {}
         self.counts, self._sorted, self._stamp = counts, None, stamp
         self._memo.clear()
+        self._changed.clear()
+        self._appended = 0
 
     def save(self, path: Path | None = None) -> None:
         """Write atomically (temp file + replace)."""
@@ -90,7 +96,33 @@ class Lexicon:
         tmp.write_text("".join(f"{w}\t{n}\n" for w, n in sorted(self.counts.items())), encoding="utf-8")
         os.replace(tmp, target)
         if target == self.path:
-            st = target.stat()
+            self._changed.clear()
+            self._appended = 0
+            self._note_stamp()
+
+    def save_changes(self) -> None:
+        """Write the counts changed since the last write (an edit's few words), appended to the file.
+
+        A word's last line is its count (refresh reads them in order), so a note's save costs its
+        own words, not the whole lexicon (tens of milliseconds at 10k papers). The file is written
+        whole again once the appended lines reach a quarter of its words. The block starts on a
+        line of its own: a line a kill cut short is one malformed line, which refresh skips.
+        """
+        if self.path is None:
+            return
+        if self._stamp is None or (self._appended + len(self._changed)) * COMPACT_SHARE > len(self.counts):
+            self.save()
+            return
+        lines = "".join(f"{w}\t{self.counts[w]}\n" for w in self._changed if w in self.counts)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write("\n" + lines)
+        self._appended += len(self._changed)
+        self._changed.clear()
+        self._note_stamp()
+
+    def _note_stamp(self) -> None:
+        if self.path is not None:
+            st = self.path.stat()
             self._stamp = (st.st_mtime_ns, st.st_size)
 
     def within(self, word: str, maxdist: int) -> list[str]:

@@ -31,7 +31,7 @@ import re
 import struct
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import sub
 from pathlib import Path
 from pickle import dumps
@@ -170,7 +170,8 @@ class PublicSegmentWriter(SigningSegmentWriter):
             if fields.get(name):
                 words |= words_of_tokens(lowered_tokens(fields[name]))
         super().add_document(**fields)
-        self.word_counts.update(words)
+        if fields.get("_count_words", True):
+            self.word_counts.update(words)
 
 
 class FastSegmentWriter(SigningSegmentWriter):
@@ -229,7 +230,8 @@ class FastSegmentWriter(SigningSegmentWriter):
             perdoc.cancel_doc()
             raise
         perdoc.finish_doc()
-        self.word_counts.update(self._doc_words)
+        if fields.get("_count_words", True):  # False: a paper written again only to fold its segment
+            self.word_counts.update(self._doc_words)
         self.acronyms[fields["id"]] = frozenset(definitions(fields.get("abstract") or ""))
         self._added = True
         self.docnum += 1
@@ -368,6 +370,33 @@ def _add_all(postwriter: Any, postings: list[Any]) -> None:
 TINY_SEGMENT = 500  # segments smaller than this are folded into the next commit
 
 
+# (index folder, segment id, documents) -> the segment's id column: an edit's commit looks for the
+# old version of its paper in every segment, and opening a segment's reader costs milliseconds.
+_SEGMENT_IDS: dict[tuple[str, str, int], Any] = {}
+_SEGMENT_IDS_KEPT = 1024
+
+
+def segment_id_column(storage: Any, schema: Any, segment: Any) -> Any:
+    """The paper ids of a segment's documents, by docnum (a numpy array; read once per segment:
+    a segment's documents never change, only which of them are deleted)."""
+    key = (str(storage.folder), segment.segment_id(), segment.doc_count_all())
+    column_ids = _SEGMENT_IDS.get(key)
+    if column_ids is None:
+        from whoosh.reading import SegmentReader
+
+        from desk.core.search.postings import column_array
+
+        reader = SegmentReader(storage, schema, segment)
+        try:
+            column_ids = column_array(reader.column_reader("id", translate=False), segment.doc_count_all())
+        finally:
+            reader.close()
+        if len(_SEGMENT_IDS) >= _SEGMENT_IDS_KEPT:
+            _SEGMENT_IDS.pop(next(iter(_SEGMENT_IDS)))
+        _SEGMENT_IDS[key] = column_ids
+    return column_ids
+
+
 def delete_ids(writer: Any, ids: Iterable[int]) -> None:
     """Mark deleted, in ``writer``'s segments, every document whose id is in ``ids``.
 
@@ -375,9 +404,6 @@ def delete_ids(writer: Any, ids: Iterable[int]) -> None:
     one read instead of a term lookup per id and segment (seconds for an import at 100k).
     """
     import numpy as np  # here: worker processes, which only write segments, never load numpy for it
-    from whoosh.reading import SegmentReader
-
-    from desk.core.search.postings import column_array
 
     wanted = np.fromiter(ids, dtype=np.int64)
     if not len(wanted):
@@ -387,31 +413,68 @@ def delete_ids(writer: Any, ids: Iterable[int]) -> None:
             writer.delete_by_term("id", i)
         return
     for segment in writer.segments:
-        reader = SegmentReader(writer.storage, writer.schema, segment)
-        try:
-            column = reader.column_reader("id", translate=False)
-            found = np.flatnonzero(np.isin(column_array(column, segment.doc_count_all()), wanted))
-        finally:
-            reader.close()
+        found = np.flatnonzero(np.isin(segment_id_column(writer.storage, writer.schema, segment), wanted))
         for docnum in found.tolist():
             if not segment.is_deleted(docnum):
                 segment.delete_document(docnum)
 
 
 def merge_tiny(writer: Any, segments: list[Any]) -> list[Any]:
-    """Whoosh merge policy: fold segments of fewer than TINY_SEGMENT documents into the new one.
+    """Whoosh merge policy: fold every segment of fewer than TINY_SEGMENT documents into the new one.
 
-    Edits then stay cheap (no big segment is rewritten) while their one-document segments
-    cannot pile up. An import's segments (a few thousand papers each) are never rewritten.
+    For the end of an import (its small batches become one segment). An import's big segments
+    (a few thousand papers each) are never rewritten.
     """
-    from whoosh.reading import SegmentReader
+    return _fold(writer, segments, [s for s in segments if s.doc_count_all() < TINY_SEGMENT])
 
-    keep = []
+
+MERGE_FANIN = 3  # tiny segments of one size class folded together once there are this many
+
+
+def _size_class(docs: int) -> int:
+    """0 for 1–2 documents, 1 for 3–8, 2 for 9–26… (powers of MERGE_FANIN)."""
+    level = 0
+    while docs >= MERGE_FANIN:
+        docs //= MERGE_FANIN
+        level += 1
+    return level
+
+
+def tiered_choice(segments: Sequence[Any]) -> list[Any]:
+    """The tiny segments an edit's commit folds in: the smallest size class holding MERGE_FANIN.
+
+    Folded, they land a class up; the others stay. A star or a note then writes its own
+    document and, now and then, a few small segments (each document is rewritten about
+    log3(TINY_SEGMENT) times in all), never one growing segment of every edit so far on each
+    save — while at most MERGE_FANIN - 1 segments per class (about a dozen) wait for searches.
+    """
+    by_class: dict[int, list[Any]] = {}
     for seg in segments:
         if seg.doc_count_all() < TINY_SEGMENT:
-            reader = SegmentReader(writer.storage, writer.schema, seg)
-            writer.add_reader(reader)
-            reader.close()
-        else:
-            keep.append(seg)
-    return keep
+            by_class.setdefault(_size_class(seg.doc_count_all()), []).append(seg)
+    full = [group for _, group in sorted(by_class.items()) if len(group) >= MERGE_FANIN]
+    return full[0] if full else []
+
+
+def merge_tiered(writer: Any, segments: list[Any]) -> list[Any]:
+    """Whoosh merge policy for an edit's commit: tiered_choice()'s segments folded in (through
+    Whoosh's merge: for a writer not given their documents again, see drop_emptied)."""
+    return _fold(writer, drop_emptied(writer, segments), tiered_choice(segments))
+
+
+def drop_emptied(writer: Any, segments: list[Any]) -> list[Any]:
+    """Whoosh merge policy: no segment is merged; a segment left without a live document (its
+    papers deleted, or given to this commit again to fold it) is dropped."""
+    return [s for s in segments if s.doc_count() > 0]
+
+
+def _fold(writer: Any, segments: list[Any], folded: list[Any]) -> list[Any]:
+    """Add the segments ``folded`` to ``writer``'s new segment; the segments kept as they are."""
+    from whoosh.reading import SegmentReader
+
+    for seg in folded:
+        reader = SegmentReader(writer.storage, writer.schema, seg)
+        writer.add_reader(reader)
+        reader.close()
+    gone = {id(s) for s in folded}
+    return [s for s in segments if id(s) not in gone]

@@ -25,12 +25,14 @@ RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key term
 
 
 def fuse(
-    found: list[Found], cosine: np.ndarray, candidates: np.ndarray | None, weight: float = WEIGHT
+    found: list[Found], cosine: np.ndarray, candidates: np.ndarray | None, weight: float | None = None
 ) -> tuple[list[Found], int]:
     """``found``, best first, reordered with ``cosine`` (one per docnum); and how many joined.
 
-    ``candidates``: docnums allowed to join on meaning alone (None: none may).
+    ``candidates``: docnums allowed to join on meaning alone (None: none may). ``weight``: WEIGHT
+    unless given (read at the call, so a benchmark may set it).
     """
+    weight = WEIGHT if weight is None else weight
     best = max((r for _, _, r in found), default=0.0) or 1.0
     scale = weight * best
     fused: dict[int, tuple[int, float]] = {
