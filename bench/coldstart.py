@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from desk.core.secret import KEY_DIR_ENV, key_path
+
 CHILD = r"""
 import json, os, resource, sys, time
 T0 = float(os.environ["BENCH_T0"])
@@ -77,6 +80,10 @@ def probe(library: Path, timeout: float = 60.0) -> dict[str, Any]:
             "XDG_DATA_HOME": str(Path(home) / "data"),
             "XDG_CACHE_HOME": str(Path(home) / "cache"),
         }
+        # The same user as the process that built the library: a fresh config folder alone would
+        # hold a fresh index key, and the window would rebuild the whole index as for a library
+        # from another machine (issue 12's signature) before its first results.
+        env[KEY_DIR_ENV] = os.environ.get(KEY_DIR_ENV) or str(key_path().parent)
         env["BENCH_T0"] = repr(time.time())
         try:
             proc = subprocess.run(
