@@ -25,17 +25,20 @@ import os
 import shutil
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import accumulate, chain, groupby
 from pathlib import Path
+from pickle import dumps
 from typing import Any
 
+from whoosh.codec.whoosh3 import W3TermInfo
 from whoosh.filedb.filestore import FileStorage
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.schema import INDEX_NAME, INLINE_POSTINGS, build_schema, codec
 from desk.core.search.staging import STAGE_PREFIX, StagedSegment
-from desk.core.search.writer import _FLAT, FastSegmentWriter, _add_all, inlined_term_info
+from desk.core.search.unpickling import loads
+from desk.core.search.writer import _FLAT, _TERM_INFO, FastSegmentWriter, _add_all, inlined_term_info
 
 #: Segments of one size class merged together once there are this many (Lucene's merge factor).
 MERGE_FACTOR = 10
@@ -127,19 +130,12 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
     """Fill ``writer`` (a new, empty segment) with the live documents of ``readers``, in order, and
     close its segment: what ``add_reader`` of each reader then a commit write, term by term."""
     schema = writer.schema
-    fieldnames = set(schema.names())
-    new_docnums: list[list[int]] = []
-    for reader in readers:
-        base = writer.docnum
-        docmap = writer.write_per_doc(fieldnames, reader)  # Whoosh's own: stored fields, lengths, columns
-        count = reader.doc_count_all()
-        if docmap is None:
-            new_docnums.append(list(range(base, base + count)))
-        else:
-            new_docnums.append([docmap.get(d, -1) for d in range(count)])
+    new_docnums = [_copy_docs(writer, reader) for reader in readers]
     writer._added = True
     writer.perdocwriter.close()
     fieldwriter = writer.fieldwriter
+    bases = [docnums[0] if docnums else 0 for docnums in new_docnums]
+    whole = [not r.has_deletions() for r in readers]
     indexed = sorted({name for r in readers for name in r.indexed_field_names() if name in schema})
     for name in indexed:
         field = schema[name]
@@ -147,16 +143,25 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
         terms = heapq.merge(*(_terms(r, name, k) for k, r in enumerate(readers)))
         started = False
         for btext, group in groupby(terms, key=lambda item: item[0]):
-            flat: list[Any] = []
-            for _, k, info in group:
-                _extend(flat, readers[k], name, btext, info, new_docnums[k], lengths[k])
-            if not flat:
-                continue  # every document holding it was deleted: Whoosh's merge drops it too
+            members = list(group)
+            row: bytes | None = None
+            k = members[0][1]
+            if len(members) == 1 and whole[k] and members[0][2][0]:
+                row = _shifted(members[0][2], bases[k])  # most terms: in one source, kept inline
+                flat: list[Any] = []
+            else:
+                flat = []
+                for _, k, raw in members:
+                    base = bases[k] if whole[k] else None
+                    _extend(flat, readers[k], name, btext, raw, new_docnums[k], lengths[k], base)
+                if not flat:
+                    continue  # every document holding it was deleted: Whoosh's merge drops it too
+                if len(flat) < INLINE_POSTINGS * _FLAT:
+                    row = inlined_term_info(flat)
             if not started:
                 fieldwriter.start_field(name, field)
                 add_row, field_key = fieldwriter._tindex.add, pack_ushort(fieldwriter._fieldid)
                 started = True
-            row = inlined_term_info(flat) if len(flat) < INLINE_POSTINGS * _FLAT else None
             if row is not None:
                 add_row(field_key + btext, row)
                 continue
@@ -170,12 +175,77 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
     writer._assemble_segment()
 
 
-def _terms(reader: Any, fieldname: str, k: int) -> Iterator[tuple[bytes, int, Any]]:
-    """(term, k, its term info) of one field of a segment, in term order."""
-    for (name, btext), info in reader._terms.items_from(fieldname, b""):
-        if name != fieldname:
+def _copy_docs(writer: FastSegmentWriter, reader: Any) -> list[int]:
+    """Whoosh's ``write_per_doc`` for one source, with each document's stored fields copied as the
+    compressed pickle they are (not loaded, pickled and compressed again) and its lengths as the
+    bytes they are; returns each source docnum's new one (-1: deleted, left out)."""
+    from whoosh.codec.whoosh3 import LENGTHS_COLUMN
+    from whoosh.columns import TranslatingColumnReader, VarBytesColumn
+
+    schema, pdw, perdoc = writer.schema, writer.perdocwriter, reader._perdoc
+    count = reader.doc_count_all()
+    stored = perdoc.column_reader("_stored", VarBytesColumn()) if perdoc.has_column("_stored") else None
+    stored_writer = pdw._colwriters["_stored"]._child  # the compressed column under the pickles
+    lengths = []
+    for name in schema.scorable_names():
+        column = perdoc._cached_reader(f"_{name}_len", LENGTHS_COLUMN)
+        if column is not None:
+            lengths.append((f"_{name}_len", column))
+    columns = []
+    for name in schema.names():
+        coltype = schema[name].column_type
+        if coltype and reader.has_column(name):
+            column = reader.column_reader(name, coltype)
+            if isinstance(column, TranslatingColumnReader):
+                column = column.raw_column()
+            columns.append((name, coltype, column))
+    add_column = pdw.add_column_value
+    new_docnums: list[int] = []
+    for docnum in range(count):
+        if reader.is_deleted(docnum):
+            new_docnums.append(-1)
+            continue
+        new = writer.docnum
+        new_docnums.append(new)
+        pdw.start_doc(new)
+        for lenfield, column in lengths:
+            byte = column[docnum]
+            if byte:
+                add_column(lenfield, LENGTHS_COLUMN, byte)
+        for name, coltype, column in columns:
+            add_column(name, coltype, column[docnum])
+        if stored is not None:
+            raw = stored[docnum]
+            if raw:
+                VarBytesColumn.Writer.add(stored_writer, new, raw)
+        pdw.finish_doc()
+        writer.docnum += 1
+    return new_docnums
+
+
+def _terms(reader: Any, fieldname: str, k: int) -> Iterator[tuple[bytes, int, bytes]]:
+    """(term, k, its term-table row) of one field of a segment, in term order."""
+    terms = reader._terms
+    fieldid = terms._fieldmap.get(fieldname)
+    if fieldid is None:
+        return
+    prefix = pack_ushort(fieldid)
+    for key, row in terms._tindex.items_from(prefix):
+        if key[:2] != prefix:
             return
-        yield btext, k, info
+        yield key[2:], k, row
+
+
+def _shifted(row: bytes, base: int) -> bytes:
+    """An inlined term row of a source segment as it reads with its documents ``base`` further on
+    (what inlined_term_info writes for those postings renumbered: the same statistics)."""
+    if base == 0:
+        return row
+    fields = list(_TERM_INFO.unpack_from(row))
+    ids, weights, values = loads(row[_TERM_INFO.size :])
+    fields[6] += base
+    fields[7] += base
+    return _TERM_INFO.pack(*fields) + dumps((tuple(i + base for i in ids), weights, values), 2)
 
 
 def _lengths(reader: Any, fieldname: str) -> list[int]:
@@ -193,22 +263,31 @@ def _extend(
     reader: Any,
     fieldname: str,
     btext: bytes,
-    info: Any,
+    row: bytes,
     new_docnum: list[int],
     lengths: list[int] | None,
+    base: int | None,
 ) -> None:
-    """Add one term's postings in one source segment to ``flat`` (the writer's four items a
-    posting), renumbered, without deleted documents."""
-    if info.is_inlined():
-        ids, weights, values = info.inlined_postings()
-        _append(flat, ids, weights, values, new_docnum, lengths)
+    """Add one term's postings in one source segment (its term-table row ``row``) to ``flat``
+    (the writer's four items a posting), renumbered, without deleted documents. ``base``: the
+    source's first new docnum when it has no deletions (its docnums then only shift)."""
+    if row[0]:  # kept inline
+        ids, weights, values = loads(row[_TERM_INFO.size :])
+        _append(flat, ids, weights, values, new_docnum, lengths, base)
         return
-    matcher = reader._terms.matcher(fieldname, btext, reader.schema[fieldname].format)
+    info = W3TermInfo.from_bytes(row)
+    matcher = reader._terms._codec.postings_reader(
+        reader._terms._postfile, info, reader.schema[fieldname].format, term=(fieldname, btext)
+    )
     while matcher.is_active():
-        matcher._read_ids()
-        matcher._read_weights()
+        if matcher._data is None:
+            matcher._read_data()
+        deltas, weights = matcher._data[0], matcher._data[1]
+        ids = list(deltas) if matcher._byteids else list(accumulate(deltas))
+        if weights is None or isinstance(weights, float):
+            weights = [1.0 if weights is None else weights] * len(ids)
         matcher._read_values()
-        _append(flat, matcher._ids, matcher._weights, matcher._values, new_docnum, lengths)
+        _append(flat, ids, weights, matcher._values, new_docnum, lengths, base)
         matcher._next_block()
 
 
@@ -219,7 +298,13 @@ def _append(
     values: Sequence[Any],
     new_docnum: list[int],
     lengths: list[int] | None,
+    base: int | None,
 ) -> None:
+    if base is not None:  # no deletions: every posting kept, shifted
+        news = [i + base for i in ids]
+        lens = list(map(lengths.__getitem__, ids)) if lengths is not None else [0] * len(ids)
+        flat.extend(chain.from_iterable(zip(news, weights, [v or b"" for v in values], lens, strict=True)))
+        return
     for old, weight, value in zip(ids, weights, values, strict=True):
         new = new_docnum[old]
         if new >= 0:
