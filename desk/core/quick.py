@@ -25,6 +25,7 @@ from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import PaperDetail, PaperSummary, SourceInfo, Stats, TagCount
 from desk.core.schema_version import SCHEMA_VERSION
 
+ID_PRIME = 2147483647  # 2^31 - 1: a square of an id below it stays inside int64
 BUSY_TIMEOUT_MS = 10_000  # as desk.core.db.database waits for a writer
 CHUNK = 900  # below SQLite's bound-parameter limit
 _SUMMARY = "id, user_title, derived_title, short_name, starred, read, note"
@@ -212,8 +213,19 @@ class QuickLibrary:
         return {r[0]: self._summary(r, sources, tags) for r in rows}
 
     def all_ids(self) -> list[int]:
-        """Every paper id, ascending."""
-        return [r[0] for r in self._conn.execute("SELECT id FROM paper ORDER BY id")]
+        """Every paper id, ascending (read from the covering index ix_paper_rev: the table's own
+        pages hold the abstracts, 400 MB at 100k papers)."""
+        return sorted(r[0] for r in self._conn.execute("SELECT id FROM paper INDEXED BY ix_paper_rev"))
+
+    def id_digest(self) -> tuple[int, int, int]:
+        """(count, sum, sum of squares mod 2^31 - 1) of every paper id: ``id_digest_of`` of
+        ``all_ids()``, in one scan of a covering index without a row leaving SQLite."""
+        sql = (
+            f"SELECT count(*), coalesce(sum(id), 0), coalesce(sum((id % {ID_PRIME}) * (id % {ID_PRIME})"
+            f" % {ID_PRIME}), 0) FROM paper INDEXED BY ix_paper_rev"
+        )
+        count, total, squares = self._conn.execute(sql).fetchone()
+        return int(count), int(total), int(squares)
 
     def column(self, sql: str, params: Sequence[object] = ()) -> tuple[Any, ...]:
         """The first column of ``sql``'s rows, in this reader's transaction."""

@@ -260,3 +260,34 @@ def test_an_import_into_a_library_leaves_its_index_stamped_current(seeded_dir: P
     reader = QuickLibrary.open(seeded_dir)
     assert reader is not None
     reader.close()
+
+
+def test_the_vectors_lag_check_digests_the_ids_as_pending_compares_them(seeded_dir: Path) -> None:
+    # quick_search asks the database for a digest of its ids instead of every id (at 100k papers
+    # that read the whole table); it must say "behind" exactly when SemanticVectors.pending does.
+    from desk.core.quick_search import _lagging
+    from desk.core.semantic.store import DIR_NAME
+    from desk.core.semantic.vectors import SemanticVectors
+
+    def verdicts() -> tuple[bool, bool]:
+        vectors = SemanticVectors(seeded_dir / DIR_NAME)
+        vectors.load()
+        reader = QuickLibrary.open(seeded_dir)
+        assert reader is not None
+        with reader:
+            assert reader.all_ids() == sorted(reader.column("SELECT id FROM paper"))
+            return _lagging(vectors, reader), vectors.pending(reader.all_ids())
+
+    assert verdicts() == (True, True)  # no vectors yet
+    with Library(seeded_dir) as lib:
+        lib.ensure_vectors()
+    assert verdicts() == (False, False)
+    with Library(seeded_dir) as lib:
+        first, second = lib.paper_ids()[:2]
+        lib.merge(first, [second])  # one paper fewer
+    assert verdicts() == (True, True)
+    with Library(seeded_dir) as lib:
+        lib.ensure_vectors()
+        lib.delete_papers([first])
+        lib.restore_papers([first])  # the same ids again
+    assert verdicts() == (False, False)
