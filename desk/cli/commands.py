@@ -317,8 +317,30 @@ def note_args(p: argparse.ArgumentParser) -> None:
 
 def run_note(args: argparse.Namespace) -> int:
     """desk note ID --set TEXT"""
+    return _set_text(args, "note", args.text)
+
+
+def _set_text(args: argparse.Namespace, field: str, value: str | None) -> int:
+    """A note or a title: with plain SQLite when the index is current (desk.core.quick_write, then
+    quick_index.flush writes the index), else the whole Library."""
+    with writing_quickly(args) as writer:
+        if writer is not None:
+            from desk.core.quick_write import set_text
+
+            changed = set_text(writer, args.id, field, value)
+    if writer is not None:
+        if changed:
+            from desk.core.quick_index import flush
+
+            behind = flush(resolve_library_dir(args.library))
+            if behind:
+                warn(f"desk: {behind}; it catches up when it can be written")
+        return 0
     with opened(args) as lib:
-        lib.set_note(args.id, args.text)
+        if field == "note":
+            lib.set_note(args.id, args.text)
+        else:
+            lib.set_title(args.id, args.text)
     return 0
 
 
@@ -329,9 +351,7 @@ def retitle_args(p: argparse.ArgumentParser) -> None:
 
 def run_retitle(args: argparse.Namespace) -> int:
     """desk retitle ID TEXT"""
-    with opened(args) as lib:
-        lib.set_title(args.id, args.text)
-    return 0
+    return _set_text(args, "user_title", " ".join((args.text or "").split()) or None)  # Library.set_title's
 
 
 def export_args(p: argparse.ArgumentParser) -> None:

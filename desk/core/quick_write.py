@@ -1,4 +1,4 @@
-"""One small write from the command line with plain ``sqlite3``: `desk star/unstar/read/unread/tag/untag`.
+"""One small write from the command line with plain ``sqlite3``: `desk star/read/tag/note/retitle`.
 
 Opening the whole ``Library`` for a star costs the ORM's import and mapper set-up, Whoosh and
 numpy: several times what the write itself takes. These edits touch nothing the search index
@@ -10,9 +10,10 @@ same undo step ``history.record`` writes. The (id, rev) digest the stamp holds d
 so the index stays current and the next command is quick too.
 
 The result is the Library's row for row (tests/core/test_quick_write.py compares the database
-after each edit done both ways, and undoes the fast one through the Library); anything else
-(a stale index, another schema version, a note or a title, which change indexed text) goes
-through the Library.
+after each edit done both ways, and undoes the fast one through the Library); a note or a
+title changes indexed text: it is queued as the Library queues it, committed, and then written to
+the index by ``desk.core.quick_index.flush`` (IndexSync.flush's work without the ORM). Anything
+else (a stale index, another schema version) goes through the Library.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from desk.core.tag_names import normalize_name, tag_key
 
 KEEP = 1000  # desk.core.history.KEEP: steps kept (checked by a test)
 FLAGS = ("starred", "read")  # desk.core.edits.FLAGS
+TEXTS = ("note", "user_title")  # the other fields of edits.FIELDS: indexed text
 
 
 def now() -> str:
@@ -97,6 +99,27 @@ def set_flag(writer: QuickLibrary, ids: Sequence[int], field: str, value: bool) 
         label = f"Mark {what} {'read' if value else 'unread'}"
     record(conn, "fields", label, {"changes": [[i, field, not value, value] for i in changed]})
     return changed
+
+
+def set_text(writer: QuickLibrary, paper_id: int, field: str, value: str | None) -> bool:
+    """``Library.set_note`` / ``set_title`` (without a note session): the field set, the paper's
+    revision bumped (``Paper.touch``) and queued for the index, one undo step; True when it
+    changed. The caller commits, then writes the index (desk.core.quick_index.flush)."""
+    if field not in TEXTS:
+        raise ValueError(f"{field} is not a text field")
+    conn = writer.connection
+    row = conn.execute(f"SELECT {field} FROM paper WHERE id = ?", (paper_id,)).fetchone()
+    if row is None:
+        raise PaperNotFound(paper_id)
+    before = row[0]
+    if before == value:
+        return False
+    sql = f"UPDATE paper SET {field}=?, rev=coalesce(rev, 0) + 1, updated_at=? WHERE paper.id = ?"
+    conn.execute(sql, (value, now(), paper_id))
+    conn.execute("INSERT INTO index_queue (paper_id) VALUES (?) ON CONFLICT DO NOTHING", (paper_id,))
+    label = f"Edit the note of paper {paper_id}" if field == "note" else f"Retitle paper {paper_id}"
+    record(conn, "fields", label, {"changes": [[paper_id, field, before, value]]})
+    return True
 
 
 def _carrying(conn: sqlite3.Connection, tag_id: int, ids: Sequence[int]) -> set[int]:

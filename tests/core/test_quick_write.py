@@ -92,7 +92,16 @@ EDITS: list[tuple[tuple[str, ...], ...]] = [
     (("tag", "1", "2", "Reading Group"), ("tag", "2", "3", "reading  group"), ("tag", "9", "ML")),
     (("tag", "1", "2", "3", "x"), ("untag", "2", "3", "4", "X"), ("untag", "1", "no such tag")),
     (("tag", "1", "Ünïcode — ok"), ("star", "1"), ("read", "1")),
+    (
+        ("note", "1", "--set", "a zebra — ünïcode"),
+        ("note", "1", "--set", "a zebra — ünïcode"),  # the same text: no step
+        ("note", "2", "--set", "okapi and zebra"),
+        ("note", "1", "--set", ""),
+    ),
+    (("retitle", "3", "  An   okapi   title "), ("note", "3", "--set", "zebra"), ("retitle", "3", "")),
 ]
+TEXT_COMMANDS = ("note", "retitle")
+SEARCHES = ("note:zebra", "okapi", "note:okapi OR title:okapi", "zebra")
 
 
 @pytest.mark.parametrize("edits", EDITS, ids=[" / ".join(" ".join(c) for c in e) for e in EDITS])
@@ -105,9 +114,11 @@ def test_an_edit_on_the_fast_path_writes_what_the_library_writes(
         code_full, out_full, err_full, modules_full = _desk(full, *command)
         code_fast, out_fast, err_fast, modules_fast = _desk(fast, *command)
         assert "desk.core.library" in modules_full
-        assert not any(
-            m == "sqlalchemy" or m.startswith(("sqlalchemy.", "whoosh", "numpy")) for m in modules_fast
+        # A note or a title is written to the index (Whoosh, numpy), never through the ORM.
+        not_loaded = ("sqlalchemy", "desk.core.library") + (
+            () if command[0] in TEXT_COMMANDS else ("whoosh", "numpy")
         )
+        assert not any(m == n or m.startswith(n + ".") for m in modules_fast for n in not_loaded)
         assert (code_fast, out_fast, err_fast) == (code_full, out_full, err_full)
     rows_fast, times_fast = _rows(fast)
     rows_full, times_full = _rows(full)
@@ -125,6 +136,10 @@ def test_an_edit_on_the_fast_path_writes_what_the_library_writes(
     reader = QuickLibrary.open(fast)
     assert reader is not None, "the index is still stamped current after the fast edits"
     reader.close()
+    for query in SEARCHES:  # the index holds the same papers, found the same way
+        hits = [json.loads(_desk(lib, "search", query, "--json")[1])["results"] for lib in (fast, full)]
+        assert [(h["id"], h["snippet"]) for h in hits[0]] == [(h["id"], h["snippet"]) for h in hits[1]]
+    assert _desk(fast, "check")[0] == 0
 
 
 def test_the_fast_edit_is_undone_and_redone_by_the_library(
@@ -170,33 +185,27 @@ def test_a_stale_index_sends_the_edit_to_the_library_which_repairs(
 
 
 def test_the_step_bookkeeping_is_the_history_modules() -> None:
+    from desk.core import edits, index_sync, quick_index
+
     assert quick_write.KEEP == history.KEEP
+    assert quick_index.BATCH == index_sync.BATCH
+    assert set(quick_write.FLAGS) | set(quick_write.TEXTS) == set(edits.FIELDS)
 
 
-def test_list_json_on_the_fast_path_is_the_librarys_text_byte_for_byte(
-    dev_template: Path, copy_library: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+def test_a_note_the_index_cannot_take_is_kept_queued_and_said(
+    dev_template: Path, copy_library: Callable[..., Path]
 ) -> None:
-    from desk.cli.output import emit_json, emit_list_json, summary_json
+    import shutil
 
     library = copy_library(dev_template)
-    with Library(library) as lib:
-        ids = lib.paper_ids()
-        lib.set_starred(ids[:7], True)
-        lib.set_read(ids[5:20], True)
-        lib.set_note(ids[1], "a *note* — ünïcode")
-        lib.set_note(ids[2], "\n\t ")  # Python's strip() says no note; SQLite's trim() sees one
-        lib.set_title(ids[3], 'A "quoted" title\\ with a tab\tand \u2028 a separator')
-        lib.tag(ids[:3], "reading group")
-        lib.tag([ids[2], ids[10]], "ML “quotes”")
-        lib.merge(ids[11], [ids[12]])
-        expected = []
-        for starred in (False, True):
-            emit_json({"papers": [summary_json(p) for p in lib.list_papers(starred=starred)]})
-            expected.append(capsys.readouterr().out)
-    reader = QuickLibrary.open(library)
-    assert reader is not None
-    with reader:
-        for starred, text in zip((False, True), expected, strict=True):
-            emit_list_json(reader.list_rows(starred=starred))
-            assert capsys.readouterr().out == text
-    assert len(json.loads(expected[0])["papers"]) == len(ids) - 1
+    lexicon = library / INDEX_DIR_NAME / "words.tsv"
+    shutil.move(lexicon, library / "words.tsv")
+    lexicon.mkdir()  # the index's lexicon cannot be written: the index's commit fails
+    code, _, err, modules = _desk(library, "note", "4", "--set", "a quokka")
+    assert code == 0 and "desk.core.library" not in modules
+    assert "the search index is behind the database" in err
+    assert _rows(library)[0]["index_queue"] == [(4,)]  # the database has the note, queued
+    lexicon.rmdir()
+    shutil.move(library / "words.tsv", lexicon)
+    hits = json.loads(_desk(library, "search", "note:quokka", "--json")[1])["results"]
+    assert [h["id"] for h in hits] == [4] and _rows(library)[0]["index_queue"] == []
