@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from desk.cli.output import (
     detail_json,
     emit_json,
+    emit_list_json,
     page_json,
     say,
     summary_json,
@@ -76,6 +77,22 @@ def reading(args: argparse.Namespace, *, quick: bool = True) -> Iterator[QuickLi
         return
     with reader:
         yield reader
+
+
+@contextmanager
+def writing_quickly(args: argparse.Namespace) -> Iterator[QuickLibrary | None]:
+    """For an edit of what the index does not hold (a star, a tag): a plain-SQLite writer in one
+    ``BEGIN IMMEDIATE`` transaction, committed when the block ends without an error, when the index
+    is known to be current (desk.core.quick_write); None: open the whole Library instead."""
+    from desk.core.quick import QuickLibrary
+
+    writer = QuickLibrary.open(resolve_library_dir(args.library), write=True)
+    if writer is None:
+        yield None
+        return
+    with writer:
+        yield writer
+        writer.commit()
 
 
 def with_vectors(lib: Library) -> None:
@@ -149,6 +166,11 @@ def list_args(p: argparse.ArgumentParser) -> None:
 def run_list(args: argparse.Namespace) -> int:
     """desk list [--starred]"""
     with reading(args, quick=args.sort == "relevance") as lib:
+        from desk.core.quick import QuickLibrary
+
+        if args.json and isinstance(lib, QuickLibrary):
+            emit_list_json(lib.list_rows(starred=args.starred))  # the same text, 100k papers quicker
+            return 0
         papers = lib.list_papers(starred=args.starred, sort=args.sort)
     if args.json:
         emit_json({"papers": [summary_json(p) for p in papers]})
@@ -275,6 +297,12 @@ def run_stats(args: argparse.Namespace) -> int:
 # -- writing -----------------------------------------------------------------------------------
 def flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        with writing_quickly(args) as writer:
+            if writer is not None:
+                from desk.core.quick_write import set_flag
+
+                set_flag(writer, args.ids, attr, value)
+                return 0
         with opened(args) as lib:
             setter = lib.set_starred if attr == "starred" else lib.set_read
             setter(args.ids, value)
@@ -290,8 +318,30 @@ def note_args(p: argparse.ArgumentParser) -> None:
 
 def run_note(args: argparse.Namespace) -> int:
     """desk note ID --set TEXT"""
+    return _set_text(args, "note", args.text)
+
+
+def _set_text(args: argparse.Namespace, field: str, value: str | None) -> int:
+    """A note or a title: with plain SQLite when the index is current (desk.core.quick_write, then
+    quick_index.flush writes the index), else the whole Library."""
+    with writing_quickly(args) as writer:
+        if writer is not None:
+            from desk.core.quick_write import set_text
+
+            changed = set_text(writer, args.id, field, value)
+    if writer is not None:
+        if changed:
+            from desk.core.quick_index import flush
+
+            behind = flush(resolve_library_dir(args.library))
+            if behind:
+                warn(f"desk: {behind}; it catches up when it can be written")
+        return 0
     with opened(args) as lib:
-        lib.set_note(args.id, args.text)
+        if field == "note":
+            lib.set_note(args.id, args.text)
+        else:
+            lib.set_title(args.id, args.text)
     return 0
 
 
@@ -302,9 +352,7 @@ def retitle_args(p: argparse.ArgumentParser) -> None:
 
 def run_retitle(args: argparse.Namespace) -> int:
     """desk retitle ID TEXT"""
-    with opened(args) as lib:
-        lib.set_title(args.id, args.text)
-    return 0
+    return _set_text(args, "user_title", " ".join((args.text or "").split()) or None)  # Library.set_title's
 
 
 def export_args(p: argparse.ArgumentParser) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from desk.cli.commands import json_flag, opened, reading
+from desk.cli.commands import json_flag, opened, reading, writing_quickly
 from desk.cli.output import emit_json, say, warn
+from desk.core.records import TagChange
 
 
 class _TagArguments(argparse.Action):
@@ -39,10 +40,20 @@ def _what(ids: tuple[int, ...]) -> str:
     return f"{len(ids)} paper(s)" if len(ids) != 1 else f"paper {ids[0]}"
 
 
+def _tagged(args: argparse.Namespace, *, add: bool) -> TagChange:
+    """Tag or untag: with plain SQLite when the index is current (desk.core.quick_write), else the Library."""
+    with writing_quickly(args) as writer:
+        if writer is not None:
+            from desk.core.quick_write import set_tag
+
+            return set_tag(writer, args.ids, args.name, add)
+    with opened(args) as lib:
+        return lib.tag(args.ids, args.name) if add else lib.untag(args.ids, args.name)
+
+
 def run_tag(args: argparse.Namespace) -> int:
     """desk tag ID... NAME"""
-    with opened(args) as lib:
-        change = lib.tag(args.ids, args.name)
+    change = _tagged(args, add=True)
     skipped = len(set(args.ids)) - len(change.added)
     say(f"Tagged {_what(change.added)} “{change.name}”" + (f" ({skipped} had it already)" if skipped else ""))
     return 0
@@ -50,8 +61,7 @@ def run_tag(args: argparse.Namespace) -> int:
 
 def run_untag(args: argparse.Namespace) -> int:
     """desk untag ID... NAME"""
-    with opened(args) as lib:
-        change = lib.untag(args.ids, args.name)
+    change = _tagged(args, add=False)
     skipped = len(set(args.ids)) - len(change.removed)
     say(
         f"Untagged {_what(change.removed)} “{change.name}”"

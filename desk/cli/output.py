@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Iterable
+from json.encoder import encode_basestring  # json.dumps' own (C) string encoder, ensure_ascii=False
+from typing import TYPE_CHECKING, Any
 
 from desk.core.records import PaperDetail, PaperSummary, ResultPage, SourceInfo
+
+if TYPE_CHECKING:
+    from desk.core.quick import Row
 
 
 def emit_json(obj: dict[str, Any]) -> None:
@@ -41,6 +46,26 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
         "sources": sources_json(p.sources),
         "tags": list(p.tags),
     }
+
+
+def emit_list_json(rows: Iterable[Row]) -> None:
+    """`desk list --json` from QuickLibrary.list_rows: the very text ``emit_json`` prints for
+    ``{"papers": [summary_json(p), ...]}`` (json.dumps' separators and string encoder), without
+    building a record and a dict per paper (tests/core/test_quick.py compares the bytes)."""
+    q = encode_basestring
+    flag = ("false", "true")
+    parts = []
+    for pid, title, short, starred, read, noted, sources, tags in rows:
+        shown = ", ".join(
+            f'{{"file": {q(f)}, "index": {int(i)!r}, "collection": {q(c)}}}' for f, i, c in sources
+        )
+        name = "null" if short is None else q(short)
+        parts.append(
+            f'{{"id": {int(pid)!r}, "title": {q(title)}, "short_name": {name}, '
+            f'"starred": {flag[starred]}, "read": {flag[read]}, "has_note": {flag[noted]}, '
+            f'"sources": [{shown}], "tags": [{", ".join(map(q, tags))}]}}'
+        )
+    sys.stdout.write('{"papers": [' + ", ".join(parts) + "]}\n")
 
 
 def detail_json(p: PaperDetail) -> dict[str, Any]:

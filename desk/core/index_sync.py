@@ -129,11 +129,16 @@ class IndexSync:
     def merge_small(self) -> None:
         """Fold the index's small segments into one (after an import that left them), in one commit.
 
-        Derived data: when the index cannot be written it stays as it is (still correct).
+        Derived data: when the index cannot be written it stays as it is (still correct). An
+        index stamped current before the merge is stamped again after it (the same papers in
+        fewer segments): else the first command after every import paid the full check.
         """
         try:
             with self.db.writing() as session:  # the cross-process lock on the index writer
+                current = freshness.is_current(self.index.directory, _raw(session))
                 self.index.merge_small(lambda ids: _docs(session, ids))
+                if current:
+                    _stamp(self.index, session)
         except Exception:
             log.debug("could not merge the index's small segments", exc_info=True)
 

@@ -20,20 +20,41 @@ from pathlib import Path
 from typing import Any
 
 from desk.core import freshness
-from desk.core.errors import PaperNotFound
+from desk.core.errors import LibraryBusy, PaperNotFound
 from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.records import PaperDetail, PaperSummary, SourceInfo, Stats, TagCount
 from desk.core.schema_version import SCHEMA_VERSION
 
+ID_PRIME = 2147483647  # 2^31 - 1: a square of an id below it stays inside int64
 BUSY_TIMEOUT_MS = 10_000  # as desk.core.db.database waits for a writer
 CHUNK = 900  # below SQLite's bound-parameter limit
 _SUMMARY = "id, user_title, derived_title, short_name, starred, read, note"
+_ROW = "id, user_title, derived_title, short_name, starred, read"
+#: A list row: id, title, short name, starred, read, has a note, its sources, its tags.
+Row = tuple[int, str, "str | None", bool, bool, bool, list[tuple[str, int, str]], list[str]]
 _DETAIL = _SUMMARY + ", abstract, abstract_raw, created_at, updated_at"
 
 
 def _time(value: Any) -> datetime | None:
     """A DATETIME column as SQLAlchemy's SQLite dialect reads it back (naive, microseconds kept)."""
     return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def _begin_immediate(conn: sqlite3.Connection, path: Path) -> None:
+    """Take the write lock (waiting the busy timeout); a lock held past it is LibraryBusy."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        from desk.core.failures import translate
+
+        plain = translate(exc, path)
+        if isinstance(plain, LibraryBusy):
+            conn.close()
+            raise LibraryBusy(
+                "the library is busy: another desk kept it locked for "
+                f"{BUSY_TIMEOUT_MS / 1000:g} s; try again in a moment"
+            ) from exc
+        raise
 
 
 class QuickLibrary:
@@ -43,9 +64,15 @@ class QuickLibrary:
         self._conn = conn
 
     @classmethod
-    def open(cls, directory: Path) -> QuickLibrary | None:
+    def open(cls, directory: Path, *, write: bool = False) -> QuickLibrary | None:
         """A reader for the library in ``directory``, or None when the whole Library must open it
-        (no database yet, another schema version, an index that is not known to be current)."""
+        (no database yet, another schema version, an index that is not known to be current).
+
+        ``write``: the transaction is a writer's (``BEGIN IMMEDIATE``, as ``Database.writing``
+        takes it, with its pragmas), for desk.core.quick_write; ``commit`` ends it. A library
+        another desk keeps locked past the busy timeout raises LibraryBusy, as the Library's
+        write would.
+        """
         path = directory / DATABASE_NAME
         try:
             if path.stat().st_size == 0:
@@ -58,8 +85,13 @@ class QuickLibrary:
             return None
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA query_only = ON")
-            conn.execute("BEGIN")  # one snapshot for the check and every read after it
+            if write:  # desk.core.db.database._on_connect's
+                conn.execute("PRAGMA foreign_keys = ON")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                _begin_immediate(conn, path)
+            else:
+                conn.execute("PRAGMA query_only = ON")
+                conn.execute("BEGIN")  # one snapshot for the check and every read after it
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == SCHEMA_VERSION and freshness.is_current(directory / INDEX_DIR_NAME, conn):
                 return cls(conn)
@@ -69,8 +101,17 @@ class QuickLibrary:
         return None
 
     def close(self) -> None:
-        """End the read transaction and the connection."""
+        """End the transaction (rolled back unless committed) and the connection."""
         self._conn.close()
+
+    def commit(self) -> None:
+        """Commit what a writer (``open(write=True)``) did; close() after it rolls back nothing."""
+        self._conn.execute("COMMIT")
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The connection, inside this reader's (or writer's) transaction."""
+        return self._conn
 
     def __enter__(self) -> QuickLibrary:
         return self
@@ -107,12 +148,40 @@ class QuickLibrary:
         sorts are the Library's (desk/core/sorting.py): ValueError here."""
         if sort != "relevance":
             raise ValueError(f"QuickLibrary lists in import order only, not by {sort!r}")
+        return [
+            PaperSummary(pid, title, short, st, rd, noted, tuple(SourceInfo(*s) for s in src), tuple(tags))
+            for pid, title, short, st, rd, noted, src, tags in self.list_rows(starred=starred)
+        ]
+
+    def list_rows(self, *, starred: bool = False) -> list[Row]:
+        """``list_papers`` as plain tuples (id, title, short_name, starred, read, has_note,
+        [(file, index, collection)], [tag]): `desk list --json` prints 100k of them."""
         where = " WHERE starred = 1" if starred else ""
-        rows = self._conn.execute(f"SELECT {_SUMMARY} FROM paper{where} ORDER BY id").fetchall()
+        rows = self._conn.execute(f"SELECT {_ROW} FROM paper{where} ORDER BY id").fetchall()
         ids = None if not starred else [r[0] for r in rows]
-        sources = self._sources(ids)
+        sources = self._source_rows(ids)
         tags = self._tags(ids)
-        return [self._summary(r, sources, tags) for r in rows]
+        # Python's strip() decides, as PaperSummary.has_note does; SQLite's trim() only finds
+        # the few candidates (ix_paper_noted), whose notes alone are read.
+        noted = {
+            pid
+            for pid, note in self._conn.execute("SELECT id, note FROM paper WHERE trim(note) != ''")
+            if note.strip()
+        }
+        none: list[Any] = []
+        return [
+            (
+                pid,
+                user_title or derived_title,
+                short,
+                bool(st),
+                bool(rd),
+                pid in noted,
+                sources.get(pid, none),
+                tags.get(pid, none),
+            )
+            for pid, user_title, derived_title, short, st, rd in rows
+        ]
 
     def paper(self, paper_id: int) -> PaperDetail:
         """One paper in full (``Library.paper``); raises PaperNotFound."""
@@ -144,8 +213,19 @@ class QuickLibrary:
         return {r[0]: self._summary(r, sources, tags) for r in rows}
 
     def all_ids(self) -> list[int]:
-        """Every paper id, ascending."""
-        return [r[0] for r in self._conn.execute("SELECT id FROM paper ORDER BY id")]
+        """Every paper id, ascending (read from the covering index ix_paper_rev: the table's own
+        pages hold the abstracts, 400 MB at 100k papers)."""
+        return sorted(r[0] for r in self._conn.execute("SELECT id FROM paper INDEXED BY ix_paper_rev"))
+
+    def id_digest(self) -> tuple[int, int, int]:
+        """(count, sum, sum of squares mod 2^31 - 1) of every paper id: ``id_digest_of`` of
+        ``all_ids()``, in one scan of a covering index without a row leaving SQLite."""
+        sql = (
+            f"SELECT count(*), coalesce(sum(id), 0), coalesce(sum((id % {ID_PRIME}) * (id % {ID_PRIME})"
+            f" % {ID_PRIME}), 0) FROM paper INDEXED BY ix_paper_rev"
+        )
+        count, total, squares = self._conn.execute(sql).fetchone()
+        return int(count), int(total), int(squares)
 
     def column(self, sql: str, params: Sequence[object] = ()) -> tuple[Any, ...]:
         """The first column of ``sql``'s rows, in this reader's transaction."""
@@ -179,10 +259,13 @@ class QuickLibrary:
             yield from self._conn.execute(f"{sql} WHERE {key} IN ({marks}) ORDER BY {order}", chunk)
 
     def _sources(self, ids: Sequence[int] | None) -> dict[int, list[SourceInfo]]:
-        out: dict[int, list[SourceInfo]] = {}
+        return {pid: [SourceInfo(*s) for s in rows] for pid, rows in self._source_rows(ids).items()}
+
+    def _source_rows(self, ids: Sequence[int] | None) -> dict[int, list[tuple[str, int, str]]]:
+        out: dict[int, list[tuple[str, int, str]]] = {}
         sql = 'SELECT paper_id, file, "index", collection FROM source'
         for pid, file, index, collection in self._chunks(sql, "paper_id", ids, "id"):
-            out.setdefault(pid, []).append(SourceInfo(file, index, collection))
+            out.setdefault(pid, []).append((file, index, collection))
         return out
 
     def _tags(self, ids: Sequence[int] | None) -> dict[int, list[str]]:

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desk.core.paths import INDEX_DIR_NAME
-from desk.core.quick import QuickLibrary
+from desk.core.quick import ID_PRIME, QuickLibrary
 from desk.core.records import ResultPage, page_of
+
+if TYPE_CHECKING:
+    from desk.core.semantic.vectors import SemanticVectors
 
 
 class QuickFilters:
@@ -54,6 +58,20 @@ class QuickFilters:
         return None
 
 
+def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
+    """``vectors.pending(reader.all_ids())`` without the ids: the store's ids digested as the
+    database digests its own (QuickLibrary.id_digest) in one scan. Ids are never reused
+    (AUTOINCREMENT): an added or removed paper changes the count, the sum and the squares."""
+    import numpy as np
+
+    data = vectors.current
+    if data is None:
+        return True
+    ids = data.ids.astype(np.int64)
+    squares = int(((ids % ID_PRIME) * (ids % ID_PRIME) % ID_PRIME).sum())
+    return (len(ids), int(ids.sum()), squares) != reader.id_digest()
+
+
 def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:
     """The page ``Library.search(query, limit, sort=sort)`` gives, or None (see the module's doc)."""
     if sort != "relevance":
@@ -64,7 +82,7 @@ def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: 
 
     vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
     vectors.load()
-    if vectors.pending(reader.all_ids()):
+    if _lagging(vectors, reader):
         return None  # missing, damaged or behind: the Library brings them up to date first
     index = SearchIndex(directory / INDEX_DIR_NAME)
     index.semantic = vectors

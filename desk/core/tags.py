@@ -10,7 +10,6 @@ moment it is committed (see ``desk.core.search.query.TagFilter``).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 
 from sqlalchemy import delete, func, select, update
@@ -21,28 +20,7 @@ from desk.core.db import Paper, PaperTag, Tag
 from desk.core.db.queries import CHUNK
 from desk.core.errors import DeskError, PaperNotFound
 from desk.core.records import TagCount
-
-MAX_NAME = 100
-
-
-def normalize_name(name: str) -> str:
-    """The tag name as stored: NFC, control characters dropped, spaces collapsed.
-
-    Raises DeskError for a name that is empty after that or longer than MAX_NAME.
-    """
-    text = unicodedata.normalize("NFC", name)
-    text = "".join(c if c.isprintable() or c.isspace() else " " for c in text)
-    text = " ".join(text.split())
-    if not text:
-        raise DeskError("a tag needs a name")
-    if len(text) > MAX_NAME:
-        raise DeskError(f"a tag's name is at most {MAX_NAME} characters")
-    return text
-
-
-def tag_key(name: str) -> str:
-    """The key two spellings of one tag share (casefolded normalised name)."""
-    return normalize_name(name).casefold()
+from desk.core.tag_names import normalize_name, tag_key
 
 
 def find(session: Session, name: str) -> Tag | None:

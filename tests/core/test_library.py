@@ -152,3 +152,31 @@ def test_seed_queries_a_researcher_types(seeded: Library) -> None:
     assert typo.rows
     assert all("reinforcement" in seeded.paper(r.paper.id).abstract.lower() for r in typo.rows[:5])
     assert seeded.search("RACER").rows[0].paper.short_name == "RACER"
+
+
+def test_row_records_are_the_papers_as_the_models_read_them(seeded: Library) -> None:
+    """Library.summaries reads rows with plain SQL: the same records the ORM objects give."""
+    from desk.core.db import Paper
+    from desk.core.library import summary_of
+    from desk.core.tags import tags_of
+
+    ids = [p.id for p in seeded.list_papers()]
+    a, b, c = ids[3], ids[7], ids[11]
+    seeded.merge(a, [b])  # two sources on a
+    seeded.set_starred([c], True)
+    seeded.set_read([a], True)
+    seeded.set_note(c, "   \n ")  # blank: no note
+    seeded.set_note(ids[12], "kept")
+    seeded.set_title(ids[12], "Mine  ")
+    seeded.tag([a, c], "zeta")
+    seeded.tag([a], "alpha")
+    wanted = [*ids[:20], 10**9]  # one that does not exist
+    got = seeded.summaries(wanted)
+    with seeded.db.reading() as session:
+        papers = {p.id: p for p in session.query(Paper).filter(Paper.id.in_(wanted))}
+        carried = tags_of(session, papers)
+        expected = {i: summary_of(p, carried.get(i, ())) for i, p in papers.items()}
+    assert got == expected
+    assert b not in got and 10**9 not in got
+    assert len(got[a].sources) == 2 and got[a].tags == ("zeta", "alpha")
+    assert got[c].starred and not got[c].has_note and got[ids[12]].title == "Mine"

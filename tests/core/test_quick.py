@@ -238,3 +238,56 @@ def test_damage_the_stamp_let_an_open_skip_is_found_by_check_and_repaired_next(s
     assert QuickLibrary.open(seeded_dir) is None
     with Library(seeded_dir) as lib:
         assert lib.repaired is not None and lib.check() == []
+
+
+def test_an_import_into_a_library_leaves_its_index_stamped_current(seeded_dir: Path, tmp_path: Path) -> None:
+    # The import's last step folds the small segments into one: the stamp must follow it, or the
+    # first command after every import paid the full check (and a write the whole Library).
+    more = tmp_path / "more.txt"
+    more.write_text(
+        "Workshop Papers\n\nWe study how quokkas forage across fragmented island habitats and find that"
+        " foraging range shrinks with patch isolation.\n\nWe present a survey of tide-pool invertebrates"
+        " that counts species by hand at dawn over two summers.\n",
+        encoding="utf-8",
+    )
+    from desk.core.tuning import Tuning
+
+    # Its papers written as a batch of their own (as a big file's or a slow import's are), then merged.
+    with Library(seeded_dir, tuning=Tuning(index_on_workers_from=1)) as lib:
+        toc = freshness.generation(seeded_dir / INDEX_DIR_NAME)
+        assert lib.import_paths([more]).added == 2
+    assert freshness.generation(seeded_dir / INDEX_DIR_NAME) != toc
+    reader = QuickLibrary.open(seeded_dir)
+    assert reader is not None
+    reader.close()
+
+
+def test_the_vectors_lag_check_digests_the_ids_as_pending_compares_them(seeded_dir: Path) -> None:
+    # quick_search asks the database for a digest of its ids instead of every id (at 100k papers
+    # that read the whole table); it must say "behind" exactly when SemanticVectors.pending does.
+    from desk.core.quick_search import _lagging
+    from desk.core.semantic.store import DIR_NAME
+    from desk.core.semantic.vectors import SemanticVectors
+
+    def verdicts() -> tuple[bool, bool]:
+        vectors = SemanticVectors(seeded_dir / DIR_NAME)
+        vectors.load()
+        reader = QuickLibrary.open(seeded_dir)
+        assert reader is not None
+        with reader:
+            assert reader.all_ids() == sorted(reader.column("SELECT id FROM paper"))
+            return _lagging(vectors, reader), vectors.pending(reader.all_ids())
+
+    assert verdicts() == (True, True)  # no vectors yet
+    with Library(seeded_dir) as lib:
+        lib.ensure_vectors()
+    assert verdicts() == (False, False)
+    with Library(seeded_dir) as lib:
+        first, second = lib.paper_ids()[:2]
+        lib.merge(first, [second])  # one paper fewer
+    assert verdicts() == (True, True)
+    with Library(seeded_dir) as lib:
+        lib.ensure_vectors()
+        lib.delete_papers([first])
+        lib.restore_papers([first])  # the same ids again
+    assert verdicts() == (False, False)

@@ -121,12 +121,17 @@ class SearchIndex:
             if self._searcher is None:
                 self._searcher = self._index().searcher(weighting=BM25F(B=B, K1=K1))
             elif not self._searcher.up_to_date():
-                # Not Searcher.refresh(): whoosh-reloaded 2.7.5's reader reuse
-                # brings back merged-away segments and stale deletions.
-                fresh = self._index().searcher(weighting=BM25F(B=B, K1=K1))
-                with contextlib.suppress(Exception):
-                    self._searcher.close()
-                self._searcher = fresh
+                # Not Searcher.refresh(): whoosh-reloaded 2.7.5's reader reuse brings back
+                # merged-away segments and stale deletions. readers.reopen keeps only the
+                # segment readers still right (a commit changes one or two segments of 40).
+                from desk.core.search.readers import reopen
+
+                ix = self._index()
+                reader, gone = reopen(ix, self._searcher.reader())
+                self._searcher = Searcher(reader, weighting=BM25F(B=B, K1=K1), fromindex=ix)
+                for leaf in gone:
+                    with contextlib.suppress(Exception):
+                        leaf.close()
             if self._corpus is None or self._corpus.searcher is not self._searcher:
                 self._corpus = Corpus.load(self._searcher, self._cache)
         except Exception:
