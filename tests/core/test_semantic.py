@@ -58,6 +58,15 @@ def test_lsa_places_a_text_near_its_topic() -> None:
     assert not model.encode(["zzz unknown words"]).any()  # unknown words: a zero vector
 
 
+def test_fit_reads_its_dimensions_at_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A benchmark's setting of DIMENSIONS takes effect (a default bound at import ignored it)."""
+    docs = [lsa.terms(t) for t in NERF + POINTS + SPEECH]
+    assert lsa.fit(docs).components.shape[1] == 3  # 15 papers: at most 15 // 4 dimensions
+    monkeypatch.setattr(lsa, "DIMENSIONS", 2)
+    assert lsa.fit(docs).components.shape[1] == 2
+    assert lsa.fit(docs, k=1).components.shape[1] == 1
+
+
 # ---- the fused ranking ---------------------------------------------------------------------------
 
 

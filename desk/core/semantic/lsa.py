@@ -179,9 +179,12 @@ def normalize(vectors: np.ndarray) -> np.ndarray:
     return (vectors / np.where(norms > 0, norms, 1.0)).astype(np.float32)
 
 
-def fit(docs: Sequence[Sequence[str]], k: int = DIMENSIONS) -> LsaModel:
-    """Fit LSA on tokenised documents (the model places any text, these documents included)."""
-    k = max(1, min(k, len(docs) // MIN_DOCS_PER_DIMENSION))
+def fit(docs: Sequence[Sequence[str]], k: int | None = None) -> LsaModel:
+    """Fit LSA on tokenised documents (the model places any text, these documents included).
+
+    ``k``: DIMENSIONS unless given (read at the call, so a benchmark may set it).
+    """
+    k = max(1, min(DIMENSIONS if k is None else k, len(docs) // MIN_DOCS_PER_DIMENSION))
     vocab = vocabulary(docs)
     matrix = vocab.weigh(docs)
     if not vocab.words or not len(matrix.data):
