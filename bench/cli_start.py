@@ -23,7 +23,11 @@ COMMANDS = (
     ("search", "diffusion model"),
     ("list", "--json"),
     ("show", "1", "--json"),
-    ("star", "1"),  # a write: the whole Library opens (after the first run the star is already set)
+    ("star", "1"),  # a write (after the first run the star is already set: the open and the check)
+    # Writes that change something every run ({n}: the run's number): a new tag on a paper, a
+    # note (indexed text: its commit to the index is part of the command).
+    ("tag", "1", "bench {n}"),
+    ("note", "1", "--set", "Read with the group, run {n}."),
 )
 
 
@@ -31,17 +35,22 @@ def measure(
     library: Path, command: tuple[str, ...], runs: int, python: str = sys.executable
 ) -> dict[str, float]:
     """p50/p95/max wall seconds of ``desk COMMAND --library LIBRARY`` over ``runs`` processes."""
-    argv = [python, "-m", "desk", "--library", str(library), *command]
+    stamp = f"{os.getpid()}-{time.time_ns()}"  # {n} differs from every earlier run's too
+
+    def argv(n: int) -> list[str]:
+        words = [word.replace("{n}", f"{stamp}-{n}") for word in command]
+        return [python, "-m", "desk", "--library", str(library), *words]
+
     # Bytecode cached as an installed desk has it (PYTHONDONTWRITEBYTECODE would compile every run).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["DESK_LIBRARY"] = str(library)
-    subprocess.run(argv, capture_output=True, check=True, env=env)  # warm-up: the page cache
+    subprocess.run(argv(0), capture_output=True, check=True, env=env)  # warm-up: the page cache
     times: list[float] = []
     cpu: list[float] = []
-    for _ in range(runs):
+    for n in range(1, runs + 1):
         before = os.times()
         started = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
+        subprocess.run(argv(n), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
         times.append(time.perf_counter() - started)
         after = os.times()
         cpu.append(sum(after[2:4]) - sum(before[2:4]))  # the child's user + system time

@@ -91,6 +91,7 @@ class DeskEngine:
             "errors": len(report.errors),
             "open_ms": self.open_ms,
             "module_import_ms": self.import_ms,
+            "segments": len(self.lib.index._index()._segments()),  # each query word costs a lookup in each
         }
 
     def search(self, query: str) -> Answer:

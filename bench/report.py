@@ -168,6 +168,7 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
     rows.append(Row("peak RSS, import process", "MB", _get(di, "peak_rss_mb"), _get(fi, "peak_rss_mb")))
     rows.append(Row("peak RSS, search process", "MB", _get(ds, "peak_rss_mb"), _get(fs, "peak_rss_mb")))
     rows.append(Row("import: largest child process RSS", "MB", _get(di, "children_peak_rss_mb"), None))
+    rows.append(Row("index segments after the import", "", _get(di, "segments"), None))
     rows.append(
         Row(
             "import: cores busy (CPU s / wall s, parse included)",

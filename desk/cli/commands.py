@@ -138,6 +138,7 @@ def run_import(args: argparse.Namespace) -> int:
             args.paths,
             progress=progress_printer("Importing", "files"),
             dedup_progress=progress_printer("Near-duplicates", ""),
+            merge_progress=progress_printer("Merging the search index", "merges"),
         )
     if args.json:
         emit_json(report.as_json())

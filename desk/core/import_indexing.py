@@ -74,13 +74,20 @@ class ImportIndexing:
         self.dupes.add_hashed(self.hashing)
         self.hashing = []
 
-    def finish(self) -> None:
+    def finish(
+        self, progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None
+    ) -> None:
         """Commit the segments under way and index what is left (small files, merged papers'
-        new sources, a batch that failed): one commit."""
+        new sources, a batch that failed): one commit. Then merge the segments the import left
+        by size class (IndexSync.merge_segments: ten segments of a class become one, on the
+        workers, committed once), so 100k papers imported are a handful of segments, not one
+        per file and worker; ``progress`` hears how many merges are done, ``cancelled`` stops them."""
         while self.pending:
             self.pending.pop().finish()
         if not self.sync.flush(self.pool, "tiny") and self._unmerged:
             self.sync.merge_small()  # nothing left to write: the merge alone
+        if cancelled is None or not cancelled():
+            self.sync.merge_segments(self.pool, progress, cancelled)
 
     def abandon(self) -> None:
         """Drop segments not committed (their papers stay queued)."""

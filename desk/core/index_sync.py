@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from desk.core.workers import WorkerPool
 
 if TYPE_CHECKING:
     from desk.core.search.building import StagedBatch
+    from desk.core.search.segment_merge import MergedSegment
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
@@ -139,6 +141,56 @@ class IndexSync:
                     _stamp(self.index, session)
         except Exception:
             log.debug("could not merge the index's small segments", exc_info=True)
+
+    def merge_segments(
+        self,
+        pool: WorkerPool,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> int:
+        """Merge the index's segments by size class (search.segment_merge) on the pool's workers,
+        then commit them in one short write; returns how many merged segments went in.
+
+        For the end of an import. The merging holds no lock (the database's write lock only for
+        the commit); a cancel drops it. Derived data: a merge that fails leaves the index as it was.
+        """
+        try:
+            jobs = self.index.start_merge(pool)
+        except Exception:
+            log.debug("could not start merging the index's segments", exc_info=True)
+            return 0
+        if not jobs:
+            return 0
+        merged: list[MergedSegment] = []
+        try:
+            for k, job in enumerate(jobs):
+                while True:
+                    if cancelled is not None and cancelled():
+                        raise _Cancelled
+                    try:
+                        merged.append(job.result(timeout=0.2))
+                        break
+                    except TimeoutError:
+                        continue
+                if progress is not None:
+                    progress(k + 1, len(jobs))
+            with self.db.writing() as session:  # the cross-process lock on the index writer
+                done = self.index.commit_merge(merged)
+                _stamp(self.index, session)
+            return done
+        except BaseException as exc:
+            for job in jobs:
+                job.cancel()
+            for job in jobs:
+                with contextlib.suppress(BaseException):
+                    merged.append(job.result())
+            discard([m.staged for m in merged])
+            if isinstance(exc, _Cancelled):
+                return 0
+            if not isinstance(exc, Exception):
+                raise
+            log.debug("could not merge the index's segments", exc_info=True)
+            return 0
 
     def start_flush(self, pool: WorkerPool, merge: Merge = "auto") -> PendingFlush | None:
         """Start indexing the queued papers on the pool's workers and return at once (None: done here).
@@ -307,6 +359,10 @@ class IndexSync:
             behind = f"; {self.behind}" if self.behind else ""
             problems.append(f"search index: {queued} changes not yet applied{behind}")
         return problems
+
+
+class _Cancelled(Exception):
+    """A merge given up on by the user."""
 
 
 class PendingFlush:

@@ -228,11 +228,13 @@ class Library(Workflow, Discovery):
         progress: importer.ImportProgress | None = None,
         cancelled: Callable[[], bool] | None = None,
         dedup_progress: DedupProgress | None = None,
+        merge_progress: Callable[[int, int], None] | None = None,
     ) -> ImportReport:
         """Import files and folders; each file is one transaction, indexed once stored.
 
         A big file is analysed and indexed on worker processes (both cores). ``dedup_progress``
-        hears how finding the new papers' near-duplicates goes, after the last file.
+        hears how finding the new papers' near-duplicates goes, after the last file;
+        ``merge_progress`` how merging the index's segments goes, after that.
         """
         from desk.core import importer
         from desk.core.import_indexing import ImportIndexing
@@ -255,7 +257,7 @@ class Library(Workflow, Discovery):
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
                     found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool, dedup_progress)
-                follow_up.finish()
+                follow_up.finish(merge_progress, cancelled)
             finally:
                 follow_up.abandon()  # after an error: the papers stay queued for the next flush
         return replace(report, near_duplicates=found)

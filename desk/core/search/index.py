@@ -40,9 +40,12 @@ from desk.core.workers import WorkerPool, split
 # language) modules are imported by the methods that use them: a process that only opens the
 # library to read the database (`desk stats`) does not load them.
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
+    from concurrent.futures import Future
+
     from desk.core.search.building import StagedBatch
     from desk.core.search.compiler import TagLookup
     from desk.core.search.searching import Order
+    from desk.core.search.segment_merge import MergedSegment
     from desk.core.semantic.vectors import SemanticVectors
 
 log = logging.getLogger(__name__)
@@ -258,6 +261,34 @@ class SearchIndex:
         """One commit that only folds the small segments into one (their papers written again
         from ``reload``, else through Whoosh's merge)."""
         self.update([], None, "tiny", reload)
+
+    def start_merge(self, pool: WorkerPool) -> list[Future[MergedSegment]]:
+        """Start merging the index's segments as segment_merge.plan() groups them, one group per
+        job on the pool's workers (in this process when it has none); [] when nothing is due.
+
+        Nothing is locked meanwhile: searches and other writers go on. commit_merge() puts them in.
+        """
+        from desk.core.search.segment_merge import merge_segments, plan
+
+        if not fast():
+            return []
+        with self._lock:
+            groups = plan(self._index()._segments())
+        self.sweep()
+        return [pool.submit(merge_segments, str(self.directory), os.getpid(), g) for g in groups]
+
+    def commit_merge(self, merged: Sequence[MergedSegment]) -> int:
+        """One commit replacing each merged group's sources by its segment (see start_merge);
+        the caller holds the database's write lock, the cross-process lock on the index writer."""
+        from desk.core.search.commits import WRITE_TIMEOUT
+        from desk.core.search.segment_merge import commit_merged
+
+        if not merged:
+            return 0
+        with self._lock:
+            done = commit_merged(self._index(), merged, WRITE_TIMEOUT)
+            self._current()
+        return done
 
     def delete(self, ids: Iterable[int]) -> None:
         """Remove documents by id; unknown ids are ignored; raises when there is no index."""

@@ -35,6 +35,12 @@ building an index: the version pin and the equivalence tests stand for them):
   ``W3FieldWriter.add_postings()``; a per-document reader's ``_cached_reader()``.
 * ``staging.py``: ``SegmentWriter`` ``_finalize_segment()``, ``_finish()``,
   ``_merge_segments()``, ``_close_segment()``, ``_commit_toc()``.
+* ``segment_merge.py`` (merging segments after an import): ``SegmentReader`` ``_terms``
+  (``W3TermsReader`` ``_tindex.items_from()``, ``_fieldmap``, ``_codec``, ``_postfile``) and
+  ``_perdoc`` (``column_reader()``, ``has_column()``, ``_cached_reader()``); the stored-fields
+  column as ``VarBytesColumn`` bytes under ``W3PerDocWriter._colwriters["_stored"]._child``;
+  ``W3LeafMatcher`` as in ``postings.py`` plus ``_read_values()`` / ``_values``;
+  ``SegmentWriter`` ``_assemble_segment()``, ``get_segment()``; ``W3Segment._fieldlengths``.
 
 Whoosh's pickle readers (``unpickling.py``; not a fast path, a wall: with any Whoosh they are
 replaced, and :func:`check` says so when one is left): the module attributes holding
