@@ -42,8 +42,9 @@ from desk.core.search.writer import _FLAT, _TERM_INFO, FastSegmentWriter, _add_a
 
 #: Segments of one size class merged together once there are this many (Lucene's merge factor).
 MERGE_FACTOR = 10
-#: A merged segment holds at most about this many documents (its sources' live ones).
-MAX_MERGED_DOCS = 250_000
+#: Segments holding this many live documents or more are never merged again (a merge of ten
+#: below it holds at most ten times as many).
+LARGEST_MERGED = 50_000
 
 
 def _size_class(docs: int) -> int:
@@ -58,11 +59,13 @@ def _size_class(docs: int) -> int:
 def plan(segments: Sequence[Any]) -> list[list[Any]]:
     """Groups of segments to merge: MERGE_FACTOR segments of one size class each (by live documents),
     taken in index order; a class with fewer waits. Each document is rewritten about once per
-    tenfold growth of the index, and each class keeps at most MERGE_FACTOR - 1 segments."""
+    tenfold growth of the index, and each class keeps at most MERGE_FACTOR - 1 segments. The
+    groups are planned once: segments merged now join their next class's count at a later
+    import (a 1M import of 400 segments leaves 40, the next import's end merges those)."""
     by_class: dict[int, list[Any]] = {}
     for seg in segments:
         live = seg.doc_count()
-        if 0 < live < MAX_MERGED_DOCS // MERGE_FACTOR * 2:
+        if 0 < live < LARGEST_MERGED:
             by_class.setdefault(_size_class(live), []).append(seg)
     groups: list[list[Any]] = []
     for _, members in sorted(by_class.items()):
