@@ -9,10 +9,10 @@ terms spread over segments are both exercised.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
+from dev_texts import dev_abstracts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,19 +20,7 @@ from desk.core.search import IndexDoc, SearchIndex, postings
 from desk.core.search.postings import MAX_EXPANSION, Corpus
 from desk.core.search.writer import TINY_SEGMENT
 
-ROOT = Path(__file__).resolve().parents[2]
-DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"
 SEGMENTS = 4
-
-
-def _abstracts() -> list[str]:
-    if DEV.is_file():
-        paragraphs = DEV.read_text(encoding="utf-8").split("\n\n")[1:]
-    else:  # the bundled seeds: fewer papers, the same shapes
-        paragraphs = [
-            p for f in sorted((ROOT / "seeds").glob("*.txt")) for p in f.read_text().split("\n\n")[1:]
-        ]
-    return [p.strip() for p in paragraphs if p.strip()]
 
 
 def _doc(i: int, text: str, note: str) -> IndexDoc:
@@ -42,7 +30,7 @@ def _doc(i: int, text: str, note: str) -> IndexDoc:
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
-    texts = _abstracts()
+    texts = dev_abstracts()
     per = max(TINY_SEGMENT, len(texts) // SEGMENTS)
     ix = SearchIndex(tmp_path_factory.mktemp("fast") / "index")
     ix.rebuild([], 0)
@@ -72,7 +60,8 @@ def _whoosh_expansion(corpus: Corpus, fieldname: str, prefix: str) -> tuple[str,
 
 
 def _words(index: SearchIndex) -> list[str]:
-    return sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", " ".join(_abstracts()[:400]))}) or ["learn"]
+    text = " ".join(dev_abstracts()[:400])
+    return sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)}) or ["learn"]
 
 
 def test_the_index_has_segments_with_and_without_notes(index: SearchIndex) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dev_texts import dev_abstracts
 from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import SegmentReader
 from whoosh.writing import SegmentWriter
@@ -19,24 +20,11 @@ from desk.core.search import IndexDoc, SearchIndex, segment_merge, writer
 from desk.core.search.schema import build_schema, codec
 from desk.core.search.segment_merge import MERGE_FACTOR, commit_merged, merge_segments, plan
 
-ROOT = Path(__file__).resolve().parents[2]
-DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"
-
 
 @pytest.fixture(autouse=True)
 def _no_tiny_folding(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deletes and edits fold segments under TINY_SEGMENT: the segments here are bigger."""
     monkeypatch.setattr(writer, "TINY_SEGMENT", 10)
-
-
-def _abstracts() -> list[str]:
-    if DEV.is_file():
-        paragraphs = DEV.read_text(encoding="utf-8").split("\n\n")[1:]
-    else:  # the bundled seeds: fewer papers, the same shapes
-        paragraphs = [
-            p for f in sorted((ROOT / "seeds").glob("*.txt")) for p in f.read_text().split("\n\n")[1:]
-        ]
-    return [p.strip() for p in paragraphs if p.strip()]
 
 
 def _doc(i: int, text: str, note: str = "") -> IndexDoc:
@@ -49,7 +37,7 @@ def _doc(i: int, text: str, note: str = "") -> IndexDoc:
 
 def _segmented(folder: Path, parts: int, per: int) -> SearchIndex:
     """An index of ``parts`` segments of ``per`` real abstracts each (notes in the last one)."""
-    texts = _abstracts()
+    texts = dev_abstracts()
     per = min(per, len(texts) // parts)
     ix = SearchIndex(folder)
     ix.rebuild([], 0)
@@ -168,7 +156,7 @@ def test_papers_deleted_while_a_merge_ran_stay_deleted(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 200)
     segments = ix._index()._segments()
     merged = [merge_segments(str(ix.directory), os.getpid(), segments)]
-    texts = _abstracts()
+    texts = dev_abstracts()
     ix.delete([3, 250])  # meanwhile: a paper removed, and one re-indexed (its old version deleted)
     ix.update([_doc(410, texts[409], "a note written meanwhile")], merge="none")
     assert commit_merged(ix._index(), merged, 5.0) == 1
@@ -215,7 +203,7 @@ def test_an_import_of_many_files_leaves_a_handful_of_segments(tmp_path: Path, fi
     from desk.core.library import Library
     from desk.core.tuning import Tuning
 
-    texts = _abstracts()
+    texts = dev_abstracts()
     per = max(1, min(len(texts), 2400) // files)
     folder = tmp_path / "lists"
     folder.mkdir()
