@@ -159,3 +159,30 @@ def test_a_read_only_index_folder_leaves_the_index_behind_not_the_truth(seeded_d
     found = desk(seeded_dir, "search", "note:axolotl", "--json")
     assert sorted(r["id"] for r in json.loads(found.stdout)["results"]) == sorted(ids)
     assert desk(seeded_dir, "check").returncode == 0
+
+
+def test_the_folder_a_killed_whoosh_writer_leaves_is_swept_unless_a_writer_holds_the_lock(
+    seeded_dir: Path,
+) -> None:
+    """A kill -9 inside a Whoosh commit leaves "<index>.tmp" (its pool's files); the next open
+    removes it, but never while another process's writer holds the index's write lock."""
+    import fcntl
+
+    from desk.core.search.schema import INDEX_NAME
+
+    index_dir = seeded_dir / "index"
+    leftover = index_dir / f"{INDEX_NAME}.tmp"
+    leftover.mkdir()
+    (leftover / "pool.tmp").write_bytes(b"x")
+    lock = open(index_dir / f"{INDEX_NAME}_WRITELOCK", "a+b")  # noqa: SIM115
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        with Library(seeded_dir) as lib:
+            lib.index.sweep()
+        assert leftover.is_dir()  # a live writer's folder is left alone
+    finally:
+        lock.close()
+    with Library(seeded_dir) as lib:
+        lib.index.sweep()
+        assert lib.check() == []
+    assert not leftover.exists()

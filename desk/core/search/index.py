@@ -30,7 +30,7 @@ from desk.core.search.hits import empty, ms
 from desk.core.search.model import IndexDoc, IndexState, Merge, SearchResult
 from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.ranking import K1, B
-from desk.core.search.schema import LEXICON_NAME, SCHEMA_VERSION, read_marker
+from desk.core.search.schema import INDEX_NAME, LEXICON_NAME, SCHEMA_VERSION, read_marker
 from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
@@ -85,6 +85,11 @@ class SearchIndex:
         if self.directory.is_dir():
             sweep_builds(self.directory)
             sweep_stages(self.directory)
+            # Whoosh's writer keeps its pool's files in "<index>.tmp" until it commits or cancels:
+            # a writer killed meanwhile leaves the folder behind (the index is sound without it).
+            leftover = self.directory / f"{INDEX_NAME}.tmp"
+            if leftover.is_dir() and not manifest.writer_busy(self.directory):
+                shutil.rmtree(leftover, ignore_errors=True)
 
     def close(self) -> None:
         """Release open files; the index can be used again afterwards."""
