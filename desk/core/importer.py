@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -11,12 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from desk.core import failures
 from desk.core.analysis import Analysed, analyse_many
-from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
+from desk.core.db import Database, Paper
 from desk.core.db.models import utcnow
 from desk.core.errors import DiskFull, LibraryBusy, LibraryDamaged, LibraryReadOnly
 from desk.core.paths import shown_name
@@ -68,21 +68,15 @@ class FileOutcome:
     already_imported: bool = False
 
 
-def _existing_ids(session: Session, keys: Sequence[str]) -> dict[str, int]:
+def _existing_ids(cur: sqlite3.Cursor, keys: Sequence[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     unique = list(dict.fromkeys(keys))
     for start in range(0, len(unique), 500):
         chunk = unique[start : start + 500]
-        found.update(
-            (k, i) for k, i in session.execute(select(Paper.key, Paper.id).where(Paper.key.in_(chunk)))
-        )
+        marks = ", ".join("?" * len(chunk))
+        found.update(cur.execute(f"SELECT key, id FROM paper WHERE key IN ({marks})", chunk))
         # Text of a paper merged into another lands on the kept paper.
-        found.update(
-            (k, i)
-            for k, i in session.execute(
-                select(KeyAlias.key, KeyAlias.paper_id).where(KeyAlias.key.in_(chunk))
-            )
-        )
+        found.update(cur.execute(f"SELECT key, paper_id FROM key_alias WHERE key IN ({marks})", chunk))
     return found
 
 
@@ -91,6 +85,9 @@ _PAPER_COLUMNS = (
     "created_at", "updated_at",
 )  # fmt: skip
 _SOURCE_COLUMNS = ("paper_id", "file", "index", "collection", "import_id")
+_RECORD_COLUMNS = (
+    "sha256", "file", "path", "collection", "encoding", "paragraphs", "added", "merged", "imported_at",
+)  # fmt: skip
 
 
 def _as_stored(session: Session, column: Any, value: object) -> object:
@@ -100,45 +97,41 @@ def _as_stored(session: Session, column: Any, value: object) -> object:
     return process(value) if process else value
 
 
-def _insert_rows(
-    session: Session, table: Any, columns: Sequence[str], rows: Sequence[tuple[object, ...]], prefix: str = ""
-) -> None:
-    """One executemany of ``rows`` (values already as the driver takes them) into ``table``.
+def _insert_sql(table: str, columns: Sequence[str], prefix: str = "") -> str:
+    names = ", ".join(f'"{c}"' for c in columns)
+    return f"INSERT {prefix} INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})"
 
-    Straight to the driver: SQLAlchemy's per-row parameter handling cost more than SQLite's
-    insert for an import's thousands of rows. Rows are positional, in ``columns`` order.
-    """
-    quote = session.get_bind().dialect.identifier_preparer.quote
-    names = ", ".join(quote(c) for c in columns)
-    marks = ", ".join("?" * len(columns))
-    sql = f"INSERT {prefix} INTO {quote(table.name)} ({names}) VALUES ({marks})"
-    session.connection().exec_driver_sql(sql, rows)
+
+def _driver_cursor(session: Session) -> sqlite3.Cursor:
+    """A cursor on the session's own connection, inside its transaction (BEGIN IMMEDIATE is issued)."""
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver.cursor()
 
 
 def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed]) -> FileOutcome:
-    """Write one parsed file in a single transaction; a file already imported adds nothing."""
+    """Write one parsed file in a single transaction; a file already imported adds nothing.
+
+    Every statement goes straight to the driver (plain SQL on the session's connection): the
+    ORM's per-statement work was most of a one-abstract file's import (a folder of 200).
+    """
     outcome = FileOutcome(paragraphs=len(parsed.abstracts))
     with db.writing() as session:
-        if session.scalar(select(ImportRecord.id).where(ImportRecord.sha256 == parsed.sha256)):
+        cur = _driver_cursor(session)
+        if cur.execute("SELECT id FROM import_record WHERE sha256 = ?", (parsed.sha256,)).fetchone():
             outcome.already_imported = True
             return outcome
-        record = ImportRecord(
-            sha256=parsed.sha256,
-            file=parsed.name,
-            path=shown_name(str(parsed.path)),
-            collection=parsed.collection,
-            encoding=parsed.encoding,
-            paragraphs=len(parsed.abstracts),
+        now = _as_stored(session, Paper.__table__.c.created_at, utcnow())
+        record = (parsed.sha256, parsed.name, shown_name(str(parsed.path)), parsed.collection)
+        cur.execute(
+            _insert_sql("import_record", _RECORD_COLUMNS),
+            (*record, parsed.encoding, len(parsed.abstracts), 0, 0, now),
         )
-        session.add(record)
-        session.flush()
-        ids = _existing_ids(session, [a.key for a in analysed])
-        existing_sources = {
-            (pid, idx)
-            for pid, idx in session.execute(
-                select(Source.paper_id, Source.index).where(Source.file == parsed.name)
-            )
-        }
+        record_id = cur.lastrowid
+        ids = _existing_ids(cur, [a.key for a in analysed])
+        existing_sources = set(
+            cur.execute('SELECT paper_id, "index" FROM source WHERE file = ?', (parsed.name,))
+        )
         # New papers first, in one executemany (a flush per paper is 3× slower).
         fresh: dict[str, Analysed] = {}
         first_row: dict[str, int] = {}
@@ -147,7 +140,6 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
                 fresh[item.key] = item
                 first_row[item.key] = row
         if fresh:
-            now = _as_stored(session, Paper.__table__.c.created_at, utcnow())
             rows = [
                 (i.key, i.raw, i.readable, i.title, i.short_name, False, False, "", 1, now, now)
                 for i in fresh.values()
@@ -155,10 +147,9 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             # A plain executemany, then the new ids read back: INSERT … RETURNING for thousands
             # of rows spent more time splicing result batches than inserting (1.7 of 4 s at 5k).
             # The write transaction is exclusive, so every id above the old maximum is ours.
-            before = session.scalar(select(func.max(Paper.id))) or 0
-            _insert_rows(session, Paper.__table__, _PAPER_COLUMNS, rows)
-            added = select(Paper.id, Paper.key).where(Paper.id > before).order_by(Paper.id)
-            for paper_id, key in session.execute(added):
+            before = cur.execute("SELECT max(id) FROM paper").fetchone()[0] or 0
+            cur.executemany(_insert_sql("paper", _PAPER_COLUMNS), rows)
+            for paper_id, key in cur.execute("SELECT id, key FROM paper WHERE id > ? ORDER BY id", (before,)):
                 ids[key] = paper_id
                 outcome.added_ids.append(paper_id)
                 outcome.added_rows.append(first_row[key])
@@ -174,17 +165,22 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             if (paper_id, index) in existing_sources:
                 continue
             existing_sources.add((paper_id, index))
-            sources.append((paper_id, parsed.name, index, parsed.collection, record.id))
+            sources.append((paper_id, parsed.name, index, parsed.collection, record_id))
         if sources:
-            _insert_rows(session, Source.__table__, _SOURCE_COLUMNS, sources)
+            cur.executemany(_insert_sql("source", _SOURCE_COLUMNS), sources)
         touched -= set(outcome.added_ids)
-        for paper in session.scalars(select(Paper).where(Paper.id.in_(touched))):
-            paper.touch()  # a new source changes what the index holds for it
+        # A new source changes what the index holds for the paper: its revision goes up (Paper.touch).
+        cur.executemany(
+            "UPDATE paper SET rev = coalesce(rev, 0) + 1, updated_at = ? WHERE id = ?",
+            [(now, paper_id) for paper_id in sorted(touched)],
+        )
         queued = [*outcome.added_ids, *touched]
         if queued:
-            _insert_rows(session, IndexQueue.__table__, ("paper_id",), [(i,) for i in queued], "OR IGNORE")
-        record.added = len(outcome.added_ids)
-        record.merged = outcome.merged
+            cur.executemany(_insert_sql("index_queue", ("paper_id",), "OR IGNORE"), [(i,) for i in queued])
+        cur.execute(
+            "UPDATE import_record SET added = ?, merged = ? WHERE id = ?",
+            (len(outcome.added_ids), outcome.merged, record_id),
+        )
     return outcome
 
 
@@ -202,7 +198,8 @@ def _total_size(files: Sequence[Path]) -> int:
 
 def _imported_before(db: Database, sha256: str) -> bool:
     with db.reading() as session:
-        return session.scalar(select(ImportRecord.id).where(ImportRecord.sha256 == sha256)) is not None
+        cur = _driver_cursor(session)
+        return cur.execute("SELECT 1 FROM import_record WHERE sha256 = ?", (sha256,)).fetchone() is not None
 
 
 def import_paths(

@@ -175,3 +175,64 @@ def test_stored_fields_kept_across_queries_are_whooshs_own(index: SearchIndex) -
         assert corpus.stored_fields(docnum) == corpus.searcher.stored_fields(docnum)
     kept = corpus.stored_fields(corpus.n - 1)
     assert corpus.stored_fields(corpus.n - 1) is kept  # the second read is the kept one
+
+
+@pytest.fixture(scope="module")
+def with_deletions(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    """Segments of real abstracts, a tenth of them deleted and a tenth replaced (old copy deleted)."""
+    texts = dev_abstracts()
+    per = max(TINY_SEGMENT, len(texts) // SEGMENTS)
+    upto = min(len(texts), per * SEGMENTS)
+    ix = SearchIndex(tmp_path_factory.mktemp("deleted") / "index")
+    ix.rebuild([], 0)
+    for s in range(0, upto, per):
+        ix.update([_doc(i, texts[i], "") for i in range(s, s + per)], merge="none")
+    ix.delete(range(0, upto, 10))
+    ix.update([_doc(i, texts[(i + 7) % upto], "moved") for i in range(5, upto, 10)], merge="none")
+    return ix
+
+
+def _whoosh_postings(corpus: Corpus, fieldname: str, term: str) -> tuple[list[int], list[float]]:
+    """A term's postings through Whoosh's own matchers (its filter skips deleted documents)."""
+    want_ids: list[int] = []
+    want_w: list[float] = []
+    for leaf, offset in corpus.searcher.reader().leaf_readers():
+        if (fieldname, term) in leaf:
+            m = leaf.postings(fieldname, term)
+            while m.is_active():
+                want_ids.append(offset + m.id())
+                want_w.append(m.weight())
+                m.next()
+    return want_ids, want_w
+
+
+def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_deletions: SearchIndex) -> None:
+    corpus = _corpus(with_deletions)
+    reader = corpus.searcher.reader()
+    filtered = [leaf for leaf, _ in reader.leaf_readers() if leaf.has_deletions()]
+    assert len(filtered) >= 2
+    for leaf in filtered:
+        common = leaf.most_frequent_terms("abstract", 1)[0][1]  # a list of blocks
+        matcher = leaf.postings("abstract", common)
+        inner, deleted = postings.unfiltered(matcher)
+        assert inner is not matcher and deleted == leaf.deleted_docs_set
+        ids, _ = postings._decode(leaf.postings("abstract", common))
+        assert len(ids) > 128 and not set(ids.tolist()) & deleted
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_postings_of_segments_with_deletions_are_whooshs_own(
+    with_deletions: SearchIndex, data: st.DataObject
+) -> None:
+    corpus = _corpus(with_deletions)
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    prefix = data.draw(st.sampled_from(_words(with_deletions)))[:3]
+    common = [t.decode() for _, t in corpus.searcher.reader().most_frequent_terms(fieldname, 5)]
+    terms = (*corpus.expand(fieldname, prefix)[:20], *common, "moved")
+    term = data.draw(st.sampled_from(terms))
+    ids, weights = corpus.postings(fieldname, term)
+    want_ids, want_w = _whoosh_postings(corpus, fieldname, term)
+    assert ids.tolist() == want_ids
+    assert weights.tolist() == np.array(want_w, np.float32).tolist()
+    assert corpus.doc_frequency(fieldname, term) == len(want_ids)

@@ -215,3 +215,27 @@ def test_a_build_elsewhere_cancelled_kills_its_process_and_does_nothing(topics: 
     assert store.state(_vectors_dir(topics)) is not StoreState.OK
     assert topics.ensure_vectors_elsewhere() == "built"  # nothing left half-done in the way
     assert topics.check() == []
+
+
+def test_store_keeps_float16_values_as_float32_and_reads_a_float16_store(topics: Library) -> None:
+    """The vectors are written as float32 holding float16's values (a search reads them as they
+    are, no conversion of every row), and a store written as float16 before reads the same."""
+    topics.ensure_vectors()
+    folder = _vectors_dir(topics)
+    on_disk = np.load(folder / "vectors.npy", allow_pickle=False)
+    assert on_disk.dtype == np.float32
+    assert np.array_equal(on_disk, on_disk.astype(np.float16).astype(np.float32))  # float16's values
+    data = store.read(folder)
+    assert np.array_equal(data.vectors, on_disk)
+    half = folder / "vectors.npy"
+    np.save(half, on_disk.astype(np.float16), allow_pickle=False)
+    meta = json.loads((folder / store.MANIFEST_NAME).read_text())
+    meta["files"]["vectors"]["crc32"] = store._crc(half)
+    (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))
+    old = store.read(folder)
+    assert old.vectors.dtype == np.float32 and np.array_equal(old.vectors, data.vectors)
+    assert store.half_floats(folder)
+    with Library(topics.directory) as again:  # the next ensure writes it as float32, values kept
+        assert again.ensure_vectors() is None
+    assert not store.half_floats(folder)
+    assert np.array_equal(np.load(half, allow_pickle=False), on_disk)

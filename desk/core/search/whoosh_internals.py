@@ -17,7 +17,8 @@ building an index: the version pin and the equivalence tests stand for them):
 
 * ``postings.py`` (read): ``W3LeafMatcher`` ``_byteids``, ``_data`` (deltas, weights, values),
   ``_read_data()``, ``_next_block()``, ``block_max_id()``; ``ListMatcher._format``; a
-  ``WrappingMatcher``'s ``child``; ``NumericColumn.Reader`` ``_typecode``, ``_count``,
+  ``WrappingMatcher``'s ``child``; ``FilterMatcher`` ``_ids`` / ``_exclude`` (a segment's deleted set);
+  ``NumericColumn.Reader`` ``_typecode``, ``_count``,
   ``_dbfile``, ``_basepos``, ``_fixedlen``, ``_default`` (a column read as one array);
   ``SegmentReader._perdoc`` with ``W3PerDocReader.deleted_docs()`` and ``_cached_reader()``
   (field lengths column ``_<field>_len``); the ``Positions`` format's value

@@ -87,6 +87,11 @@ class SemanticVectors:
             else:
                 found = StoreState.OK
             if not self.pending(ids):
+                if self._current is not None and store.half_floats(self.directory):
+                    # Written as float16 before: the same values again as float32, read as they are
+                    # from now on (not a change of the vectors: nothing to say).
+                    with contextlib.suppress(OSError):
+                        store.write(self.directory, self._current)
                 return None
             wanted = np.asarray(sorted(set(ids)), np.int64)
             data = self._current
