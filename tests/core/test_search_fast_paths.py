@@ -236,3 +236,56 @@ def test_postings_of_segments_with_deletions_are_whooshs_own(
     assert ids.tolist() == want_ids
     assert weights.tolist() == np.array(want_w, np.float32).tolist()
     assert corpus.doc_frequency(fieldname, term) == len(want_ids)
+
+
+def _whoosh_phrase(corpus: Corpus, fieldname: str, stems: list[str]) -> list[int]:
+    """Docnums where Whoosh's own Phrase query finds the stems in a row (deleted documents left out)."""
+    from whoosh.query import Phrase
+
+    found = corpus.searcher.search(Phrase(fieldname, stems), limit=None, scored=False)
+    return sorted(found.docs())
+
+
+@pytest.mark.parametrize("which", ["index", "with_deletions"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_phrases_stand_where_whooshs_phrase_query_finds_them(
+    which: str, data: st.DataObject, request: pytest.FixtureRequest
+) -> None:
+    from desk.core.search.schema import analyze
+
+    ix: SearchIndex = request.getfixturevalue(which)
+    corpus = _corpus(ix)
+    text = data.draw(st.sampled_from(dev_abstracts()[:600]))
+    stems = analyze(text)
+    length = data.draw(st.integers(min_value=2, max_value=4))
+    at = data.draw(st.integers(min_value=0, max_value=max(0, len(stems) - length)))
+    stems = stems[at : at + length]
+    if data.draw(st.booleans()) and len(stems) > 2:  # a word out of place: few or no documents
+        stems[1], stems[2] = stems[2], stems[1]
+    fieldname = data.draw(st.sampled_from(["abstract", "title"]))
+    holding = [corpus.postings(fieldname, s)[0] for s in stems]
+    candidates = holding[0]
+    for docs in holding[1:]:
+        candidates = np.intersect1d(candidates, docs, assume_unique=True)
+    candidates = candidates[corpus.alive[candidates]]
+    want = _whoosh_phrase(corpus, fieldname, stems)
+    assert corpus.phrase_docs(fieldname, stems, candidates).tolist() == want
+
+
+def test_a_phrases_common_words_are_read_only_where_its_rare_ones_stand(index: SearchIndex) -> None:
+    from desk.core.search.schema import analyze
+
+    corpus = _corpus(index)
+    common = [t.decode() for _, t in corpus.searcher.reader().most_frequent_terms("abstract", 2)]
+    text = next(t for t in dev_abstracts() if all(c in analyze(t) for c in common))
+    stems = analyze(text)
+    rare = min(stems, key=lambda s: corpus.doc_frequency("abstract", s))
+    i = stems.index(rare)
+    phrase = stems[max(0, i - 1) : i + 2] if i else stems[:3]
+    phrase = [*phrase, *common]  # the common words after it: not in a row there
+    candidates = corpus.postings("abstract", rare)[0]
+    corpus.positions_read = 0
+    assert corpus.phrase_docs("abstract", phrase, candidates).tolist() == []
+    # the rare word read for its documents; what follows only where the phrase still stands
+    assert 0 < corpus.positions_read < len(candidates) * 2 + len(phrase)

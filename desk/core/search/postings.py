@@ -267,6 +267,7 @@ class Corpus:
         default_factory=OrderedDict
     )
     _norm_size: int = 0
+    positions_read: int = 0  # documents whose positions of one phrase place were read (phrase_docs)
     _fields: dict[str, frozenset[str]] = field(default_factory=dict)  # segment id -> fields with terms
     _offsets: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # of the leaves, ascending
     # (field, prefix) -> (its first MAX_EXPANSION terms in order, whether that is all of them)
@@ -402,26 +403,41 @@ class Corpus:
         """The candidates (sorted global docnums) where ``terms`` occur consecutively.
 
         A place of ``terms`` may be a sequence of alternatives (the expansions of a prefix).
+        The places are read rarest first, each only for the documents where the places read so
+        far still stand in a row: a common word's positions ("image" in "contrastive language
+        image pre-training") are read for the few documents left, not for every candidate.
         """
         keep = np.zeros(len(candidates), bool)
         field_obj = self.searcher.schema[fieldname]
+        places = [(t,) if isinstance(t, str) else tuple(t) for t in terms]
+        frequency = [sum(self.doc_frequency(fieldname, alt) for alt in place) for place in places]
+        order = sorted(range(len(places)), key=lambda k: (frequency[k], k))
         for leaf, offset, _ in self.leaves:
             lo, hi = np.searchsorted(candidates, [offset, offset + leaf.doc_count_all()])
             local = candidates[lo:hi] - offset
-            if not len(local):
-                continue
-            maps: list[dict[int, Collection[int]]] = []
-            for t in terms:
+            # docnum -> positions the phrase could start at, given the places read so far
+            starts: dict[int, set[int]] | None = None
+            for k in order:
+                wanted = local if starts is None else np.array(sorted(starts), np.int64)
+                if not len(wanted):
+                    break
                 found: list[dict[int, Collection[int]]] = []
-                for alt in (t,) if isinstance(t, str) else t:
+                for alt in places[k]:
                     btext = field_obj.to_bytes(alt)
                     if (fieldname, btext) in leaf:
-                        found.append(_positions(leaf.postings(fieldname, btext), local))
-                maps.append(found[0] if len(found) == 1 else _merged(found))
-            for k, d in enumerate(local.tolist()):
-                starts = maps[0].get(d, ())
-                if any(all(p + n in maps[n].get(d, ()) for n in range(1, len(terms))) for p in starts):
-                    keep[lo + k] = True
+                        found.append(_positions(leaf.postings(fieldname, btext), wanted))
+                self.positions_read += len(wanted)
+                at = found[0] if len(found) == 1 else _merged(found)
+                if starts is None:
+                    starts = {d: {p - k for p in pos} for d, pos in at.items() if pos}
+                else:
+                    starts = {
+                        d: kept
+                        for d, begin in starts.items()
+                        if (kept := {b for b in begin if b + k in at.get(d, ())})
+                    }
+            if starts:
+                keep[lo + np.searchsorted(local, np.array(sorted(starts), np.int64))] = True
         return candidates[keep]
 
     def flag(self, fieldname: str, value: bool) -> np.ndarray:
