@@ -24,7 +24,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, pairwise
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -330,8 +330,9 @@ def _dump(value: object) -> str:
 
 def _read_rows(path: Path) -> tuple[list[Definition], list[list[int]], list[int]] | None:
     """(definitions, rows, their doc ids) of an acronyms file as save() writes it (its payload's
-    very text checksummed: nothing dumped again), each row's doc id and indexes whole numbers in
-    range, ascending and distinct; None for anything else (read() then decides)."""
+    very text checksummed: nothing dumped again; each row's indexes ascending, as save() sorts
+    them), doc ids and indexes whole numbers in range, doc ids ascending; None for anything
+    else (read() then decides)."""
     try:
         text = path.read_text(encoding="utf-8")
         head = f'{{"format":{FORMAT},"sha256":"'
@@ -346,13 +347,12 @@ def _read_rows(path: Path) -> tuple[list[Definition], list[list[int]], list[int]
         rows = payload["docs"]
         ids = [row[0] for row in rows]
         flat = list(chain.from_iterable(row[1:] for row in rows))
-        if not (
-            all(type(i) is int for i in ids)
-            and all(a < b for a, b in pairwise(ids))
-            and all(type(k) is int for k in flat)
+        if not (  # C-speed checks: rows of whole numbers, defs in range, doc ids ascending
+            set(map(type, ids)) <= {int}
+            and set(map(type, flat)) <= {int}
             and (not flat or (min(flat) >= 0 and max(flat) < len(defs)))
-            and len(set(defs)) == len(defs)  # each definition once, each row's indexes ascending
-            and all(a < b for row in rows for a, b in pairwise(row[1:]))
+            and ids == sorted(set(ids))
+            and len(set(defs)) == len(defs)
         ):
             return None
         return defs, rows, ids
