@@ -83,18 +83,18 @@ def test_a_prefix_narrowed_from_a_shorter_one_lists_what_whoosh_lists(
     corpus = _corpus(index)
     corpus._expansions.clear()
     calls: list[str] = []
-    real = postings._expand
+    real = Corpus._walk
 
-    def counted(reader: object, f: str, p: str) -> tuple[tuple[str, ...], bool]:
+    def counted(self: Corpus, f: str, p: str) -> tuple[tuple[str, ...], bool] | None:
         calls.append(p)
-        return real(reader, f, p)
+        return real(self, f, p)
 
-    postings._expand = counted  # type: ignore[assignment]
+    Corpus._walk = counted  # type: ignore[method-assign]
     try:
         for n in range(cut, len(word) + 1):  # typed letter by letter
             assert corpus.expand(fieldname, word[:n]) == _whoosh_expansion(corpus, fieldname, word[:n])
     finally:
-        postings._expand = real  # type: ignore[assignment]
+        Corpus._walk = real  # type: ignore[method-assign]
     # Whoosh was asked again only while the expansion so far was cut at MAX_EXPANSION.
     assert calls[0] == word[:cut]
     assert all(len(_whoosh_expansion(corpus, fieldname, p[:-1])) == MAX_EXPANSION for p in calls[1:])
@@ -289,3 +289,27 @@ def test_a_phrases_common_words_are_read_only_where_its_rare_ones_stand(index: S
     assert corpus.phrase_docs("abstract", phrase, candidates).tolist() == []
     # the rare word read for its documents; what follows only where the phrase still stands
     assert 0 < corpus.positions_read < len(candidates) * 2 + len(phrase)
+
+
+@pytest.mark.parametrize("which", ["index", "with_deletions"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_prefix_walk_lists_whooshs_terms_and_their_postings_need_no_lookup(
+    which: str, data: st.DataObject, request: pytest.FixtureRequest
+) -> None:
+    ix: SearchIndex = request.getfixturevalue(which)
+    corpus = _corpus(ix)
+    word = data.draw(st.sampled_from(_words(ix)))
+    prefix = word[: data.draw(st.integers(min_value=1, max_value=min(4, len(word))))]
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    corpus._expansions.clear()
+    terms = corpus.expand(fieldname, prefix)
+    assert terms == _whoosh_expansion(corpus, fieldname, prefix)
+    looked_up = corpus.cache.lookups
+    for term in terms:
+        ids, weights = corpus.postings(fieldname, term)
+        want_ids, want_w = _whoosh_postings(corpus, fieldname, term)
+        assert ids.tolist() == want_ids
+        assert weights.tolist() == np.array(want_w, np.float32).tolist()
+        assert corpus.doc_frequency(fieldname, term) == len(want_ids)
+    assert corpus.cache.lookups == looked_up  # each segment's entries came from the walk
