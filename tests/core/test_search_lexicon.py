@@ -90,7 +90,7 @@ def test_words_are_looked_up_in_the_file_without_parsing_it(tmp_path: Path) -> N
     # asks for many gets the file parsed once: the answers are the same either way.
     few = [*words[:: len(words) // 60], *words[-5:]]
     for batch, parsed in ((few, False), (words, True)):
-        lex = Lexicon(path)
+        lex = Lexicon(path, lazy=True)
         lex.refresh()
         for word in batch:
             assert lex.count(word) == expected.get(word, 0), word
@@ -104,10 +104,10 @@ def test_an_edit_writes_the_same_file_whether_or_not_the_lexicon_was_parsed(tmp_
     lazy_path, parsed_path = tmp_path / "a.tsv", tmp_path / "b.tsv"
     _dev_lexicon(lazy_path)
     parsed_path.write_bytes(lazy_path.read_bytes())
-    lazy, parsed = Lexicon(lazy_path), Lexicon(parsed_path)
+    lazy, parsed = Lexicon(lazy_path, lazy=True), Lexicon(parsed_path)
     lazy.refresh()
     parsed.refresh()
-    assert len(parsed) > 1000  # parsed whole
+    assert parsed._counts is not None and len(parsed) > 1000  # not lazy: parsed on refresh
     for edit in ({"reinforc": 1, "model": 2, "nosuchword": 1}, {"reinforc": 1}, {"diffusion": 5}):
         assert lazy.add_counts(edit) == parsed.add_counts(edit)
         lazy.save_changes()
@@ -115,3 +115,17 @@ def test_an_edit_writes_the_same_file_whether_or_not_the_lexicon_was_parsed(tmp_
         assert lazy_path.read_bytes() == parsed_path.read_bytes()
         assert lazy._counts is None
     assert dict(lazy.counts) == dict(parsed.counts) == _parsed(lazy_path.read_text(encoding="utf-8"))
+
+
+def test_a_long_lived_index_parses_the_lexicon_once_a_command_looks_words_up(tmp_path: Path) -> None:
+    """The window keeps its lexicon across edits: parsed on refresh, each note's commit then looks
+    its ~100 words up in a dict; the command line's one-shot index looks up only its few words."""
+    from desk.core.search.index import SearchIndex
+
+    _dev_lexicon(tmp_path / "words.tsv")
+    window = SearchIndex(tmp_path)._lexicon
+    command = SearchIndex(tmp_path, one_shot=True)._lexicon
+    for lex in (window, command):
+        lex.refresh()
+        assert lex.count("model") == _parsed((tmp_path / "words.tsv").read_text(encoding="utf-8"))["model"]
+    assert window._counts is not None and command._counts is None

@@ -60,8 +60,13 @@ class SearchIndex:
 
     SCHEMA_VERSION = SCHEMA_VERSION
 
-    def __init__(self, directory: Path) -> None:
-        """Open the index in directory (nothing is read until it is first used)."""
+    def __init__(self, directory: Path, *, one_shot: bool = False) -> None:
+        """Open the index in directory (nothing is read until it is first used).
+
+        ``one_shot``: for a process that searches or commits once and exits (the command line):
+        the spelling lexicon's words are looked up in its file instead of parsing it whole,
+        which a long-lived process (the window) does once, keeping its commits' lookups cheap.
+        """
         self.directory = Path(directory)
         self._lock = threading.RLock()
         self._rebuilding = threading.Lock()  # searches go on while a rebuild writes
@@ -69,7 +74,7 @@ class SearchIndex:
         self._searcher: Searcher | None = None
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
-        self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        self._lexicon = Lexicon(self.directory / LEXICON_NAME, lazy=one_shot)
         #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
         self.semantic: SemanticVectors | None = None
         self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)

@@ -37,14 +37,16 @@ _OTHER_LINE_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 class Lexicon:
     """Unstemmed words with the number of documents holding them.
 
-    The file is read on refresh, but parsed into a dict only when the whole lexicon is wanted
-    (a correction's neighbours, a rewrite): a search's or an edit's few words are looked up in
-    its text (the last valid line of a word is its count, as the parse has it), which costs a
-    fraction of parsing 150k lines in a process that exits after one command.
+    ``lazy`` (a process that exits after one command): the file is read on refresh, but parsed
+    into a dict only when the whole lexicon is wanted (a correction's neighbours, a rewrite); a
+    search's or an edit's few words are looked up in its text (the last valid line of a word is
+    its count, as the parse has it), a fraction of parsing 150k lines. Otherwise (the window) it
+    is parsed on refresh, once, and every later lookup is a dict's.
     """
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, lazy: bool = False) -> None:
         self.path = path
+        self.lazy = lazy  # refresh keeps the text (a one-shot command), else parses it at once
         self._counts: dict[str, int] | None = {}  # None: not parsed yet (see _raw)
         self._raw = ""  # "\n" + the file's text, while _counts is None
         self._over: dict[str, int] = {}  # counts changed since the file was read, while unparsed
@@ -148,7 +150,7 @@ class Lexicon:
             text = ""
         self._counts, self._raw, self._over, self._found = None, "\n" + text, {}, {}
         self._scans = 0
-        if _OTHER_LINE_ENDS.search(text):
+        if not self.lazy or _OTHER_LINE_ENDS.search(text):
             self._all()
         self._sorted, self._stamp = None, stamp
         self._memo.clear()
