@@ -192,14 +192,15 @@ class IndexSync:
             log.debug("could not merge the index's segments", exc_info=True)
             return 0
 
-    def start_flush(self, pool: WorkerPool, merge: Merge = "auto") -> PendingFlush | None:
-        """Start indexing the queued papers on the pool's workers and return at once (None: done here).
+    def start_flush(self, pool: WorkerPool, merge: Merge = "auto", limit: int = BATCH) -> PendingFlush | None:
+        """Start indexing the queued papers (the first ``limit``) on the pool's workers and return at
+        once (None: done here).
 
         For an import: the next file is stored while the workers write this one's segments.
         A small queue is flushed here and now instead (its commit folding in what ``merge`` says).
         """
         with self.db.reading() as session:
-            ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
+            ids = list(session.scalars(select(IndexQueue.paper_id).limit(limit)))
             big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
