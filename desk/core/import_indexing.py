@@ -5,7 +5,7 @@ queue from that commit on: a kill at any moment leaves them there, and the next 
 them. So the index need not follow file by file. It is written once a batch is worth it —
 Tuning.import_batch papers — or a few seconds have passed, and at the end: a folder of 200
 one-abstract files is one commit (one merge of the tiny segments) instead of 200, and big files
-are gathered into batches of Tuning.import_batch papers (two segments of 12,500 instead of two
+are gathered into batches of Tuning.import_batch papers (two segments of 25,000 instead of two
 of 2,500 per 5,000-abstract file, which the closing merge then rewrote).
 """
 
@@ -29,9 +29,9 @@ FLUSH_EVERY_SECONDS = 3.0
 #: ... and a bigger one after this long, or once Tuning.import_batch papers wait: the workers
 #: write segments of import_batch / workers papers, big enough that the import's closing merge
 #: (which rewrites every paper it merges) has nothing to do up to 100k papers.
-FLUSH_BIG_EVERY_SECONDS = 60.0
-#: Papers one batch holds at most: their ids are looked up in one statement (SQLite takes 32,766).
-MOST_PAPERS = 30_000
+FLUSH_BIG_EVERY_SECONDS = 120.0
+#: Papers one batch holds at most (the workers hold a segment's postings in memory, ~10 KB a paper).
+MOST_PAPERS = 60_000
 
 
 class ImportIndexing:

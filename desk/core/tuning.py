@@ -24,10 +24,11 @@ class Tuning:
     #: A batch of this many papers is written to the index as segments by the workers.
     index_on_workers_from: int = 1000
     #: An import writes the index once this many papers wait (and at its end): a segment per
-    #: worker of import_batch / workers papers. Segments of 12,500 are a size class the import's
-    #: closing merge leaves alone up to 100k papers (a merge rewrites every paper of its
-    #: segments, ~0.85 ms CPU a paper); a file's 2,500-paper segments were all merged once.
-    import_batch: int = 25_000
+    #: worker of import_batch / workers papers. 100k papers are then 4 segments of 25,000, as
+    #: the import's closing merge made of 40 segments of 2,500 (a segment per file and worker),
+    #: rewriting every paper at ~0.85 ms CPU each; 8 segments of 12,500 searched 15-40 % slower.
+    #: A worker holds its segment's postings in memory (~10 KB a paper: ~250 MB at 25,000).
+    import_batch: int = 50_000
     #: Papers per segment of a rebuild: a segment's postings are held in memory (≈20 KB a paper).
     rebuild_part: int = 5000
     #: A file with this many abstracts is hashed for near-duplicates on the workers, while it is

@@ -125,10 +125,16 @@ def test_kill_9_in_the_middle_of_a_folder_leaves_every_committed_file_searchable
         assert lib.check() == []
 
 
-def test_big_files_are_gathered_into_batches_of_import_batch_papers(tmp_path: Path) -> None:
+def test_big_files_are_gathered_into_batches_of_import_batch_papers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Segments of import_batch / workers papers, not one per file and worker: the closing merge
     (which rewrites every paper it merges) then has nothing to do up to 100k papers."""
     from dataclasses import replace
+
+    from desk.core import index_sync
+
+    monkeypatch.setattr(index_sync, "IDS_PER_STATEMENT", 7)  # a batch's ids looked up in many pieces
 
     from dev_texts import dev_abstracts
 
