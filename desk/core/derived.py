@@ -5,6 +5,10 @@ may run code when read: these files are numpy ``.npz`` archives read with
 ``allow_pickle=False`` (an object array is refused, never unpickled), carrying a small JSON
 header with the store's kind, its version and a SHA-256 of every array. A file that does not
 verify reads as absent, and the caller rebuilds what it held.
+
+A store may also name *parts*: a few of its arrays with their own SHA-256, so that a reader
+wanting only those (the near-duplicate links, without every paper's words) loads and checks
+just them; the archive's other members are never read.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +36,27 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
-def write_arrays(path: Path, kind: str, version: int, arrays: dict[str, np.ndarray]) -> None:
-    """Write ``arrays`` to ``path`` atomically (a temporary file renamed over it); OSError on failure."""
+def write_arrays(
+    path: Path,
+    kind: str,
+    version: int,
+    arrays: dict[str, np.ndarray],
+    parts: Mapping[str, Collection[str]] | None = None,
+) -> None:
+    """Write ``arrays`` to ``path`` atomically (a temporary file renamed over it); OSError on failure.
+
+    ``parts``: named subsets of the arrays that read_part() can load and verify alone.
+    """
     if _META in arrays or any(a.dtype.hasobject for a in arrays.values()):
         raise ValueError("derived arrays must be plain numeric arrays")
-    meta = json.dumps({"kind": kind, "version": version, "sha256": _digest(arrays)}).encode()
+    described: dict[str, dict[str, Any]] = {}
+    for part, names in (parts or {}).items():
+        chosen = sorted(names)
+        if not set(chosen) <= arrays.keys():
+            raise ValueError(f"part {part!r} names arrays the store does not hold")
+        described[part] = {"arrays": chosen, "sha256": _digest({n: arrays[n] for n in chosen})}
+    header = {"kind": kind, "version": version, "sha256": _digest(arrays), "parts": described}
+    meta = json.dumps(header).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.part")
     try:
@@ -49,6 +70,56 @@ def write_arrays(path: Path, kind: str, version: int, arrays: dict[str, np.ndarr
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _meta_of(archive: Any) -> dict[str, Any] | None:
+    if _META not in archive.files:
+        return None
+    raw = archive[_META]
+    try:
+        meta = json.loads(bytes(raw).decode()) if raw.dtype == np.uint8 else None
+    except (UnicodeDecodeError, ValueError):
+        meta = None
+    return meta if isinstance(meta, dict) else None
+
+
+def read_part(path: Path, kind: str, version: int, part: str) -> dict[str, np.ndarray] | None:
+    """Only the arrays of ``part`` in ``path``, if the store is this kind and version, names that
+    part and the part's checksum holds; else None (the caller reads the whole store instead)."""
+    try:
+        with path.open("rb") as fh, np.load(fh, allow_pickle=False) as archive:
+            if not hasattr(archive, "files"):
+                return None
+            meta = _meta_of(archive)
+            if meta is None or meta.get("kind") != kind or meta.get("version") != version:
+                return None
+            parts = meta.get("parts")
+            described = parts.get(part) if isinstance(parts, dict) else None
+            if not isinstance(described, dict) or not isinstance(described.get("arrays"), list):
+                return None
+            names = [str(n) for n in described["arrays"]]
+            if _META in names or not set(names) <= set(archive.files):
+                return None
+            arrays = {name: archive[name] for name in names}
+    except FileNotFoundError:
+        return None
+    except Exception:  # zip damage, an object array, truncation: the whole read decides
+        log.debug("derived store %s: part %s unreadable", path, part, exc_info=True)
+        return None
+    if described.get("sha256") != _digest(arrays):
+        log.debug("derived store %s: part %s fails its checksum", path, part)
+        return None
+    return arrays
+
+
+def has_part(path: Path, part: str) -> bool:
+    """Whether the store at ``path`` names ``part`` (its header alone is read)."""
+    try:
+        with path.open("rb") as fh, np.load(fh, allow_pickle=False) as archive:
+            meta = _meta_of(archive) if hasattr(archive, "files") else None
+    except Exception:
+        return False
+    return meta is not None and isinstance(meta.get("parts"), dict) and part in meta["parts"]
 
 
 def read_arrays(path: Path, kind: str, version: int) -> dict[str, np.ndarray] | None:

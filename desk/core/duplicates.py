@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from sqlalchemy import select
 
 from desk.core.db import Database, Paper
 from desk.core.dedup import Candidate, NearDuplicateIndex
-from desk.core.dedup.detector import DEFAULT_NUM_PERM, DedupProgress, Prepared, prepare
-from desk.core.derived import read_arrays, write_arrays
+from desk.core.dedup.detector import DEFAULT_NUM_PERM, LINK_ARRAYS, DedupProgress, Prepared, prepare
+from desk.core.dedup.saved import SavedLinks
+from desk.core.derived import has_part, read_arrays, read_part, write_arrays
+from desk.core.quick import QuickLibrary
 from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -21,6 +25,7 @@ CACHE_KIND = "desk-near-duplicates"
 CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not words and sentences
 CACHE_FILE_NAME = "near-duplicates.npz"
 LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
+LINK_PART = "links"  # the cache's part that answers groups() without loading every paper's hashes
 HASH_BATCH = 10_000  # new papers hashed together (a progress report each)
 # Fewer abstracts than pool.tuning.hash_on_workers_from are hashed in this process, while the
 # workers write the index: they would first load numpy for them (1k list: 1.3 → 1.1-1.2 s; 5k:
@@ -40,7 +45,9 @@ class DuplicateFinder:
     Building the index costs seconds at 50k papers, so it is saved into the library's cache
     folder on close as plain arrays (``desk.core.derived``: no pickle, versioned, checksummed)
     and reloaded; papers added or removed since (by this or another process)
-    are found by comparing ids with the database, which costs milliseconds.
+    are found by comparing ids with the database, which costs milliseconds. Listing the groups
+    when no paper is new reads only the saved links (``desk.core.dedup.saved``): the window
+    asks for their number at start, and at a million papers the whole index is ~2.5 GB.
     """
 
     def __init__(self, db: Database, cache_file: Path) -> None:
@@ -53,7 +60,10 @@ class DuplicateFinder:
         arrays = read_arrays(self.cache_file, CACHE_KIND, CACHE_VERSION)
         if arrays is not None:
             try:
-                return NearDuplicateIndex.from_state_arrays(arrays)
+                index = NearDuplicateIndex.from_state_arrays(arrays)
+                # A cache written before links were a part of their own: written again on close.
+                self._dirty = not has_part(self.cache_file, LINK_PART)
+                return index
             except (KeyError, ValueError, TypeError):
                 log.debug("near-duplicate cache does not fit together; rebuilding", exc_info=True)
         self._dirty = True
@@ -132,7 +142,30 @@ class DuplicateFinder:
         self, excluded: Collection[tuple[int, int]], progress: DedupProgress | None = None
     ) -> list[Candidate]:
         """Groups of papers that look like one paper, minus pairs a user ruled out."""
+        if self._index is None:
+            saved = self._saved_groups(excluded)
+            if saved is not None:
+                return saved
         return self.index(progress=progress).groups(exclude_pairs=excluded)
+
+    def _saved_groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate] | None:
+        """The groups from the cache's links alone, or None when the whole index must answer."""
+        arrays = read_part(self.cache_file, CACHE_KIND, CACHE_VERSION, LINK_PART)
+        if arrays is None:
+            return None
+        try:
+            saved = SavedLinks.from_arrays(arrays)
+        except (KeyError, ValueError, TypeError):
+            log.debug("near-duplicate links do not fit together; reading the whole cache", exc_info=True)
+            return None
+        with self.db.reading() as session:
+            raw = session.connection().connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            reader = QuickLibrary(raw)
+            # The same papers (the usual case) are known from a digest, no id leaving SQLite.
+            same = reader.id_digest() == saved.id_digest()
+            in_db = saved.ids if same else np.array(reader.all_ids(), dtype=np.int64)
+        return saved.groups(in_db, excluded)
 
     def offered(
         self,
@@ -152,7 +185,8 @@ class DuplicateFinder:
         if self._index is None or not self._dirty:
             return
         try:
-            write_arrays(self.cache_file, CACHE_KIND, CACHE_VERSION, self._index.state_arrays())
+            arrays = self._index.state_arrays()
+            write_arrays(self.cache_file, CACHE_KIND, CACHE_VERSION, arrays, parts={LINK_PART: LINK_ARRAYS})
             self._dirty = False
             (self.cache_file.parent / LEGACY_CACHE_FILE_NAME).unlink(missing_ok=True)
         except OSError:

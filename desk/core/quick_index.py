@@ -73,7 +73,7 @@ def flush(directory: Path) -> str | None:
     else why the index is behind (the papers stay queued)."""
     from desk.core.search import SearchIndex
 
-    index = SearchIndex(directory / INDEX_DIR_NAME)
+    index = SearchIndex(directory / INDEX_DIR_NAME, one_shot=True)
     conn = sqlite3.connect(directory / DATABASE_NAME, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

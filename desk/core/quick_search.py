@@ -84,7 +84,7 @@ def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: 
     vectors.load()
     if _lagging(vectors, reader):
         return None  # missing, damaged or behind: the Library brings them up to date first
-    index = SearchIndex(directory / INDEX_DIR_NAME)
+    index = SearchIndex(directory / INDEX_DIR_NAME, one_shot=True)
     index.semantic = vectors
     filters = QuickFilters(reader)
     try:

@@ -120,3 +120,16 @@ def test_search_on_a_current_index_and_vectors_loads_no_orm(seeded_dir: Path) ->
     assert _loaded(modules, ("sqlalchemy", "desk.core.db", "desk.core.library", "desk.core.dedup")) == []
     # tag: is answered by the Library (tags fold their names there)
     assert "desk.core.library" in _modules(seeded_dir, "search", "tag:x policy")
+
+
+def test_a_search_and_a_note_start_no_worker_machinery(seeded_dir: Path) -> None:
+    """The index's worker-process side (desk.core.workers: multiprocessing, a process pool) is
+    for imports and rebuilds: a search or a note's commit from the command line loads none of it."""
+    _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    workers = ("multiprocessing", "concurrent.futures.process", "desk.core.workers")
+    searched = _modules(seeded_dir, "search", "policy", "--json")
+    assert "desk.core.search.searching" in searched and "desk.core.library" not in searched
+    assert _loaded(searched, workers) == []
+    noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
+    assert "desk.core.search.commits" in noted and "desk.core.library" not in noted  # the quick commit
+    assert _loaded(noted, workers) == []

@@ -156,3 +156,54 @@ def test_the_store_file_is_checked_and_rebuilt(index: SearchIndex) -> None:
     index.rebuild(LIBRARY, len(LIBRARY))
     assert index.state() is IndexState.OK
     assert _ids(index, "NAS")[-1] == 2
+
+
+def _dev_store(path: Path) -> Acronyms:
+    """The acronyms of the dev corpus's abstracts (a paper id each), saved as the index saves them."""
+    from dev_texts import dev_abstracts
+
+    store = Acronyms(path)
+    store.set_docs({k + 1: definitions(text) for k, text in enumerate(dev_abstracts())})
+    store.save()
+    return store
+
+
+def test_a_search_reads_the_store_without_a_set_per_document(tmp_path: Path) -> None:
+    path = tmp_path / ACRONYMS_NAME
+    _dev_store(path)
+    whole = Acronyms(path)
+    whole.by_doc = read(path) or {}  # every document's set, as the store was always read
+    assert len(whole) > 100
+    lazy = Acronyms(path)
+    lazy.refresh()
+    assert lazy._file is not None and bool(lazy)  # the rows as read, no set built
+    assert lazy._lookup() == whole._lookup()
+    for key in whole._lookup()[0]:
+        assert lazy.expansions(key) == whole.expansions(key), key
+    for found in list(whole._lookup()[1])[:200]:
+        assert lazy.short_form(found) == whole.short_form(found)
+    assert lazy.longest == whole.longest and lazy._file is not None
+    # An edit that leaves a paper's definitions as they were builds nothing and writes nothing.
+    some = next(iter(whole.by_doc))
+    assert not lazy.set_docs({some: whole.by_doc[some], 10**9: ()})
+    assert lazy._file is not None
+    assert lazy.set_docs({some: ()})  # a changed paper: every set built, then changed
+    assert lazy._file is None and some not in lazy.by_doc and len(lazy) == len(whole) - 1
+
+
+def test_a_store_not_as_save_writes_it_is_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / ACRONYMS_NAME
+    _dev_store(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["payload"]["docs"][0].append(data["payload"]["docs"][0][1])  # an index twice in a row
+    body = json.dumps(data["payload"], ensure_ascii=False)  # spaces: not save()'s text
+    import hashlib
+
+    compact = json.dumps(data["payload"], ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha256(compact.encode("utf-8")).hexdigest()  # what read() checks
+    path.write_text(f'{{"format":1,"sha256":"{digest}","payload":{body}}}', encoding="utf-8")
+    store = Acronyms(path)
+    store.refresh()
+    found = read(path)
+    assert found is not None and len(found) > 100
+    assert store._file is None and store.by_doc == found  # read() decides, as it always did

@@ -83,18 +83,18 @@ def test_a_prefix_narrowed_from_a_shorter_one_lists_what_whoosh_lists(
     corpus = _corpus(index)
     corpus._expansions.clear()
     calls: list[str] = []
-    real = postings._expand
+    real = Corpus._walk
 
-    def counted(reader: object, f: str, p: str) -> tuple[tuple[str, ...], bool]:
+    def counted(self: Corpus, f: str, p: str) -> tuple[tuple[str, ...], bool] | None:
         calls.append(p)
-        return real(reader, f, p)
+        return real(self, f, p)
 
-    postings._expand = counted  # type: ignore[assignment]
+    Corpus._walk = counted  # type: ignore[method-assign]
     try:
         for n in range(cut, len(word) + 1):  # typed letter by letter
             assert corpus.expand(fieldname, word[:n]) == _whoosh_expansion(corpus, fieldname, word[:n])
     finally:
-        postings._expand = real  # type: ignore[assignment]
+        Corpus._walk = real  # type: ignore[method-assign]
     # Whoosh was asked again only while the expansion so far was cut at MAX_EXPANSION.
     assert calls[0] == word[:cut]
     assert all(len(_whoosh_expansion(corpus, fieldname, p[:-1])) == MAX_EXPANSION for p in calls[1:])
@@ -175,3 +175,141 @@ def test_stored_fields_kept_across_queries_are_whooshs_own(index: SearchIndex) -
         assert corpus.stored_fields(docnum) == corpus.searcher.stored_fields(docnum)
     kept = corpus.stored_fields(corpus.n - 1)
     assert corpus.stored_fields(corpus.n - 1) is kept  # the second read is the kept one
+
+
+@pytest.fixture(scope="module")
+def with_deletions(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    """Segments of real abstracts, a tenth of them deleted and a tenth replaced (old copy deleted)."""
+    texts = dev_abstracts()
+    per = max(TINY_SEGMENT, len(texts) // SEGMENTS)
+    upto = min(len(texts), per * SEGMENTS)
+    ix = SearchIndex(tmp_path_factory.mktemp("deleted") / "index")
+    ix.rebuild([], 0)
+    for s in range(0, upto, per):
+        ix.update([_doc(i, texts[i], "") for i in range(s, s + per)], merge="none")
+    ix.delete(range(0, upto, 10))
+    ix.update([_doc(i, texts[(i + 7) % upto], "moved") for i in range(5, upto, 10)], merge="none")
+    return ix
+
+
+def _whoosh_postings(corpus: Corpus, fieldname: str, term: str) -> tuple[list[int], list[float]]:
+    """A term's postings through Whoosh's own matchers (its filter skips deleted documents)."""
+    want_ids: list[int] = []
+    want_w: list[float] = []
+    for leaf, offset in corpus.searcher.reader().leaf_readers():
+        if (fieldname, term) in leaf:
+            m = leaf.postings(fieldname, term)
+            while m.is_active():
+                want_ids.append(offset + m.id())
+                want_w.append(m.weight())
+                m.next()
+    return want_ids, want_w
+
+
+def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_deletions: SearchIndex) -> None:
+    corpus = _corpus(with_deletions)
+    reader = corpus.searcher.reader()
+    filtered = [leaf for leaf, _ in reader.leaf_readers() if leaf.has_deletions()]
+    assert len(filtered) >= 2
+    for leaf in filtered:
+        common = leaf.most_frequent_terms("abstract", 1)[0][1]  # a list of blocks
+        matcher = leaf.postings("abstract", common)
+        inner, deleted = postings.unfiltered(matcher)
+        assert inner is not matcher and deleted == leaf.deleted_docs_set
+        ids, _ = postings._decode(leaf.postings("abstract", common))
+        assert len(ids) > 128 and not set(ids.tolist()) & deleted
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_postings_of_segments_with_deletions_are_whooshs_own(
+    with_deletions: SearchIndex, data: st.DataObject
+) -> None:
+    corpus = _corpus(with_deletions)
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    prefix = data.draw(st.sampled_from(_words(with_deletions)))[:3]
+    common = [t.decode() for _, t in corpus.searcher.reader().most_frequent_terms(fieldname, 5)]
+    terms = (*corpus.expand(fieldname, prefix)[:20], *common, "moved")
+    term = data.draw(st.sampled_from(terms))
+    ids, weights = corpus.postings(fieldname, term)
+    want_ids, want_w = _whoosh_postings(corpus, fieldname, term)
+    assert ids.tolist() == want_ids
+    assert weights.tolist() == np.array(want_w, np.float32).tolist()
+    assert corpus.doc_frequency(fieldname, term) == len(want_ids)
+
+
+def _whoosh_phrase(corpus: Corpus, fieldname: str, stems: list[str]) -> list[int]:
+    """Docnums where Whoosh's own Phrase query finds the stems in a row (deleted documents left out)."""
+    from whoosh.query import Phrase
+
+    found = corpus.searcher.search(Phrase(fieldname, stems), limit=None, scored=False)
+    return sorted(found.docs())
+
+
+@pytest.mark.parametrize("which", ["index", "with_deletions"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_phrases_stand_where_whooshs_phrase_query_finds_them(
+    which: str, data: st.DataObject, request: pytest.FixtureRequest
+) -> None:
+    from desk.core.search.schema import analyze
+
+    ix: SearchIndex = request.getfixturevalue(which)
+    corpus = _corpus(ix)
+    text = data.draw(st.sampled_from(dev_abstracts()[:600]))
+    stems = analyze(text)
+    length = data.draw(st.integers(min_value=2, max_value=4))
+    at = data.draw(st.integers(min_value=0, max_value=max(0, len(stems) - length)))
+    stems = stems[at : at + length]
+    if data.draw(st.booleans()) and len(stems) > 2:  # a word out of place: few or no documents
+        stems[1], stems[2] = stems[2], stems[1]
+    fieldname = data.draw(st.sampled_from(["abstract", "title"]))
+    holding = [corpus.postings(fieldname, s)[0] for s in stems]
+    candidates = holding[0]
+    for docs in holding[1:]:
+        candidates = np.intersect1d(candidates, docs, assume_unique=True)
+    candidates = candidates[corpus.alive[candidates]]
+    want = _whoosh_phrase(corpus, fieldname, stems)
+    assert corpus.phrase_docs(fieldname, stems, candidates).tolist() == want
+
+
+def test_a_phrases_common_words_are_read_only_where_its_rare_ones_stand(index: SearchIndex) -> None:
+    from desk.core.search.schema import analyze
+
+    corpus = _corpus(index)
+    common = [t.decode() for _, t in corpus.searcher.reader().most_frequent_terms("abstract", 2)]
+    text = next(t for t in dev_abstracts() if all(c in analyze(t) for c in common))
+    stems = analyze(text)
+    rare = min(stems, key=lambda s: corpus.doc_frequency("abstract", s))
+    i = stems.index(rare)
+    phrase = stems[max(0, i - 1) : i + 2] if i else stems[:3]
+    phrase = [*phrase, *common]  # the common words after it: not in a row there
+    candidates = corpus.postings("abstract", rare)[0]
+    corpus.positions_read = 0
+    assert corpus.phrase_docs("abstract", phrase, candidates).tolist() == []
+    # the rare word read for its documents; what follows only where the phrase still stands
+    assert 0 < corpus.positions_read < len(candidates) * 2 + len(phrase)
+
+
+@pytest.mark.parametrize("which", ["index", "with_deletions"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_prefix_walk_lists_whooshs_terms_and_their_postings_need_no_lookup(
+    which: str, data: st.DataObject, request: pytest.FixtureRequest
+) -> None:
+    ix: SearchIndex = request.getfixturevalue(which)
+    corpus = _corpus(ix)
+    word = data.draw(st.sampled_from(_words(ix)))
+    prefix = word[: data.draw(st.integers(min_value=1, max_value=min(4, len(word))))]
+    fieldname = data.draw(st.sampled_from(["abstract", "title", "note"]))
+    corpus._expansions.clear()
+    terms = corpus.expand(fieldname, prefix)
+    assert terms == _whoosh_expansion(corpus, fieldname, prefix)
+    looked_up = corpus.cache.lookups
+    for term in terms:
+        ids, weights = corpus.postings(fieldname, term)
+        want_ids, want_w = _whoosh_postings(corpus, fieldname, term)
+        assert ids.tolist() == want_ids
+        assert weights.tolist() == np.array(want_w, np.float32).tolist()
+        assert corpus.doc_frequency(fieldname, term) == len(want_ids)
+    assert corpus.cache.lookups == looked_up  # each segment's entries came from the walk

@@ -239,3 +239,28 @@ def test_store_keeps_float16_values_as_float32_and_reads_a_float16_store(topics:
         assert again.ensure_vectors() is None
     assert not store.half_floats(folder)
     assert np.array_equal(np.load(half, allow_pickle=False), on_disk)
+
+
+def test_a_query_vectors_cosines_are_kept_while_its_last_word_is_typed(topics: Library) -> None:
+    """As a prefix grows letter by letter the query's vector is the same: the product is not redone,
+    and the kept answer is the product's own (a search answers the same with it as without)."""
+    assert topics.ensure_vectors() == "built"
+    sem = topics.vectors
+    ids = np.asarray(sorted(topics.paper_ids()), np.int64)
+    vec = sem.vector_of(int(ids[0]))
+    other = sem.vector_of(int(ids[1]))
+    assert vec is not None and other is not None
+    first = sem.cosines(vec, ids)
+    assert sem.cosines(vec.copy(), ids) is first  # kept: an equal vector, the same papers
+    assert not first.flags.writeable
+    fresh = sem.cosines(other, ids)
+    assert fresh is not first and not np.array_equal(fresh, first)
+    sem._cosines.clear()
+    assert np.array_equal(sem.cosines(vec, ids), first)  # what the product gives again
+    typed = ["radiance f", "radiance fi", "radiance fie", "radiance fiel", "radiance field"]
+    kept = [[(h.id, h.score) for h in topics.search_ids(t + "*", 20).hits] for t in typed]
+    cold = []
+    for t in typed:
+        sem._cosines.clear()
+        cold.append([(h.id, h.score) for h in topics.search_ids(t + "*", 20).hits])
+    assert kept == cold

@@ -37,6 +37,10 @@ MIN_WORDS_SHARED = 0.55
 this share of them with the other: a cut copy shares all, the revisions of the real-abstract
 bench set 0.62 and more (5th percentile 0.77), papers of one group on one problem 0.22-0.55."""
 
+LINK_ARRAYS = ("params", "ids", "fps", "pending", "link_ids", "link_figures", "link_flags")
+"""The arrays of state_arrays() that questions about links need: without every text's words and
+band keys (at a million papers 16 MB of a 1.2 GB cache), see ``desk.core.dedup.saved``."""
+
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB
 _REPORT_EVERY = 512  # candidate pairs verified between two progress reports
@@ -80,6 +84,23 @@ def prepare(texts: Sequence[str], num_perm: int) -> Prepared:
         keys[np.array(filled)] = band_keys(signatures([sets[k] for k in filled], num_perm), BAND_ROWS)
     structured = structure(shingled.hashes, shingled.counts, starts)
     return Prepared(structured.words, structured.starts, structured.keys, shingled.cleanup, keys)
+
+
+def links_from_arrays(arrays: dict[str, np.ndarray]) -> dict[int, dict[int, Match]]:
+    """The verified links state_arrays() saved, both ways round; ValueError when they do not fit."""
+    link_ids, figures, flags = arrays["link_ids"], arrays["link_figures"], arrays["link_flags"]
+    if link_ids.ndim != 2 or link_ids.shape[1:] != (2,) or figures.shape != (len(link_ids), 4):
+        raise ValueError("bad links")
+    if flags.shape != (len(link_ids), 3) or ((flags < 0) | (flags > 2)).any():
+        raise ValueError("bad link flags")
+    links: dict[int, dict[int, Match]] = {}
+    for (a, b), (score, sim, contained, ratio), (kind, shorter, reordered) in zip(
+        link_ids.tolist(), figures.tolist(), flags.tolist(), strict=True
+    ):
+        match = Match(KINDS[kind], score, sim, contained, ratio, bool(shorter), bool(reordered))
+        links.setdefault(a, {})[b] = match
+        links.setdefault(b, {})[a] = match.flipped()
+    return links
 
 
 class NearDuplicateIndex:
@@ -213,20 +234,11 @@ class NearDuplicateIndex:
         index._row_of = {int(pid): k for k, pid in enumerate(ids.tolist())}
         index._used = n
         pending = set(arrays["pending"].tolist())
-        link_ids, figures, flags = arrays["link_ids"], arrays["link_figures"], arrays["link_flags"]
-        if link_ids.ndim != 2 or link_ids.shape[1:] != (2,) or figures.shape != (len(link_ids), 4):
-            raise ValueError("bad links")
-        if flags.shape != (len(link_ids), 3) or ((flags < 0) | (flags > 2)).any():
-            raise ValueError("bad link flags")
-        if not pending <= index._row_of.keys() or not set(link_ids.ravel().tolist()) <= index._row_of.keys():
+        links = links_from_arrays(arrays)
+        if not pending <= index._row_of.keys() or not links.keys() <= index._row_of.keys():
             raise ValueError("bad pending or links")
         index._pending = pending
-        for (a, b), (score, sim, contained, ratio), (kind, shorter, reordered) in zip(
-            link_ids.tolist(), figures.tolist(), flags.tolist(), strict=True
-        ):
-            match = Match(KINDS[kind], score, sim, contained, ratio, bool(shorter), bool(reordered))
-            index._links.setdefault(a, {})[b] = match
-            index._links.setdefault(b, {})[a] = match.flipped()
+        index._links = links
         index.checks = int(checks)
         return index
 

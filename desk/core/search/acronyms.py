@@ -20,9 +20,11 @@ import hashlib
 import json
 import os
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -153,15 +155,46 @@ class Acronyms:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
-        self.by_doc: dict[int, frozenset[Definition]] = {}
+        self._by_doc: dict[int, frozenset[Definition]] = {}
+        # The file as read, until by_doc is wanted: its definitions and its rows [doc id, def
+        # index...] (doc ids ascending). A search counts definitions from the rows; an edit of
+        # a paper whose definitions stay the same finds them by bisection: neither builds a
+        # frozenset per document (48k at 100k papers).
+        self._file: tuple[list[Definition], list[list[int]], list[int]] | None = None
         self._stamp: tuple[int, int] | None = None
         self._tables: (
             tuple[dict[str, dict[Definition, int]], dict[tuple[str, ...], dict[str, int]]] | None
         ) = None
         self._memo: dict[str, list[Expansion]] = {}
 
+    @property
+    def by_doc(self) -> dict[int, frozenset[Definition]]:
+        """Document id -> the definitions its abstract holds (documents with none left out)."""
+        if self._file is not None:
+            defs, rows, _ = self._file
+            self._by_doc = {row[0]: frozenset(defs[k] for k in row[1:]) for row in rows}
+            self._file = None
+        return self._by_doc
+
+    @by_doc.setter
+    def by_doc(self, value: dict[int, frozenset[Definition]]) -> None:
+        self._by_doc, self._file = value, None
+
     def __len__(self) -> int:
         return len(self.by_doc)
+
+    def __bool__(self) -> bool:
+        return bool(self._file[1]) if self._file is not None else bool(self._by_doc)
+
+    def _defs_of(self, doc_id: int) -> frozenset[Definition]:
+        """One document's definitions (by_doc.get), without building the others'."""
+        if self._file is None:
+            return self._by_doc.get(doc_id, frozenset())
+        defs, rows, ids = self._file
+        at = bisect_left(ids, doc_id)
+        if at < len(ids) and ids[at] == doc_id:
+            return frozenset(defs[k] for k in rows[at][1:])
+        return frozenset()
 
     def counts(self) -> Counter[Definition]:
         """Documents defining each (short form, long form)."""
@@ -175,7 +208,7 @@ class Acronyms:
         changed = False
         for doc_id, defs in found.items():
             new = frozenset(defs)
-            if self.by_doc.get(doc_id, frozenset()) != new:
+            if self._defs_of(doc_id) != new:
                 changed = True
                 if new:
                     self.by_doc[doc_id] = new
@@ -221,7 +254,11 @@ class Acronyms:
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
             return
-        self.by_doc = read(self.path) or {}
+        rows = _read_rows(self.path)
+        if rows is not None:
+            self._by_doc, self._file = {}, rows
+        else:
+            self.by_doc = read(self.path) or {}
         self._stamp, self._tables = stamp, None
 
     # ---- looking up -------------------------------------------------------------------
@@ -231,13 +268,23 @@ class Acronyms:
         if self._tables is None:
             by_short: dict[str, dict[Definition, int]] = {}
             by_stems: dict[tuple[str, ...], dict[str, int]] = {}
-            for found in self.by_doc.values():
-                for d in found:
-                    key = d[0].lower()
-                    forms = by_short.setdefault(key, {})
-                    forms[d] = forms.get(d, 0) + 1
-                    shorts = by_stems.setdefault(tuple(d[2].split()), {})
-                    shorts[key] = shorts.get(key, 0) + 1
+            if self._file is not None:
+                # Each definition once, with the documents holding it, in the order the documents
+                # first hold them: the walk below's order (ties between long forms rank alike).
+                defs, rows, _ = self._file
+                held = Counter(chain.from_iterable(row[1:] for row in rows))
+                first = dict.fromkeys(chain.from_iterable(row[1:] for row in rows))
+                counted = [(defs[k], held[k]) for k in first]
+            else:
+                # A document's own definitions in sorted order (the file's), not its set's: a set
+                # of strings iterates in an order of their hashes, which differ process to process.
+                counted = [(d, 1) for found in self._by_doc.values() for d in sorted(found)]
+            for d, n in counted:
+                key = d[0].lower()
+                forms = by_short.setdefault(key, {})
+                forms[d] = forms.get(d, 0) + n
+                shorts = by_stems.setdefault(tuple(d[2].split()), {})
+                shorts[key] = shorts.get(key, 0) + n
             self._tables = (by_short, by_stems)
             self._memo.clear()
         return self._tables
@@ -281,6 +328,38 @@ def _dump(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _read_rows(path: Path) -> tuple[list[Definition], list[list[int]], list[int]] | None:
+    """(definitions, rows, their doc ids) of an acronyms file as save() writes it (its payload's
+    very text checksummed: nothing dumped again; each row's indexes ascending, as save() sorts
+    them), doc ids and indexes whole numbers in range, doc ids ascending; None for anything
+    else (read() then decides)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        head = f'{{"format":{FORMAT},"sha256":"'
+        at = len(head) + 64
+        if not text.startswith(head) or not text.startswith('","payload":', at) or not text.endswith("}"):
+            return None
+        body = text[at + len('","payload":') : -1]
+        if hashlib.sha256(body.encode("utf-8")).hexdigest() != text[len(head) : at]:
+            return None
+        payload = json.loads(body)
+        defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
+        rows = payload["docs"]
+        ids = [row[0] for row in rows]
+        flat = list(chain.from_iterable(row[1:] for row in rows))
+        if not (  # C-speed checks: rows of whole numbers, defs in range, doc ids ascending
+            set(map(type, ids)) <= {int}
+            and set(map(type, flat)) <= {int}
+            and (not flat or (min(flat) >= 0 and max(flat) < len(defs)))
+            and ids == sorted(set(ids))
+            and len(set(defs)) == len(defs)
+        ):
+            return None
+        return defs, rows, ids
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
 def read(path: Path) -> dict[int, frozenset[Definition]] | None:
     """The definitions in an acronyms file; None when absent, unreadable, of another format or altered."""
     try:
@@ -320,7 +399,7 @@ def query_alternatives(
     ``word_documents``: papers holding a lowercased word (the lexicon).
     """
     plain = [w for w in words if w.field is None and not w.prefix and query[w.start : w.end] == w.text]
-    if not plain or not acronyms.by_doc:
+    if not plain or not acronyms:
         return {}
     out: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
     typed = {s for w in plain for s in stems(w.text)}

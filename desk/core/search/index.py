@@ -32,13 +32,13 @@ from desk.core.search.postings import Corpus, PostingCache
 from desk.core.search.ranking import K1, B
 from desk.core.search.schema import INDEX_NAME, LEXICON_NAME, SCHEMA_VERSION, read_marker
 from desk.core.search.spelling import Lexicon
-from desk.core.search.staging import StagedSegment, sweep_stages, write_segment
 from desk.core.search.whoosh_internals import check, fast
-from desk.core.workers import WorkerPool, split
 
 # The writing (building.py, commits.py) and searching (searching.py, related.py, the query
 # language) modules are imported by the methods that use them: a process that only opens the
 # library to read the database (`desk stats`) does not load them.
+# Staging segments on worker processes (staging.py, desk.core.workers: multiprocessing) likewise:
+# a search, or a note's commit from the command line, starts no worker.
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
     from concurrent.futures import Future
 
@@ -46,7 +46,9 @@ if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is need
     from desk.core.search.compiler import TagLookup
     from desk.core.search.searching import Order
     from desk.core.search.segment_merge import MergedSegment
+    from desk.core.search.staging import StagedSegment
     from desk.core.semantic.vectors import SemanticVectors
+    from desk.core.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 NOT_READY = "The search index is not ready."
@@ -58,8 +60,13 @@ class SearchIndex:
 
     SCHEMA_VERSION = SCHEMA_VERSION
 
-    def __init__(self, directory: Path) -> None:
-        """Open the index in directory (nothing is read until it is first used)."""
+    def __init__(self, directory: Path, *, one_shot: bool = False) -> None:
+        """Open the index in directory (nothing is read until it is first used).
+
+        ``one_shot``: for a process that searches or commits once and exits (the command line):
+        the spelling lexicon's words are looked up in its file instead of parsing it whole,
+        which a long-lived process (the window) does once, keeping its commits' lookups cheap.
+        """
         self.directory = Path(directory)
         self._lock = threading.RLock()
         self._rebuilding = threading.Lock()  # searches go on while a rebuild writes
@@ -67,7 +74,7 @@ class SearchIndex:
         self._searcher: Searcher | None = None
         self._corpus: Corpus | None = None
         self._cache = PostingCache()
-        self._lexicon = Lexicon(self.directory / LEXICON_NAME)
+        self._lexicon = Lexicon(self.directory / LEXICON_NAME, lazy=one_shot)
         #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
         self.semantic: SemanticVectors | None = None
         self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
@@ -83,6 +90,8 @@ class SearchIndex:
     def sweep(self) -> None:
         """Remove the build and staging folders of processes that were killed mid-write."""
         if self.directory.is_dir():
+            from desk.core.search.staging import sweep_stages
+
             sweep_builds(self.directory)
             sweep_stages(self.directory)
             # Whoosh's writer keeps its pool's files in "<index>.tmp" until it commits or cancels:
@@ -232,6 +241,8 @@ class SearchIndex:
         Only when can_stage(pool): segments are moved into the index through Whoosh's internals.
         """
         from desk.core.search.building import StagedBatch
+        from desk.core.search.staging import sweep_stages, write_segment
+        from desk.core.workers import split
 
         self.directory.mkdir(parents=True, exist_ok=True)
         sweep_stages(self.directory)

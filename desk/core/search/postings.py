@@ -12,18 +12,17 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.columns import NumericColumn
-from whoosh.formats import _INT_SIZE, Positions
+from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
-from desk.core.search.unpickling import loads
+from desk.core.search.positions import merged, positions
 from desk.core.search.whoosh_internals import fast
 
 #: Postings kept decoded across queries and generations, per segment (8 bytes each: int32
@@ -40,9 +39,13 @@ EXPANSIONS_KEPT = 256  # prefix expansions kept per generation (narrowed as the 
 
 _LENGTH_LUT = np.array([byte_to_length(b) for b in range(256)], dtype=np.float32)
 EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
+UNKNOWN: Any = object()  # a term's entry in a segment not read yet (PostingCache.get)
+#: (segment, field, term) entries that prefix walks read, kept per generation for the postings.
+INFOS_KEPT = 200_000
 #: Stored fields (title, abstract, note…) of this many documents kept across queries: the best
 #: hits of one keystroke are mostly the next one's, and each costs a decompression and a pickle.
 STORED_CACHE = 4096
+DELETED_SETS_KEPT = 256  # segments' deleted-docnum arrays kept (a few per segment reader ever opened)
 
 
 def column_array(reader: Any, doccount: int) -> np.ndarray:
@@ -57,8 +60,35 @@ def column_array(reader: Any, doccount: int) -> np.ndarray:
     return np.fromiter((int(v or 0) for v in reader), dtype=np.int64, count=doccount)
 
 
-def _decode(matcher: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(ids, weights) of a whole posting list."""
+def unfiltered(matcher: Any) -> tuple[Any, frozenset[int]]:
+    """(the matcher under a segment's deleted-document filter, the deleted docnums), or
+    (``matcher``, empty) when it is not such a filter.
+
+    A segment with deleted documents wraps each posting list in a FilterMatcher, which costs
+    several Python calls per posting (at 100k real abstracts, most of a first query's time);
+    the block matcher underneath is decoded whole instead and the deleted docnums dropped.
+    """
+    if (
+        fast()
+        and type(matcher) is FilterMatcher
+        and matcher._exclude
+        and isinstance(matcher.child, W3LeafMatcher)
+        and not matcher.child._byteids
+    ):
+        return matcher.child, matcher._ids
+    return matcher, frozenset()
+
+
+def _decode(
+    matcher: Any, dead: Callable[[frozenset[int]], np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, weights) of a whole posting list (``dead``: the sorted array of a deleted set)."""
+    matcher, deleted = unfiltered(matcher)
+    if deleted:
+        ids_all, weights_all = _decode(matcher)
+        gone = dead(deleted) if dead is not None else np.fromiter(sorted(deleted), np.int64, len(deleted))
+        keep = ~np.isin(ids_all, gone, assume_unique=True)
+        return ids_all[keep], weights_all[keep]
     ids: list[np.ndarray] = []
     weights: list[np.ndarray] = []
     if fast() and isinstance(matcher, W3LeafMatcher) and not matcher._byteids:
@@ -96,72 +126,18 @@ def _expand(reader: Any, fieldname: str, prefix: str) -> tuple[tuple[str, ...], 
     return tuple(out), True
 
 
-def _position_decoder(fmt: Any) -> Callable[[bytes], Collection[int]]:
-    """Whoosh's Positions.decode_positions with the delta loop in C."""
-    if type(fmt) is not Positions:
-        return fmt.decoder("positions")
-
-    def decode(value: bytes) -> Collection[int]:
-        return set(accumulate(loads(value[_INT_SIZE:] if value.endswith(b".") else value[_INT_SIZE:] + b".")))
-
-    return decode
-
-
-def _positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
-    """Positions of the sorted local docnums ``wanted`` that the posting list holds."""
-    out: dict[int, Collection[int]] = {}
-    if not len(wanted):
-        return out
-    if not fast():
-        return _plain_positions(matcher, wanted)
-    # A segment with deleted documents wraps its postings in a FilterMatcher; the wanted
-    # docnums are live documents already, so the raw postings underneath are what we read.
-    while not hasattr(matcher, "format") and not hasattr(matcher, "_format") and hasattr(matcher, "child"):
-        matcher = matcher.child
-    # A block list's matcher has .format; a short list kept in its term entry (a ListMatcher), ._format.
-    decode = _position_decoder(getattr(matcher, "format", None) or matcher._format)
-    if not isinstance(matcher, W3LeafMatcher) or matcher._byteids:
-        return _plain_positions(matcher, wanted)
-    i = 0
-    while matcher.is_active() and i < len(wanted):
-        if wanted[i] > matcher.block_max_id():
-            matcher._next_block()
-            continue
-        if matcher._data is None:
-            matcher._read_data()
-        ids = np.cumsum(np.asarray(matcher._data[0], dtype=np.int64))
-        j = int(np.searchsorted(wanted, ids[-1], side="right"))
-        chunk = wanted[i:j]
-        where = np.searchsorted(ids, chunk)
-        found = where < len(ids)
-        found[found] = ids[where[found]] == chunk[found]
-        values = matcher._data[2]
-        for d, k in zip(chunk[found].tolist(), where[found].tolist(), strict=True):
-            out[d] = decode(values[k])
-        i = j
-        matcher._next_block()
-    return out
-
-
-def _merged(maps: list[dict[int, Collection[int]]]) -> dict[int, Collection[int]]:
-    """The positions of several terms together, per document."""
-    out: dict[int, set[int]] = {}
-    for positions in maps:
-        for d, pos in positions.items():
-            out.setdefault(d, set()).update(pos)
-    return dict(out)
-
-
-def _plain_positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
-    """_positions() through the matcher's public methods: a skip and a decode per document."""
-    out: dict[int, Collection[int]] = {}
-    for d in wanted.tolist():
-        if not matcher.is_active():
-            break
-        matcher.skip_to(d)
-        if matcher.is_active() and matcher.id() == d:
-            out[d] = set(matcher.value_as("positions"))
-    return out
+def _leaf_prefix(leaf: Any, fieldname: str, prefix: bytes) -> tuple[list[tuple[bytes, Any]], bool]:
+    """(the first MAX_EXPANSION + 1 (term, term info) of a segment starting with ``prefix``,
+    whether that is all of them): one walk of the segment's ordered term table."""
+    terms = leaf._terms
+    out: list[tuple[bytes, Any]] = []
+    for (fname, btext), info in terms.items_from(fieldname, prefix):
+        if fname != fieldname or not btext.startswith(prefix):
+            return out, True
+        out.append((btext, info))
+        if len(out) > MAX_EXPANSION:
+            return out, False
+    return out, True
 
 
 class PostingCache:
@@ -172,6 +148,19 @@ class PostingCache:
         self.size = 0
         self._items: OrderedDict[tuple[str, str, bytes], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._stored: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        # A segment reader's deleted set (by identity; the set itself kept so the id stays its own)
+        # -> its docnums as a sorted array.
+        self._deleted: dict[int, tuple[frozenset[int], np.ndarray]] = {}
+        self.lookups = 0  # terms looked up in a segment's term table (not known from a prefix walk)
+
+    def _dead(self, deleted: frozenset[int]) -> np.ndarray:
+        """The sorted array of a segment's deleted docnums, made once per reader."""
+        hit = self._deleted.get(id(deleted))
+        if hit is None or hit[0] is not deleted:
+            if len(self._deleted) >= DELETED_SETS_KEPT:
+                self._deleted.clear()
+            hit = self._deleted[id(deleted)] = (deleted, np.fromiter(sorted(deleted), np.int64, len(deleted)))
+        return hit[1]
 
     def stored(self, leaf: Any, segid: str, docnum: int) -> dict[str, Any]:
         """The stored fields of a segment's document (callers must not change the dict)."""
@@ -186,19 +175,38 @@ class PostingCache:
             self._stored.popitem(last=False)
         return fields
 
-    def get(self, leaf: Any, segid: str, fieldname: str, btext: bytes) -> tuple[np.ndarray, np.ndarray]:
+    def get(
+        self, leaf: Any, segid: str, fieldname: str, btext: bytes, info: Any = UNKNOWN
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A segment's (local docnums, weights) of a term; ``info``: its term-table entry when
+        a prefix walk read it already (None: the segment lacks the term), so it is not looked up."""
         key = (segid, fieldname, btext)
         hit = self._items.get(key)
         if hit is not None:
             self._items.move_to_end(key)
             return hit
-        try:  # one term-table lookup, not one for `in` and another for the postings
-            matcher = leaf.postings(fieldname, btext)
-        except TermNotFound:
+        if info is None:
             value = EMPTY
-        else:
-            ids, weights = _decode(matcher)
+        elif info is not UNKNOWN:
+            ids, weights = _decode(
+                leaf._terms._codec.postings_reader(
+                    leaf._terms._postfile, info, leaf.schema[fieldname].format, term=(fieldname, btext)
+                )
+            )
+            deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
+            if deleted and len(ids):
+                keep = ~np.isin(ids, self._dead(deleted), assume_unique=True)
+                ids, weights = ids[keep], weights[keep]
             value = (ids.astype(np.int32), weights) if len(ids) else EMPTY
+        else:
+            self.lookups += 1
+            try:  # one term-table lookup, not one for `in` and another for the postings
+                matcher = leaf.postings(fieldname, btext)
+            except TermNotFound:
+                value = EMPTY
+            else:
+                ids, weights = _decode(matcher, self._dead)
+                value = (ids.astype(np.int32), weights) if len(ids) else EMPTY
         self._items[key] = value
         self.size += len(value[0]) + ENTRY_COST
         while self.size > self.budget and len(self._items) > 1:
@@ -226,6 +234,9 @@ class Corpus:
         default_factory=OrderedDict
     )
     _norm_size: int = 0
+    # (segment id, field, term) -> its term-table entry read by a prefix walk (None: absent there)
+    _infos: dict[tuple[str, str, bytes], Any] = field(default_factory=dict)
+    positions_read: int = 0  # documents whose positions of one phrase place were read (phrase_docs)
     _fields: dict[str, frozenset[str]] = field(default_factory=dict)  # segment id -> fields with terms
     _offsets: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # of the leaves, ascending
     # (field, prefix) -> (its first MAX_EXPANSION terms in order, whether that is all of them)
@@ -287,10 +298,18 @@ class Corpus:
         """Global (sorted docnums, weights) of one term."""
         btext = self.searcher.schema[fieldname].to_bytes(text)
         fields = self._fields
+        infos = self._infos
         found = [
             (p, offset)
             for leaf, offset, segid in self.leaves
-            if fieldname in fields[segid] and len((p := self.cache.get(leaf, segid, fieldname, btext))[0])
+            if fieldname in fields[segid]
+            and len(
+                (
+                    p := self.cache.get(
+                        leaf, segid, fieldname, btext, infos.get((segid, fieldname, btext), UNKNOWN)
+                    )
+                )[0]
+            )
         ]
         if not found:
             return EMPTY
@@ -303,8 +322,13 @@ class Corpus:
         """How many live documents hold the term: ``len(self.postings(fieldname, text)[0])``."""
         btext = self.searcher.schema[fieldname].to_bytes(text)
         fields = self._fields
+        infos = self._infos
         return sum(
-            len(self.cache.get(leaf, segid, fieldname, btext)[0])
+            len(
+                self.cache.get(leaf, segid, fieldname, btext, infos.get((segid, fieldname, btext), UNKNOWN))[
+                    0
+                ]
+            )
             for leaf, _, segid in self.leaves
             if fieldname in fields[segid]
         )
@@ -347,7 +371,9 @@ class Corpus:
                     hit = (terms, True)
                     break
             else:
-                hit = _expand(self.searcher.reader(), fieldname, prefix)
+                hit = self._walk(fieldname, prefix) if fast() else None
+                if hit is None:
+                    hit = _expand(self.searcher.reader(), fieldname, prefix)
             self._expansions[key] = hit
             if len(self._expansions) > EXPANSIONS_KEPT:
                 self._expansions.popitem(last=False)
@@ -355,32 +381,77 @@ class Corpus:
             self._expansions.move_to_end(key)
         return hit[0]
 
+    def _walk(self, fieldname: str, prefix: str) -> tuple[tuple[str, ...], bool] | None:
+        """expand()'s answer from one walk of each segment's term table, keeping what each
+        segment holds of the terms listed, so their postings need no lookup (None: not possible).
+
+        The first MAX_EXPANSION terms of all segments are among each segment's first
+        MAX_EXPANSION + 1: the union of those, in byte order, is what Whoosh's merged walk lists.
+        """
+        field_obj = self.searcher.schema[fieldname]
+        bprefix = field_obj.to_bytes(prefix)
+        walks: list[tuple[str, list[tuple[bytes, Any]], bool]] = []
+        try:
+            for leaf, _, segid in self.leaves:
+                if fieldname in self._fields[segid]:
+                    walks.append((segid, *_leaf_prefix(leaf, fieldname, bprefix)))
+        except (AttributeError, KeyError, TypeError):  # not a segment of the layout expected
+            return None
+        union = sorted({btext for _, items, _ in walks for btext, _ in items})
+        listed, complete = union[:MAX_EXPANSION], len(union) <= MAX_EXPANSION
+        if len(self._infos) > INFOS_KEPT:
+            self._infos.clear()
+        for segid, items, whole in walks:
+            held = dict(items)
+            last = items[-1][0] if items else b""
+            for btext in listed:
+                if btext in held:
+                    self._infos[(segid, fieldname, btext)] = held[btext]
+                elif whole or btext < last:  # the walk passed where it would stand: absent
+                    self._infos[(segid, fieldname, btext)] = None
+        return tuple(t.decode("utf-8") for t in listed), complete
+
     def phrase_docs(
         self, fieldname: str, terms: Sequence[str | Sequence[str]], candidates: np.ndarray
     ) -> np.ndarray:
         """The candidates (sorted global docnums) where ``terms`` occur consecutively.
 
         A place of ``terms`` may be a sequence of alternatives (the expansions of a prefix).
+        The places are read rarest first, each only for the documents where the places read so
+        far still stand in a row: a common word's positions ("image" in "contrastive language
+        image pre-training") are read for the few documents left, not for every candidate.
         """
         keep = np.zeros(len(candidates), bool)
         field_obj = self.searcher.schema[fieldname]
+        places = [(t,) if isinstance(t, str) else tuple(t) for t in terms]
+        frequency = [sum(self.doc_frequency(fieldname, alt) for alt in place) for place in places]
+        order = sorted(range(len(places)), key=lambda k: (frequency[k], k))
         for leaf, offset, _ in self.leaves:
             lo, hi = np.searchsorted(candidates, [offset, offset + leaf.doc_count_all()])
             local = candidates[lo:hi] - offset
-            if not len(local):
-                continue
-            maps: list[dict[int, Collection[int]]] = []
-            for t in terms:
+            # docnum -> positions the phrase could start at, given the places read so far
+            starts: dict[int, set[int]] | None = None
+            for k in order:
+                wanted = local if starts is None else np.array(sorted(starts), np.int64)
+                if not len(wanted):
+                    break
                 found: list[dict[int, Collection[int]]] = []
-                for alt in (t,) if isinstance(t, str) else t:
+                for alt in places[k]:
                     btext = field_obj.to_bytes(alt)
                     if (fieldname, btext) in leaf:
-                        found.append(_positions(leaf.postings(fieldname, btext), local))
-                maps.append(found[0] if len(found) == 1 else _merged(found))
-            for k, d in enumerate(local.tolist()):
-                starts = maps[0].get(d, ())
-                if any(all(p + n in maps[n].get(d, ()) for n in range(1, len(terms))) for p in starts):
-                    keep[lo + k] = True
+                        found.append(positions(leaf.postings(fieldname, btext), wanted))
+                self.positions_read += len(wanted)
+                at = found[0] if len(found) == 1 else merged(found)
+                if starts is None:
+                    starts = {d: {p - k for p in pos} for d, pos in at.items() if pos}
+                else:
+                    starts = {
+                        d: kept
+                        for d, begin in starts.items()
+                        if (kept := {b for b in begin if b + k in at.get(d, ())})
+                    }
+            if starts:
+                keep[lo + np.searchsorted(local, np.array(sorted(starts), np.int64))] = True
         return candidates[keep]
 
     def flag(self, fieldname: str, value: bool) -> np.ndarray:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from whoosh.automata.fsa import find_all_matches
@@ -23,26 +23,95 @@ MIN_LENGTH = 3  # shorter words are too often acronyms to correct
 MAX_LENGTH = 40  # a longer "word" is pasted junk: its edit automaton would take seconds to build
 KNOWN = 3  # a word in this many papers is the library's own: never corrected
 RARER = 20  # a word in fewer papers is corrected only into one this many times as common
+#: Words looked up in the file's text before it is parsed whole: a lookup scans the text (about
+#: 0.3 ms at 100k papers), a parse costs about 300 of them; a window that keeps the lexicon
+#: across edits parses it once, a one-shot command only looks up its few words.
+SCANS_BEFORE_PARSE = 256
 COMPACT_SHARE = 4  # the file is written whole again once the lines appended reach 1/4 of its words
 
 
-class Lexicon:
-    """Unstemmed words with the number of documents holding them."""
+#: Line ends str.splitlines() knows besides "\n": a file holding one is parsed whole at once.
+_OTHER_LINE_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
-    def __init__(self, path: Path | None = None) -> None:
+
+class Lexicon:
+    """Unstemmed words with the number of documents holding them.
+
+    ``lazy`` (a process that exits after one command): the file is read on refresh, but parsed
+    into a dict only when the whole lexicon is wanted (a correction's neighbours, a rewrite); a
+    search's or an edit's few words are looked up in its text (the last valid line of a word is
+    its count, as the parse has it), a fraction of parsing 150k lines. Otherwise (the window) it
+    is parsed on refresh, once, and every later lookup is a dict's.
+    """
+
+    def __init__(self, path: Path | None = None, *, lazy: bool = False) -> None:
         self.path = path
-        self.counts: dict[str, int] = {}
+        self.lazy = lazy  # refresh keeps the text (a one-shot command), else parses it at once
+        self._counts: dict[str, int] | None = {}  # None: not parsed yet (see _raw)
+        self._raw = ""  # "\n" + the file's text, while _counts is None
+        self._over: dict[str, int] = {}  # counts changed since the file was read, while unparsed
+        self._found: dict[str, int | None] = {}  # words looked up in _raw
+        self._scans = 0  # words looked up in _raw since it was read
         self._sorted: list[str] | None = None
         self._stamp: tuple[int, int] | None = None
         self._memo: dict[tuple[str, bool], str | None] = {}
         self._changed: set[str] = set()  # words counted since the file was last written
         self._appended = 0  # lines appended to the file since it was last written whole
 
+    @property
+    def counts(self) -> Mapping[str, int]:
+        """Word -> documents; ``get``, ``[]`` and ``in`` look the word up without parsing the file."""
+        return _Counts(self)
+
     def __len__(self) -> int:
-        return len(self.counts)
+        return len(self._all())
 
     def __contains__(self, word: str) -> bool:
-        return word in self.counts
+        return self._value(word) is not None
+
+    def count(self, word: str) -> int:
+        """Documents holding ``word`` (0 when none)."""
+        return self._value(word) or 0
+
+    def _all(self) -> dict[str, int]:
+        """Every word's count, the file parsed now if it was not yet."""
+        if self._counts is None:
+            counts: dict[str, int] = {}
+            for line in self._raw.splitlines():
+                word, _, n = line.partition("\t")
+                if word and n.isdigit():
+                    counts[word] = int(n)
+            counts.update(self._over)
+            self._counts, self._raw, self._over, self._found = counts, "", {}, {}
+        return self._counts
+
+    def _value(self, word: str) -> int | None:
+        if self._counts is not None:
+            return self._counts.get(word)
+        if word in self._over:
+            return self._over[word]
+        if word in self._found:
+            return self._found[word]
+        if not word or "\t" in word or "\n" in word or _OTHER_LINE_ENDS.search(word):
+            return None  # no line of the file gives such a word (parsed, it holds none either)
+        self._scans += 1
+        if self._scans > SCANS_BEFORE_PARSE:  # a long-lived process: parsed once, then a dict
+            return self._all().get(word)
+        raw, key = self._raw, f"\n{word}\t"
+        found: int | None = None
+        at = raw.rfind(key)
+        while at >= 0:  # the last line of the word whose count is a number (refresh's rule)
+            start = at + len(key)
+            stop = raw.find("\n", start)
+            n = raw[start:] if stop < 0 else raw[start:stop]
+            if n.isdigit():
+                found = int(n)
+                break
+            at = raw.rfind(key, 0, at)
+        if len(self._found) > 4096:
+            self._found.clear()
+        self._found[word] = found
+        return found
 
     def add(self, words: Iterable[str]) -> bool:
         """Count one document's words; True when a word was new."""
@@ -52,9 +121,9 @@ class Lexicon:
         """Add the word counts of many documents at once; True when a word was new."""
         new = False
         for w, k in counts.items():
-            n = self.counts.get(w, 0)
+            n = self.count(w)
             new = new or n == 0
-            self.counts[w] = n + k
+            (self._counts if self._counts is not None else self._over)[w] = n + k
         self._changed.update(counts)
         if new:
             self._sorted = None
@@ -68,21 +137,22 @@ class Lexicon:
         try:
             st = self.path.stat()
         except OSError:
-            self.counts, self._sorted, self._stamp = {}, None, None
+            self._counts, self._sorted, self._stamp = {}, None, None
+            self._raw, self._over, self._found = "", {}, {}
             self._memo.clear()
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
             return
-        counts: dict[str, int] = {}
         try:
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                word, _, n = line.partition("\t")
-                if word and n.isdigit():
-                    counts[word] = int(n)
+            text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            counts = {}
-        self.counts, self._sorted, self._stamp = counts, None, stamp
+            text = ""
+        self._counts, self._raw, self._over, self._found = None, "\n" + text, {}, {}
+        self._scans = 0
+        if not self.lazy or _OTHER_LINE_ENDS.search(text):
+            self._all()
+        self._sorted, self._stamp = None, stamp
         self._memo.clear()
         self._changed.clear()
         self._appended = 0
@@ -93,7 +163,7 @@ class Lexicon:
         if target is None:
             return
         tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text("".join(f"{w}\t{n}\n" for w, n in sorted(self.counts.items())), encoding="utf-8")
+        tmp.write_text("".join(f"{w}\t{n}\n" for w, n in sorted(self._all().items())), encoding="utf-8")
         os.replace(tmp, target)
         if target == self.path:
             self._changed.clear()
@@ -110,15 +180,24 @@ class Lexicon:
         """
         if self.path is None:
             return
-        if self._stamp is None or (self._appended + len(self._changed)) * COMPACT_SHARE > len(self.counts):
+        due = (self._appended + len(self._changed)) * COMPACT_SHARE
+        # Unparsed, the file's first block (written whole: one line per word) bounds its words
+        # from below: an append it allows is one the parsed count allows too.
+        bound = self._whole_lines() if self._counts is None else len(self._counts)
+        if self._stamp is None or (due > bound and due > len(self._all())):
             self.save()
             return
-        lines = "".join(f"{w}\t{self.counts[w]}\n" for w in sorted(self._changed) if w in self.counts)
+        lines = "".join(f"{w}\t{n}\n" for w in sorted(self._changed) if (n := self._value(w)) is not None)
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write("\n" + lines)
         self._appended += len(self._changed)
         self._changed.clear()
         self._note_stamp()
+
+    def _whole_lines(self) -> int:
+        """Lines of the file's first block (up to the first blank line: where appends begin)."""
+        end = self._raw.find("\n\n", 1)
+        return self._raw.count("\n", 1, len(self._raw) if end < 0 else end + 1)
 
     def _note_stamp(self) -> None:
         if self.path is not None:
@@ -128,7 +207,7 @@ class Lexicon:
     def within(self, word: str, maxdist: int) -> list[str]:
         """Lexicon words within ``maxdist`` edits of ``word`` sharing its first letter."""
         if self._sorted is None:
-            self._sorted = sorted(self.counts)
+            self._sorted = sorted(self._all())
         data = self._sorted
         if not data:
             return []
@@ -163,9 +242,9 @@ class Lexicon:
         return fix
 
     def _correct(self, w: str, inflection: bool) -> str | None:
-        if not MIN_LENGTH <= len(w) <= MAX_LENGTH or not w.isalpha() or not self.counts:
+        if not MIN_LENGTH <= len(w) <= MAX_LENGTH or not w.isalpha():
             return None
-        own = self.counts.get(w, 0)
+        own = self.count(w)
         if own >= KNOWN or not analyze(w):  # the library's own word, or a stop word
             return None
         # A word a paper or two uses (a typo in an abstract) gives way only to a far commoner one.
@@ -175,11 +254,11 @@ class Lexicon:
         for maxdist in (1, 2) if len(w) >= 5 and not inflection else (1,):
             found = set(self.within(w, maxdist))
             if maxdist == 1:
-                found.update(c for c in swaps if c in self.counts)
+                found.update(c for c in swaps if c in self)
             found.discard(w)
-            found = {c for c in found if self.counts.get(c, 0) >= least}
+            found = {c for c in found if self.count(c) >= least}
             if found:
-                return max(sorted(found), key=lambda c: self.counts.get(c, 0))
+                return max(sorted(found), key=self.count)
         return None
 
 
@@ -272,7 +351,29 @@ def spelling_variants(
             continue
         own = analyze(text)
         found = {rule.sub(repl, text, count=1) for rule, repl in _SPELLINGS} - {text}
-        kept = sorted(v for v in found if lexicon.counts.get(v, 0) and analyze(v) != own)
+        kept = sorted(v for v in found if lexicon.count(v) and analyze(v) != own)
         if kept:
             out[(w.start, w.end)] = kept
     return out
+
+
+class _Counts(Mapping[str, int]):
+    """A lexicon's counts as a read-only mapping: a word looked up alone parses nothing."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self._lexicon = lexicon
+
+    def __getitem__(self, word: str) -> int:
+        value = self._lexicon._value(word)
+        if value is None:
+            raise KeyError(word)
+        return value
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word in self._lexicon
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lexicon._all())
+
+    def __len__(self) -> int:
+        return len(self._lexicon._all())

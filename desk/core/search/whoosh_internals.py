@@ -15,9 +15,12 @@ to write and to search at scale, and no segments written by worker processes.
 What is used, where (instance attributes are set in ``__init__`` and cannot be checked without
 building an index: the version pin and the equivalence tests stand for them):
 
-* ``postings.py`` (read): ``W3LeafMatcher`` ``_byteids``, ``_data`` (deltas, weights, values),
+* ``postings.py`` and ``positions.py`` (read): a prefix walk of a segment's term table
+  (``SegmentReader._terms`` ``items_from()``, ``_codec.postings_reader()``, ``_postfile``);
+  ``W3LeafMatcher`` ``_byteids``, ``_data`` (deltas, weights, values),
   ``_read_data()``, ``_next_block()``, ``block_max_id()``; ``ListMatcher._format``; a
-  ``WrappingMatcher``'s ``child``; ``NumericColumn.Reader`` ``_typecode``, ``_count``,
+  ``WrappingMatcher``'s ``child``; ``FilterMatcher`` ``_ids`` / ``_exclude`` (a segment's deleted set);
+  ``NumericColumn.Reader`` ``_typecode``, ``_count``,
   ``_dbfile``, ``_basepos``, ``_fixedlen``, ``_default`` (a column read as one array);
   ``SegmentReader._perdoc`` with ``W3PerDocReader.deleted_docs()`` and ``_cached_reader()``
   (field lengths column ``_<field>_len``); the ``Positions`` format's value

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, f
 
 FIT_SAMPLE = 5000  # papers the model is fitted on at most (a seeded sample beyond): bounds the fit's cost
 CHUNK = 2000  # papers read and encoded at once
+COSINES_KEPT = 4  # query vectors whose cosines with every paper are kept (4 bytes a paper each)
 REFIT_GROWTH = 2.0  # refit when the library holds this many times the papers the model saw
 
 
@@ -41,6 +43,9 @@ class SemanticVectors:
         # id(ids array), id(store) -> (that array, its rows, which have one); the array is held
         # so its id cannot be reused by another while cached
         self._maps: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # (query vector's bytes, id of the ids, id of the store) -> (ids, store, cosines)
+        self._cosines: OrderedDict[tuple[bytes, int, int], tuple[np.ndarray, Vectors, np.ndarray]]
+        self._cosines = OrderedDict()
 
     @property
     def current(self) -> Vectors | None:
@@ -61,6 +66,7 @@ class SemanticVectors:
     def _set(self, data: Vectors | None) -> None:
         self._current = data
         self._maps.clear()
+        self._cosines.clear()
 
     # ---- keeping up with the database -----------------------------------------------------
 
@@ -146,16 +152,32 @@ class SemanticVectors:
         return vec if float(np.dot(vec, vec)) > 0 else None
 
     def cosines(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        """Cosine of ``vec`` with each paper of ``ids`` (0 for a paper without a vector)."""
+        """Cosine of ``vec`` with each paper of ``ids`` (0 for a paper without a vector; read-only).
+
+        The answers for the last few query vectors are kept: as the last word of a query is
+        typed letter by letter (a prefix, not yet a word of the vector), the vector stays the
+        same, and the product over every paper's vector is the search's largest single cost.
+        """
         data = self._current
         if data is None:
             return np.zeros(len(ids), np.float32)
+        query = vec.astype(np.float32)
+        key = (query.tobytes(), id(ids), id(data))
+        kept = self._cosines.get(key)
+        if kept is not None and kept[0] is ids and kept[1] is data:
+            self._cosines.move_to_end(key)
+            return kept[2]
         rows, known = self._rows(data, ids)
         if not len(data.ids):
             return np.zeros(len(ids), np.float32)
         with one_blas_thread():  # one pass over the contiguous store, no copy
-            by_row = data.vectors @ vec.astype(np.float32)
-        return np.where(known, by_row[rows], np.float32(0)).astype(np.float32)
+            by_row = data.vectors @ query
+        out = np.where(known, by_row[rows], np.float32(0)).astype(np.float32)
+        out.setflags(write=False)
+        self._cosines[key] = (ids, data, out)
+        if len(self._cosines) > COSINES_KEPT:
+            self._cosines.popitem(last=False)
+        return out
 
     def _rows(self, data: Vectors, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Store rows of ``ids`` and which have one (cached per ids array and store)."""
