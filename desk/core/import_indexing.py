@@ -2,9 +2,11 @@
 
 Each file is stored in a transaction of its own, and its papers wait in the database's index
 queue from that commit on: a kill at any moment leaves them there, and the next open indexes
-them. So the index need not follow file by file. It is written once a batch is worth it — a
-big file, or enough small ones — or a few seconds have passed, and at the end: a folder of 200
-one-abstract files is one commit (one merge of the tiny segments) instead of 200.
+them. So the index need not follow file by file. It is written once a batch is worth it —
+Tuning.import_batch papers — or a few seconds have passed, and at the end: a folder of 200
+one-abstract files is one commit (one merge of the tiny segments) instead of 200, and big files
+are gathered into batches of Tuning.import_batch papers (two segments of 25,000 instead of two
+of 2,500 per 5,000-abstract file, which the closing merge then rewrote).
 """
 
 from __future__ import annotations
@@ -21,8 +23,15 @@ if TYPE_CHECKING:  # types only: none of these modules imports this one
     from desk.core.workers import WorkerPool
 
 #: Papers stored since the last index write are written anyway after this long, so a window
-#: importing a big folder of small files shows them searchable as it goes.
+#: importing a big folder of small files shows them searchable as it goes (a batch small
+#: enough to be written in this process)...
 FLUSH_EVERY_SECONDS = 3.0
+#: ... and a bigger one after this long, or once Tuning.import_batch papers wait: the workers
+#: write segments of import_batch / workers papers, big enough that the import's closing merge
+#: (which rewrites every paper it merges) has nothing to do up to 100k papers.
+FLUSH_BIG_EVERY_SECONDS = 120.0
+#: Papers one batch holds at most (the workers hold a segment's postings in memory, ~10 KB a paper).
+MOST_PAPERS = 60_000
 
 
 class ImportIndexing:
@@ -56,18 +65,33 @@ class ImportIndexing:
             self.hashing.append((self.current, outcome.added_ids, outcome.added_rows))
         self.current = None
         self._waiting += len(outcome.added_ids) + outcome.merged
-        big = self._waiting >= self.pool.tuning.index_on_workers_from
-        if not big and self._clock() - self._since < FLUSH_EVERY_SECONDS:
-            return  # queued in the database: written with the next batch, or at the end
+        waited = self._clock() - self._since
+        small = self._waiting < self.pool.tuning.index_on_workers_from  # written here, not staged
+        if (
+            self._waiting >= self.pool.tuning.import_batch
+            or waited >= FLUSH_BIG_EVERY_SECONDS
+            or (small and waited >= FLUSH_EVERY_SECONDS)
+        ):
+            self._write_batch()
+
+    def _write_batch(self) -> None:
+        """Commit the batch under way, then start writing the papers waiting (MOST_PAPERS at most)."""
         if self.pending:
             self.pending.pop().finish()
         # Not the last write: no merge now (a small batch's commit would fold the tiny segments
         # in each time); finish() merges once.
-        started = self.sync.start_flush(self.pool, "none")
+        batch = min(max(self._waiting, self.pool.tuning.import_batch), MOST_PAPERS)
+        started = self.sync.start_flush(self.pool, "none", batch)
         if started is not None:
             self.pending.append(started)
         self._unmerged = True
-        self._waiting, self._since = 0, self._clock()
+        self._waiting, self._since = max(self._waiting - batch, 0), self._clock()
+
+    def write_waiting(self) -> None:
+        """After the last file: start writing the papers still waiting on the workers (a batch
+        at a time), so they write while near-duplicates are checked; finish() commits them."""
+        while self._waiting >= self.pool.tuning.index_on_workers_from:
+            self._write_batch()
 
     def add_hashes(self) -> None:
         """Give the near-duplicate finder the hashes the workers computed (waits for them)."""

@@ -46,9 +46,20 @@ _DOC_COLUMNS = (
 )
 
 
+#: Ids bound in one statement (SQLite takes 32,766 variables; an import's batch holds more).
+IDS_PER_STATEMENT = 10_000
+
+
+def _chunks(ids: Sequence[int]) -> list[list[int]]:
+    """``ids`` sorted, in pieces of IDS_PER_STATEMENT."""
+    ordered = sorted(ids)
+    return [ordered[k : k + IDS_PER_STATEMENT] for k in range(0, len(ordered), IDS_PER_STATEMENT)]
+
+
 def _docs(session: Session, ids: Sequence[int]) -> list[IndexDoc]:
-    """The index documents of the papers ``ids`` (plain rows: no ORM objects for thousands of papers)."""
-    return _docs_where(session, Paper.id.in_(ids))
+    """The index documents of the papers ``ids`` in id order (plain rows: no ORM objects for
+    thousands of papers)."""
+    return [doc for chunk in _chunks(ids) for doc in _docs_where(session, Paper.id.in_(chunk))]
 
 
 def _docs_where(session: Session, condition: Any, limit: int | None = None) -> list[IndexDoc]:
@@ -192,14 +203,15 @@ class IndexSync:
             log.debug("could not merge the index's segments", exc_info=True)
             return 0
 
-    def start_flush(self, pool: WorkerPool, merge: Merge = "auto") -> PendingFlush | None:
-        """Start indexing the queued papers on the pool's workers and return at once (None: done here).
+    def start_flush(self, pool: WorkerPool, merge: Merge = "auto", limit: int = BATCH) -> PendingFlush | None:
+        """Start indexing the queued papers (the first ``limit``) on the pool's workers and return at
+        once (None: done here).
 
         For an import: the next file is stored while the workers write this one's segments.
         A small queue is flushed here and now instead (its commit folding in what ``merge`` says).
         """
         with self.db.reading() as session:
-            ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
+            ids = list(session.scalars(select(IndexQueue.paper_id).limit(limit)))
             big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
@@ -388,13 +400,20 @@ class PendingFlush:
             return
         with self.sync.db.writing() as session:  # the cross-process lock on the index writer
             ids = list(self.revs)
-            queued = set(session.scalars(select(IndexQueue.paper_id).where(IndexQueue.paper_id.in_(ids))))
-            revs = dict(session.execute(select(Paper.id, Paper.rev).where(Paper.id.in_(ids))).all())
+            queued: set[int] = set()
+            revs: dict[int, int] = {}
+            for chunk in _chunks(ids):
+                queued.update(
+                    session.scalars(select(IndexQueue.paper_id).where(IndexQueue.paper_id.in_(chunk)))
+                )
+                rows = session.execute(select(Paper.id, Paper.rev).where(Paper.id.in_(chunk))).all()
+                revs.update((paper_id, rev) for paper_id, rev in rows)
             if queued != set(ids) or revs != self.revs:
                 discard(staged)  # another process indexed or changed some of them: theirs is newer
                 return
             self.sync.index.commit_staged(ids, staged, self.merge)
-            session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+            for chunk in _chunks(ids):
+                session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(chunk)))
             _stamp(self.sync.index, session)
 
     def abandon(self) -> None:

@@ -253,6 +253,7 @@ class Library(Workflow, Discovery):
                     pool=pool,
                     preload=(write_segment.__module__,),
                 )
+                follow_up.write_waiting()
                 follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:

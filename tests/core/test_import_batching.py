@@ -123,3 +123,41 @@ def test_kill_9_in_the_middle_of_a_folder_leaves_every_committed_file_searchable
             word = words[int(paper.sources[0].file[6:10])]
             assert [r.paper.id for r in lib.search(word).rows] == [paper.id], word
         assert lib.check() == []
+
+
+def test_big_files_are_gathered_into_batches_of_import_batch_papers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Segments of import_batch / workers papers, not one per file and worker: the closing merge
+    (which rewrites every paper it merges) then has nothing to do up to 100k papers."""
+    from dataclasses import replace
+
+    from desk.core import index_sync
+
+    monkeypatch.setattr(index_sync, "IDS_PER_STATEMENT", 7)  # a batch's ids looked up in many pieces
+
+    from dev_texts import dev_abstracts
+
+    from desk.core.tuning import Tuning
+    from desk.core.workers import WorkerPool
+
+    workers = WorkerPool().workers
+    if workers != 2:
+        pytest.skip("sized for two worker processes")
+    texts = dev_abstracts()[:2000]
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    for f in range(4):
+        body = "\n\n".join(texts[f * 500 : (f + 1) * 500])
+        (folder / f"list-{f}.txt").write_text(f"Conf {f} Papers\n\n{body}\n", encoding="utf-8")
+    tuning = replace(Tuning.eager(5), import_batch=1000)
+    library = tmp_path / "library"
+    with Library(library, tuning=tuning) as lib:
+        report = lib.import_paths([folder])
+        assert report.added == len(set(texts))
+        # Files 1-2 and 3-4 are a batch each, a segment per worker: four of 500, none of them
+        # small enough to be folded (a segment per file and worker: eight of 250, folded into one).
+        sizes = segment_sizes(library)
+        assert len(sizes) == 4 and sum(sizes) == report.added and min(sizes) >= 490, sizes
+        assert lib.check() == []
+        assert lib.search("diffusion", limit=5).total > 0
