@@ -1,6 +1,7 @@
 """Merging an index's segments after an import, beside the live index, on the worker processes.
 
-An import leaves a segment or two per file (40 at 100k papers), and every query word then
+An import leaves a segment per batch of 50,000 papers and worker (Tuning.import_batch; 40 at
+100k papers when it was per file), and every query word then
 costs a term-table lookup in each segment and field. After the import's last commit, groups of
 segments of one size class (``plan``) are merged, each into one new segment written in a
 staging folder by a worker process (``merge_segments``) while searches go on; then one short
