@@ -81,7 +81,7 @@ def _tfidf(lib: object, data: object) -> tuple[object, object]:
     docs = [lsa.terms(texts[i]) for i in ids]
     m = lsa.vocabulary(docs).weigh(docs)
     x = csr_matrix((m.data, m.indices, m.indptr), shape=m.shape)
-    return x, hstack([x, csr_matrix(data.vectors)]).tocsr()  # type: ignore[attr-defined]
+    return x, hstack([x, csr_matrix(data.rows(slice(None)))]).tocsr()  # type: ignore[attr-defined]
 
 
 def _linear(x: object, pos: list[int], neg: list[int]) -> np.ndarray:
@@ -164,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                 rec = [r.paper.id for r in lib.recommend(limit=K).rows]
                 timing["recommend"].append((time.perf_counter() - t0) * 1000)
                 per["recommend"].append(precision(rec))
-                centre = data.vectors[[row_of[i] for i in starred]].mean(axis=0)
-                order = np.argsort(-(data.vectors @ centre))
+                centre = data.rows(np.array([row_of[i] for i in starred], np.int64)).mean(axis=0)
+                order = np.argsort(-data.products(centre))
                 per["centroid"].append(precision([int(data.ids[r]) for r in order[: K + 40]]))
                 fused: dict[int, float] = {}
                 t0 = time.perf_counter()

@@ -61,7 +61,7 @@ def lsa_only(lib: Library, query: str, k: int) -> list[int]:
     vec = lib.vectors.query_vector(lsa.terms(query))
     if vec is None:
         return []
-    cos = data.vectors @ vec
+    cos = data.products(vec)
     return [int(data.ids[i]) for i in np.argsort(-cos)[:k]]
 
 

@@ -45,14 +45,14 @@ def rank(
     rest = np.array([r for r in range(len(data.ids)) if r not in labelled], np.int64)
     if len(rest) > UNLABELED_SAMPLE:
         rest = np.random.default_rng(SEED).choice(rest, UNLABELED_SAMPLE, replace=False)
-    x = data.vectors[np.concatenate([pos, neg, rest]).astype(np.int64)]
+    x = data.rows(np.concatenate([pos, neg, rest]).astype(np.int64))
     y = np.concatenate([np.ones(len(pos)), np.zeros(len(neg) + len(rest))])
     weight = np.concatenate([np.ones(len(pos)), np.ones(len(neg)), np.full(len(rest), UNLABELED_WEIGHT)])
     negative_total = weight[len(pos) :].sum()
     if negative_total > 0:  # balanced classes
         weight[len(pos) :] *= len(pos) / negative_total
     w, b = _logistic(x.astype(np.float64), y, weight)
-    xc = data.vectors[[rows_of[i] for i in cand]].astype(np.float64)
+    xc = data.rows(np.array([rows_of[i] for i in cand], np.int64)).astype(np.float64)
     prob = 1.0 / (1.0 + np.exp(-(xc @ w + b)))
     order = np.lexsort((np.asarray(cand), -prob))[:limit]
     return [(cand[k], float(prob[k])) for k in order]

@@ -93,8 +93,8 @@ class SemanticVectors:
             else:
                 found = StoreState.OK
             if not self.pending(ids):
-                if self._current is not None and store.half_floats(self.directory):
-                    # Written as float16 before: the same values again as float32, read as they are
+                if self._current is not None and store.stored_as_floats(self.directory):
+                    # Written as floats before: the same vectors again as int16, read as they are
                     # from now on (not a change of the vectors: nothing to say).
                     with contextlib.suppress(OSError):
                         store.write(self.directory, self._current)
@@ -148,7 +148,7 @@ class SemanticVectors:
         row = int(np.searchsorted(data.ids, paper_id))
         if row >= len(data.ids) or data.ids[row] != paper_id:
             return None
-        vec = data.vectors[row]
+        vec = data.rows(row)
         return vec if float(np.dot(vec, vec)) > 0 else None
 
     def cosines(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -170,8 +170,8 @@ class SemanticVectors:
         rows, known = self._rows(data, ids)
         if not len(data.ids):
             return np.zeros(len(ids), np.float32)
-        with one_blas_thread():  # one pass over the contiguous store, no copy
-            by_row = data.vectors @ query
+        with one_blas_thread():  # one pass over the contiguous store, a chunk converted at a time
+            by_row = data.products(query)
         out = np.where(known, by_row[rows], np.float32(0)).astype(np.float32)
         out.setflags(write=False)
         self._cosines[key] = (ids, data, out)
@@ -273,6 +273,6 @@ def _update(data: Vectors, ids: np.ndarray, abstracts: Abstracts, progress: Prog
     added = ids[~np.isin(ids, data.ids)]
     new = _encode(data.model, added, abstracts, progress, 0, len(added))
     all_ids = np.concatenate([data.ids[keep], added])
-    all_vecs = np.concatenate([data.vectors[keep], new.astype(np.float32)])
+    all_vecs = np.concatenate([data.vectors[keep], store.quantize(new)])
     order = np.argsort(all_ids, kind="stable")
     return Vectors(all_ids[order], all_vecs[order], data.model, data.fitted_on)
