@@ -5,6 +5,12 @@ The child process installs two hooks before importing ``desk.gui.app`` (the firs
 forces a paint of the visible windows once results are in, prints one JSON line and quits. The
 parent measures from just before it spawns the interpreter. When ``desk.gui.app`` is not there
 yet the result is ``{"error": ...}`` and the runner shows "n/a".
+
+With ``queries``, the window is then left to settle (its background work after the first results:
+the near-duplicate count, the semantic vectors' check and load) until its RSS holds still, and
+the queries are typed into the search box one after another, each waited for: ``settled_rss_mb``
+and ``searched_rss_mb`` are the memory a user's window holds, ``peak_rss_mb`` the most it held.
+The first-results RSS alone said 159 MB at 100k when the settled window held 433.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +37,61 @@ def emit(**kw):
     print("BENCH " + json.dumps(out), flush=True)
 try:
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QLineEdit
     from desk.gui.search import controller as search_controller, model as results_model
     import desk.gui.app as app
 except Exception as exc:
     emit(error=f"desk.gui.app not importable: {type(exc).__name__}: {exc}")
     sys.exit(0)
 out["imported_s"] = time.time() - T0
+
+QUERIES = json.loads(os.environ.get("BENCH_QUERIES") or "[]")
+resets = [0]
+
+def status_mb(field):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+def settle(then, started=None, last=None, still=0):
+    # then(rss) once the RSS has held within 1 MB for 3 s (at least 5 s, at most 90 s)
+    started = time.time() if started is None else started
+    now = status_mb("VmRSS")
+    still = still + 1 if last is not None and now is not None and abs(now - last) < 1.0 else 0
+    waited = time.time() - started
+    if (still >= 6 and waited >= 5.0) or waited >= 90.0:
+        then(now)
+    else:
+        QTimer.singleShot(500, lambda: settle(then, started, now, still))
+
+def search_all(settled):
+    out["settled_rss_mb"] = settled
+    out["settled_s"] = time.time() - T0
+    box = None
+    for w in QApplication.topLevelWidgets():
+        box = box or w.findChild(QLineEdit, "searchBox")
+    if box is None:
+        emit(error="no search box")
+        QTimer.singleShot(0, QApplication.quit)
+        return
+    def typed(k, seen, asked):
+        if k == len(QUERIES):
+            settle(done)
+            return
+        if resets[0] > seen or time.time() - asked > 30.0:
+            box.clear()
+            QTest.keyClicks(box, QUERIES[k])  # typed: textEdited, as a user's keys
+            QTimer.singleShot(20, lambda: typed(k + 1, resets[0], time.time()))
+        else:
+            QTimer.singleShot(20, lambda: typed(k, seen, asked))
+    typed(0, resets[0] - 1, time.time())
+
+def done(rss):
+    emit(searched_rss_mb=rss, peak_rss_mb=status_mb("VmHWM"), searches=len(QUERIES))
+    QTimer.singleShot(0, QApplication.quit)
 
 def finish(rows, total):
     if "painted_s" in out:
@@ -46,11 +101,15 @@ def finish(rows, total):
             w.repaint()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     emit(painted_s=time.time() - T0, rows=rows, total=total, rss_mb=round(rss, 1))
-    QTimer.singleShot(0, QApplication.quit)
+    if QUERIES:
+        settle(search_all)
+    else:
+        QTimer.singleShot(0, QApplication.quit)
 
 _reset = results_model.ResultsModel.reset
 def reset(self, hits, total, summaries, *rest):
     _reset(self, hits, total, summaries, *rest)
+    resets[0] += 1
     if hits or total == 0:
         QTimer.singleShot(0, lambda: finish(self.rowCount(), total))
 results_model.ResultsModel.reset = reset
@@ -69,8 +128,9 @@ if "painted_s" not in out:
 """
 
 
-def probe(library: Path, timeout: float = 60.0) -> dict[str, Any]:
-    """Start the window on library; seconds to first painted results, rows shown, peak RSS."""
+def probe(library: Path, timeout: float = 60.0, queries: Sequence[str] = ()) -> dict[str, Any]:
+    """Start the window on library; seconds to first painted results, rows shown, peak RSS
+    (with ``queries``: also the RSS settled, after typing each query, and the peak)."""
     with tempfile.TemporaryDirectory(prefix="desk-bench-home-") as home:
         env = {
             **os.environ,
@@ -84,6 +144,7 @@ def probe(library: Path, timeout: float = 60.0) -> dict[str, Any]:
         # hold a fresh index key, and the window would rebuild the whole index as for a library
         # from another machine (issue 12's signature) before its first results.
         env[KEY_DIR_ENV] = os.environ.get(KEY_DIR_ENV) or str(key_path().parent)
+        env["BENCH_QUERIES"] = json.dumps(list(queries))
         env["BENCH_T0"] = repr(time.time())
         try:
             proc = subprocess.run(
@@ -104,4 +165,4 @@ def probe(library: Path, timeout: float = 60.0) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(probe(Path(sys.argv[1]))))
+    print(json.dumps(probe(Path(sys.argv[1]), 600.0, sys.argv[2:])))
