@@ -53,6 +53,7 @@ def run_app(library_dir: str | None) -> int:
         return 1
     app = application()
     from desk.gui.main.window import MainWindow  # after QApplication: widgets need it
+    from desk.gui.shutdown import close_on_signals
     from desk.gui.single_instance import bring_to_front, claim
 
     library = resolve_library_dir(library_dir)
@@ -65,6 +66,7 @@ def run_app(library_dir: str | None) -> int:
         return 0
     window = MainWindow(library)
     instance.raiseRequested.connect(lambda: bring_to_front(window))
+    close_on_signals(window)  # a logout's SIGTERM saves the note and the window's state
     window.show()
     try:
         return app.exec()

@@ -1,6 +1,6 @@
 """Types a note into the real window, offscreen, for test_resilience (which kills it with SIGKILL).
 
-    python note_typist.py LIBRARY TEXT
+    python note_typist.py LIBRARY TEXT [--signals]
 
 Opens MainWindow on LIBRARY, selects the first paper, presses N and types TEXT into the note
 editor a few characters at a time, as a person would.  Prints `ready PAPER_ID`, then after each
@@ -49,6 +49,10 @@ def main() -> None:
     library, text = Path(sys.argv[1]), sys.argv[2]
     application()
     window = MainWindow(library, seeds=None)
+    if "--signals" in sys.argv[3:]:
+        from desk.gui.shutdown import close_on_signals
+
+        close_on_signals(window)
     window.show()
     window.activateWindow()
     if not wait_for(lambda: window.ready and not window.controller.pending(), 30_000):
@@ -66,8 +70,14 @@ def main() -> None:
             sys.exit(f"the editor does not hold what was typed: {window.note_editor.toPlainText()!r}")
         print(f"{time.time():.3f}\t{typed}", flush=True)
         pause(PAUSE_MS)
+        if window.isHidden():
+            break
+    if window.isHidden():  # closed by a signal
+        print("closed", flush=True)
+        sys.exit(0)
     print("done", flush=True)
-    pause(120_000)
+    wait_for(window.isHidden, 120_000)
+    print("closed", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -190,6 +191,45 @@ def type_and_kill(
         proc.kill()
         proc.wait()
     return int(ready[1]), killed_at, typed
+
+
+@pytest.mark.slow
+@unix_only
+def test_sigterm_closes_the_window_as_its_close_button_does_and_keeps_the_whole_note(
+    library_dir: Path, tmp_path: Path
+) -> None:
+    """A logout's SIGTERM while a note is being typed: the window closes as its close button
+    closes it, so every character is saved (the autosave's last second too) and so is its state."""
+    env = gui_env(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, str(TYPIST), str(library_dir), NOTE, "--signals"], env=env, cwd=ROOT,
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    try:
+        ready = proc.stdout.readline().split()
+        assert ready[:1] == ["ready"], f"the typist did not start: {ready}"
+        first = proc.stdout.readline().strip().split("\t")
+        while True:
+            stamp, count = proc.stdout.readline().strip().split("\t")
+            if float(stamp) - float(first[0]) >= 0.8:
+                break
+        proc.send_signal(signal.SIGTERM)
+        last = int(count)
+        for line in proc.stdout:
+            if line.strip() == "closed":
+                break
+            last = int(line.split("\t")[1])
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    with Library(library_dir) as lib:
+        assert lib.check() == []
+        assert lib.paper(int(ready[1])).note == NOTE[:last]  # nothing typed was lost
+    saved = [p.read_text(errors="replace") for p in (tmp_path / "xdg").rglob("*.ini")]
+    assert any("geometry" in text for text in saved), "the window's state was not saved"
 
 
 @pytest.mark.slow
