@@ -129,18 +129,14 @@ def read_arrays(path: Path, kind: str, version: int) -> dict[str, np.ndarray] | 
         with path.open("rb") as fh, np.load(fh, allow_pickle=False) as archive:
             if not hasattr(archive, "files"):
                 return None  # a bare .npy, not an archive of ours
-            arrays = {name: archive[name] for name in archive.files}
+            meta = _meta_of(archive)
+            arrays = {name: archive[name] for name in archive.files if name != _META}
     except FileNotFoundError:
         return None
     except Exception:  # zip damage, an object array, truncation: all only mean "rebuild"
         log.debug("derived store %s unreadable; rebuilding", path, exc_info=True)
         return None
-    raw = arrays.pop(_META, None)
-    try:
-        meta = json.loads(bytes(raw).decode()) if raw is not None and raw.dtype == np.uint8 else None
-    except (UnicodeDecodeError, ValueError):
-        meta = None
-    if not isinstance(meta, dict) or meta.get("kind") != kind or meta.get("version") != version:
+    if meta is None or meta.get("kind") != kind or meta.get("version") != version:
         log.debug("derived store %s is another kind or version; rebuilding", path)
         return None
     if meta.get("sha256") != _digest(arrays):

@@ -26,6 +26,13 @@ from desk.core.records import PaperDetail, PaperSummary, SourceInfo, Stats, TagC
 from desk.core.schema_version import SCHEMA_VERSION
 
 ID_PRIME = 2147483647  # 2^31 - 1: a square of an id below it stays inside int64
+
+
+def id_digest_of(ids: Any) -> tuple[int, int, int]:
+    """(count, sum, sum of squares mod ID_PRIME) of a numpy int64 array of ids: what
+    ``QuickLibrary.id_digest`` computes inside SQLite (no numpy import here: the array's own)."""
+    squares = int(((ids % ID_PRIME) * (ids % ID_PRIME) % ID_PRIME).sum())
+    return len(ids), int(ids.sum()), squares
 BUSY_TIMEOUT_MS = 10_000  # as desk.core.db.database waits for a writer
 CHUNK = 900  # below SQLite's bound-parameter limit
 _SUMMARY = "id, user_title, derived_title, short_name, starred, read, note"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desk.core.paths import INDEX_DIR_NAME
-from desk.core.quick import ID_PRIME, QuickLibrary
+from desk.core.quick import QuickLibrary, id_digest_of
 from desk.core.records import ResultPage, page_of
 
 if TYPE_CHECKING:
@@ -67,9 +67,7 @@ def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
     data = vectors.current
     if data is None:
         return True
-    ids = data.ids.astype(np.int64)
-    squares = int(((ids % ID_PRIME) * (ids % ID_PRIME) % ID_PRIME).sum())
-    return (len(ids), int(ids.sum()), squares) != reader.id_digest()
+    return id_digest_of(data.ids.astype(np.int64)) != reader.id_digest()
 
 
 def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:

@@ -166,18 +166,28 @@ NOTE = (
 ) * 8
 
 
+def start_typist(library: Path, tmp_path: Path, *options: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """The typist on the real window, typing NOTE; and its `ready PAPER_ID` line, split."""
+    proc = subprocess.Popen(
+        [sys.executable, str(TYPIST), str(library), NOTE, *options], env=gui_env(tmp_path), cwd=ROOT,
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    ready = proc.stdout.readline().split()
+    if ready[:1] != ["ready"]:
+        proc.kill()
+        proc.wait()
+    assert ready[:1] == ["ready"], f"the typist did not start: {ready}"
+    return proc, ready
+
+
 def type_and_kill(
     library: Path, tmp_path: Path, typing_s: float
 ) -> tuple[int, float, list[tuple[float, int]]]:
     """Run the typist on the real window; SIGKILL it after `typing_s` seconds of typing."""
-    proc = subprocess.Popen(
-        [sys.executable, str(TYPIST), str(library), NOTE], env=gui_env(tmp_path), cwd=ROOT,
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    proc, ready = start_typist(library, tmp_path)
     assert proc.stdout is not None
     try:
-        ready = proc.stdout.readline().split()
-        assert ready[:1] == ["ready"], f"the typist did not start: {ready}"
         typed: list[tuple[float, int]] = []
         while True:
             line = proc.stdout.readline().strip()
@@ -200,15 +210,9 @@ def test_sigterm_closes_the_window_as_its_close_button_does_and_keeps_the_whole_
 ) -> None:
     """A logout's SIGTERM while a note is being typed: the window closes as its close button
     closes it, so every character is saved (the autosave's last second too) and so is its state."""
-    env = gui_env(tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, str(TYPIST), str(library_dir), NOTE, "--signals"], env=env, cwd=ROOT,
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    proc, ready = start_typist(library_dir, tmp_path, "--signals")
     assert proc.stdout is not None
     try:
-        ready = proc.stdout.readline().split()
-        assert ready[:1] == ["ready"], f"the typist did not start: {ready}"
         first = proc.stdout.readline().strip().split("\t")
         while True:
             stamp, count = proc.stdout.readline().strip().split("\t")

@@ -18,7 +18,7 @@ import numpy as np
 from desk.core.dedup.detector import links_from_arrays
 from desk.core.dedup.groups import Candidate, join
 from desk.core.dedup.verify import Match
-from desk.core.quick import ID_PRIME
+from desk.core.quick import id_digest_of
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,7 @@ class SavedLinks:
     def id_digest(self) -> tuple[int, int, int]:
         """(count, sum, sum of squares mod 2^31 - 1) of the ids held, as ``QuickLibrary.id_digest``
         digests the database's: equal digests mean the same papers (ids are never reused)."""
-        ids = self.ids
-        squares = int(((ids % ID_PRIME) * (ids % ID_PRIME) % ID_PRIME).sum())
-        return len(ids), int(ids.sum()), squares
+        return id_digest_of(self.ids)
 
     def groups(
         self, in_library: np.ndarray, exclude_pairs: Collection[tuple[int, int]]
