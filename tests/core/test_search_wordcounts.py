@@ -168,7 +168,8 @@ def _parsed_decimal(text: str) -> dict[str, int]:
 
 def test_the_parsed_lexicon_holds_a_fraction_of_a_dicts_memory(tmp_path: Path) -> None:
     """40,000 words (a recombined corpus's mutated acronyms are words of their own): the parsed
-    lexicon holds no object per word (24 bytes a word and its text); a dict of them held over three times more."""
+    lexicon holds no object per word (24 bytes a word and its text); a dict of them held over
+    three times more."""
     rng = random.Random(9)
     words = {
         "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 11)))

@@ -11,13 +11,16 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whoosh.automata.fsa import find_all_matches
 from whoosh.automata.lev import levenshtein_automaton
 
 from desk.core.search.query import Word
 from desk.core.search.schema import analyze
-from desk.core.search.wordcounts import WordCounts
+
+if TYPE_CHECKING:  # numpy's: loaded when the file is parsed, not by a command's few lookups
+    from desk.core.search.wordcounts import WordCounts
 
 MIN_LENGTH = 3  # shorter words are too often acronyms to correct
 MAX_LENGTH = 40  # a longer "word" is pasted junk: its edit automaton would take seconds to build
@@ -48,8 +51,8 @@ class Lexicon:
     def __init__(self, path: Path | None = None, *, lazy: bool = False) -> None:
         self.path = path
         self.lazy = lazy  # refresh keeps the text (a one-shot command), else parses it at once
-        self._counts: WordCounts | None = WordCounts()  # None: not parsed yet (see _raw)
-        self._raw = ""  # "\n" + the file's text, while _counts is None
+        self._counts: WordCounts | None = None  # None: not parsed yet (see _raw)
+        self._raw = "\n"  # "\n" + the file's text, while _counts is None
         self._over: dict[str, int] = {}  # counts changed since the file was read, while unparsed
         self._found: dict[str, int | None] = {}  # words looked up in _raw
         self._scans = 0  # words looked up in _raw since it was read
@@ -122,9 +125,12 @@ class Lexicon:
         else:
             new = False
             for w, k in counts.items():
-                n = self.count(w)
+                n = self.count(w)  # may parse the file (after SCANS_BEFORE_PARSE lookups)
                 new = new or n == 0
-                self._over[w] = n + k
+                if self._counts is not None:
+                    self._counts.set(w, n + k)
+                else:
+                    self._over[w] = n + k
         self._changed.update(counts)
         if new:
             self._memo.clear()
@@ -137,8 +143,8 @@ class Lexicon:
         try:
             st = self.path.stat()
         except OSError:
-            self._counts, self._stamp = WordCounts(), None
-            self._raw, self._over, self._found = "", {}, {}
+            self._counts, self._stamp = None, None
+            self._raw, self._over, self._found = "\n", {}, {}
             self._memo.clear()
             return
         stamp = (st.st_mtime_ns, st.st_size)
@@ -358,6 +364,8 @@ def _parse(raw: bytes, text: str) -> WordCounts:
     """The counts of a lexicon file: its bytes parsed by numpy (WordCounts.parse), or, for a file
     with other line ends than "\n" or a count not of ASCII digits, its ``text`` line by line
     (str.splitlines' lines: the last of a word whose count is a number is its count)."""
+    from desk.core.search.wordcounts import WordCounts
+
     if not _OTHER_LINE_ENDS.search(text):
         fast = WordCounts.parse(raw)
         if fast is not None:
