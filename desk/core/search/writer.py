@@ -415,7 +415,7 @@ def segment_id_column(storage: Any, schema: Any, segment: Any) -> array[int]:
     return column_ids
 
 
-def _docnums_of(column: array[int], wanted: list[int]) -> list[int]:
+def docnums_of(column: array[int], wanted: list[int]) -> list[int]:
     """The docnums whose id is in ``wanted``: a C-speed scan of the column per id for a few ids,
     numpy's isin for many (an import's batch)."""
     if len(wanted) <= FEW_IDS:
@@ -449,7 +449,7 @@ def delete_ids(writer: Any, ids: Iterable[int]) -> None:
             writer.delete_by_term("id", i)
         return
     for segment in writer.segments:
-        for docnum in _docnums_of(segment_id_column(writer.storage, writer.schema, segment), wanted):
+        for docnum in docnums_of(segment_id_column(writer.storage, writer.schema, segment), wanted):
             if not segment.is_deleted(docnum):
                 segment.delete_document(docnum)
 
