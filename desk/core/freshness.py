@@ -10,7 +10,9 @@ index writer's lock), or after an open ran the full check — desk writes this s
 - the index's newest table of contents, by name and SHA-256 (the one the signed record,
   ``manifest.py``, vouches for), so the stamp speaks of one generation of the index only;
 - the database's (count, digest) of every paper's (id, revision) at that moment (the same
-  digest the full check compares, ``disk.revision_digest``);
+  digest the full check compares, ``disk.revision_digest``), as the database's triggers keep it
+  in the one row of ``paper_digest`` (schema step 6: a row read, not every paper's; a stamp
+  after the full check computes it from the rows, and mends the row if it ever disagreed);
 - the size and time of the acronyms file and the version marker beside the index;
 
 signed with the user's key (``desk.core.secret``), like the record.
@@ -19,7 +21,7 @@ signed with the user's key (``desk.core.secret``), like the record.
 record checks out (``manifest.check_signed``: the table of contents byte for byte, every segment
 file's size and time), the stamp names that very table of contents, the side files are as
 stamped, nothing is queued for the index, no writer's build or staging folder is there, and the
-database's digest now (one scan of a covering index, ``ix_paper_rev``) is the stamped one.
+database's digest now (that row) is the stamped one.
 Anything else — a restored or rolled-back database, a lost ``-wal`` file, papers queued, an
 index written after the stamp, a planted or damaged file — falls through to the full check,
 which repairs. ``desk check`` still reads every byte of the index (``disk.verify_files``).
@@ -65,11 +67,41 @@ class Rows(Protocol):
     def execute(self, sql: str, /) -> Any: ...
 
 
-def database_digest(conn: Rows) -> tuple[int, int]:
-    """(count, digest) of the (id, rev) of every paper; only asked when nothing is queued (so the
-    papers not queued, which DIGEST_SQL digests, are all of them)."""
+#: The same, as the database's triggers keep it (schema step 6: one row, whatever the library's size).
+KEPT_DIGEST_SQL = "SELECT papers, digest FROM paper_digest WHERE id = 1"
+
+
+def computed_digest(conn: Rows) -> tuple[int, int]:
+    """(count, digest) of the (id, rev) of every paper, computed from every paper's row."""
     count, digest = conn.execute(DIGEST_ALL_SQL).fetchone()
     return int(count), int(digest)
+
+
+def database_digest(conn: Rows) -> tuple[int, int]:
+    """(count, digest) of the (id, rev) of every paper, as the triggers keep it in paper_digest
+    (computed from every row when that row is missing); only asked when nothing is queued (so the
+    papers not queued, which DIGEST_SQL digests, are all of them)."""
+    try:
+        row = conn.execute(KEPT_DIGEST_SQL).fetchone()
+    except Exception:  # no such table (a database not upgraded): the rows themselves
+        row = None
+    if row is None:
+        return computed_digest(conn)
+    return int(row[0]), int(row[1])
+
+
+def repair_digest(conn: Rows) -> tuple[int, int]:
+    """The digest computed from every paper's row, put in paper_digest's row when that row says
+    otherwise (a full check's, inside the caller's write transaction); returns it."""
+    computed = computed_digest(conn)
+    try:
+        kept = conn.execute(KEPT_DIGEST_SQL).fetchone()
+        if kept is None or (int(kept[0]), int(kept[1])) != computed:
+            mended = f"VALUES (1, {computed[0]}, {computed[1]})"  # two ints: no parameters needed
+            conn.execute(f"INSERT OR REPLACE INTO paper_digest (id, papers, digest) {mended}")
+    except Exception:  # no such table: nothing kept to repair
+        pass
+    return computed
 
 
 def queued(conn: Rows) -> bool:
@@ -117,7 +149,9 @@ def write(directory: Path, conn: Rows, seen: tuple[str, str] | None = None) -> b
     now = generation(directory)
     if now is None or (seen is not None and now != seen):
         return False
-    count, digest = database_digest(conn)
+    # A stamp after the full check (``seen``) rests on the rows themselves, and mends the kept
+    # digest if it ever disagreed with them; a writer's stamp reads the kept row (one row).
+    count, digest = repair_digest(conn) if seen is not None else database_digest(conn)
     body = {
         "version": STAMP_VERSION,
         "toc": now[0],

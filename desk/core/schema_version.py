@@ -9,4 +9,5 @@ from __future__ import annotations
 
 #: 5: covering indexes for the open's freshness check and the counts (paper.rev, noted papers,
 #: papers per collection).
-SCHEMA_VERSION = 5
+#: 6: the papers' (id, rev) digest kept by triggers (paper_digest), read by the freshness stamp.
+SCHEMA_VERSION = 6

@@ -133,3 +133,29 @@ def test_a_search_and_a_note_start_no_worker_machinery(seeded_dir: Path) -> None
     noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
     assert "desk.core.search.commits" in noted and "desk.core.library" not in noted  # the quick commit
     assert _loaded(noted, workers) == []
+
+
+def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
+    """`desk note --set` writes one small segment and exits: the searcher, the posting arrays and
+    the ranking (numpy, whoosh.searching and the query classes it brings) are for searching."""
+    reading = (
+        "numpy",
+        "whoosh.searching",
+        "whoosh.query",
+        "desk.core.search.postings",
+        "desk.core.search.ranking",
+    )
+    noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
+    assert "desk.core.search.commits" in noted and "desk.core.library" not in noted  # the quick commit
+    assert _loaded(noted, reading) == []
+    retitled = _modules(seeded_dir, "retitle", "1", "Gradients of policies")
+    assert "desk.core.search.commits" in retitled and _loaded(retitled, reading) == []
+    # ... and the note is searchable by the next command, which loads the searcher itself
+    found = subprocess.run(
+        [sys.executable, "-m", "desk", "--library", str(seeded_dir), "search", "note:gradients", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert [r["id"] for r in json.loads(found.stdout)["results"]] == [1]

@@ -98,6 +98,9 @@ def test_version_2_keys_become_digests_and_reimports_still_match(seeded_dir: Pat
         conn.execute(f"DROP TABLE {table}")  # version 4's tables
     for index in ("ix_paper_rev", "ix_paper_noted", "ix_source_collection_paper"):
         conn.execute(f"DROP INDEX {index}")  # version 5's
+    for trigger in ("paper_digest_insert", "paper_digest_delete", "paper_digest_update"):
+        conn.execute(f"DROP TRIGGER {trigger}")  # version 6's
+    conn.execute("DROP TABLE paper_digest")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from whoosh.fields import TEXT
@@ -294,3 +295,35 @@ def test_the_stem_table_starting_again_when_full_changes_no_posting(batch: list[
     expected = [sorted(WHOOSH_TEXT.index(text)) for text in batch]
     with unittest.mock.patch.object(writer, "_STEM_OF_LIMIT", 3):
         assert [sorted(stemmed_postings(text)) for text in batch] == expected
+
+
+@pytest.fixture(scope="module")
+def id_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Two segments, the second holding new versions of papers of the first (ids repeat)."""
+    ix = FileStorage(str(tmp_path_factory.mktemp("ids"))).create_index(build_schema(), indexname="t")
+    for batch in (_docs(120), _docs(40)[::3]):
+        writer = FastSegmentWriter(ix, codec=codec(), compound=False)
+        for doc in batch:
+            writer.add_document(**writer_fields(doc))
+        writer.commit(merge=False)
+    return ix
+
+
+@settings(max_examples=40, deadline=None)
+@given(wanted=st.lists(st.integers(min_value=-3, max_value=130), max_size=80))
+def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
+    id_index: Any, wanted: list[int]
+) -> None:
+    import numpy as np
+
+    from desk.core.search.postings import column_array
+    from desk.core.search.writer import _column_ints, docnums_of
+
+    with id_index.reader() as reader:
+        for leaf, _ in reader.leaf_readers():
+            count = leaf.doc_count_all()
+            column = _column_ints(leaf.column_reader("id", translate=False), count)
+            expected = column_array(leaf.column_reader("id", translate=False), count)
+            assert column.tolist() == expected.tolist() and column.typecode == "q"
+            found = np.flatnonzero(np.isin(expected, np.array(wanted, dtype=np.int64))).tolist()
+            assert docnums_of(column, wanted) == found  # a scan per id (up to FEW_IDS), else isin

@@ -24,6 +24,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     3: schema_steps.upgrade_3_hashed_keys,
     4: schema_steps.upgrade_4_tags_history_trash,
     5: schema_steps.upgrade_5_covering_indexes,
+    6: schema_steps.upgrade_6_paper_digest,
 }
 
 

@@ -18,18 +18,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from whoosh import index as windex
-from whoosh.scoring import BM25F
-from whoosh.searching import Searcher
 
 from desk.core.search import manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
 from desk.core.search.disk import BUILD_PREFIX, live_revisions, open_index, probe, sweep_builds
-from desk.core.search.hits import empty, ms
 from desk.core.search.model import IndexDoc, IndexState, Merge, SearchResult
-from desk.core.search.postings import Corpus, PostingCache
-from desk.core.search.ranking import K1, B
 from desk.core.search.schema import INDEX_NAME, LEXICON_NAME, SCHEMA_VERSION, read_marker
 from desk.core.search.spelling import Lexicon
 from desk.core.search.whoosh_internals import check, fast
@@ -39,11 +33,17 @@ from desk.core.search.whoosh_internals import check, fast
 # library to read the database (`desk stats`) does not load them.
 # Staging segments on worker processes (staging.py, desk.core.workers: multiprocessing) likewise:
 # a search, or a note's commit from the command line, starts no worker.
+# Reading (the searcher, the posting arrays: numpy, whoosh.searching) likewise: a note's commit
+# from the command line (quick_index) writes a segment and exits, and loads none of it.
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
     from concurrent.futures import Future
 
+    import numpy as np
+    from whoosh.searching import Searcher
+
     from desk.core.search.building import StagedBatch
     from desk.core.search.compiler import TagLookup
+    from desk.core.search.postings import Corpus, PostingCache
     from desk.core.search.searching import Order
     from desk.core.search.segment_merge import MergedSegment
     from desk.core.search.staging import StagedSegment
@@ -68,13 +68,14 @@ class SearchIndex:
         which a long-lived process (the window) does once, keeping its commits' lookups cheap.
         """
         self.directory = Path(directory)
+        self._one_shot = one_shot
         self._lock = threading.RLock()
         self._rebuilding = threading.Lock()  # searches go on while a rebuild writes
         self._ix: windex.Index | None = None
         self._searcher: Searcher | None = None
         self._corpus: Corpus | None = None
+        self._cache: PostingCache | None = None  # made by the first search (_current)
         self._signed: dict[str, Any] | None = None  # the record manifest.check_settled last vouched for
-        self._cache = PostingCache()
         self._lexicon = Lexicon(self.directory / LEXICON_NAME, lazy=one_shot)
         #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
         self.semantic: SemanticVectors | None = None
@@ -111,7 +112,7 @@ class SearchIndex:
             with contextlib.suppress(Exception):
                 self._searcher.close()
         self._searcher = self._corpus = self._ix = None
-        self._cache = PostingCache()
+        self._cache = None
 
     def _index(self) -> windex.Index:
         """The index, its newest table of contents checked against desk's signed record first
@@ -132,6 +133,12 @@ class SearchIndex:
 
     def _current(self) -> Corpus | None:
         """The long-lived searcher's arrays, refreshed when the index changed on disk."""
+        from whoosh.scoring import BM25F
+        from whoosh.searching import Searcher
+
+        from desk.core.search.postings import Corpus, PostingCache
+        from desk.core.search.ranking import K1, B
+
         try:
             if self._searcher is None:
                 self._searcher = self._index().searcher(weighting=BM25F(B=B, K1=K1))
@@ -148,6 +155,8 @@ class SearchIndex:
                     with contextlib.suppress(Exception):
                         leaf.close()
             if self._corpus is None or self._corpus.searcher is not self._searcher:
+                if self._cache is None:
+                    self._cache = PostingCache()
                 self._corpus = Corpus.load(self._searcher, self._cache, self.directory, self._signed)
         except Exception:
             # Mid-swap by another process, or gone: keep answering from what we hold.
@@ -294,7 +303,8 @@ class SearchIndex:
 
         with self._lock:
             commits.commit(self._index(), self._lexicon, self._acronyms, latest, staged, merge, refolded)
-            self._current()  # the writer signed the generation before letting go of its lock
+            if not self._one_shot:  # a one-shot process commits and exits: nothing reads after
+                self._current()  # the writer signed the generation before letting go of its lock
 
     def merge_small(self, reload: Callable[[Sequence[int]], Sequence[IndexDoc]] | None = None) -> None:
         """One commit that only folds the small segments into one (their papers written again
@@ -338,7 +348,8 @@ class SearchIndex:
 
         with self._lock:
             commits.delete(self._index(), self._acronyms, wanted)
-            self._current()
+            if not self._one_shot:
+                self._current()
 
     # ---- reading what is indexed -------------------------------------------------------
 
@@ -387,6 +398,7 @@ class SearchIndex:
         in the order wanted (a sort other than relevance).
         """
         from desk.core.search.compiler import compile_query
+        from desk.core.search.hits import empty, ms
         from desk.core.search.query import clean_query, parse
         from desk.core.search.searching import run_search
 
@@ -430,6 +442,7 @@ class SearchIndex:
 
         Without vectors (not built yet), the key terms alone.
         """
+        from desk.core.search.hits import empty
         from desk.core.search.related import NOT_INDEXED, related
 
         started = time.perf_counter()
@@ -441,6 +454,7 @@ class SearchIndex:
 
     def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
         """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+        from desk.core.search.hits import empty
         from desk.core.search.related import listing
 
         started = time.perf_counter()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import re
 import struct
+import sys
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -392,23 +393,40 @@ TINY_SEGMENT = 500  # segments smaller than this are folded into the next commit
 
 # (index folder, segment id, documents) -> the segment's id column: an edit's commit looks for the
 # old version of its paper in every segment, and opening a segment's reader costs milliseconds.
-_SEGMENT_IDS: dict[tuple[str, str, int], Any] = {}
+_SEGMENT_IDS: dict[tuple[str, str, int], array[int]] = {}
 _SEGMENT_IDS_KEPT = 1024
+FEW_IDS = 32  # deletes of up to this many ids scan the id columns without numpy (an edit's commit)
 
 
-def segment_id_column(storage: Any, schema: Any, segment: Any) -> Any:
-    """The paper ids of a segment's documents, by docnum (a numpy array; read once per segment:
-    a segment's documents never change, only which of them are deleted)."""
+def _column_ints(reader: Any, doccount: int) -> array[int]:
+    """A whole numeric column as int64s (``postings.column_array`` without numpy: a one-shot
+    command's note commit does not load it)."""
+    from whoosh.columns import NumericColumn
+
+    if fast() and isinstance(reader, NumericColumn.Reader) and reader._typecode in "BHILQbhilq":
+        n = min(reader._count, doccount)
+        raw = array(reader._typecode)
+        if raw.itemsize == reader._fixedlen:
+            raw.frombytes(reader._dbfile.get(reader._basepos, n * reader._fixedlen))
+            if sys.byteorder == "little":
+                raw.byteswap()  # stored big-endian
+            out = array("q", raw)
+            out.extend([int(reader._default or 0)] * (doccount - n))
+            return out
+    return array("q", (int(v or 0) for v in reader))
+
+
+def segment_id_column(storage: Any, schema: Any, segment: Any) -> array[int]:
+    """The paper ids of a segment's documents, by docnum (int64s; read once per segment: a
+    segment's documents never change, only which of them are deleted)."""
     key = (str(storage.folder), segment.segment_id(), segment.doc_count_all())
     column_ids = _SEGMENT_IDS.get(key)
     if column_ids is None:
         from whoosh.reading import SegmentReader
 
-        from desk.core.search.postings import column_array
-
         reader = SegmentReader(storage, schema, segment)
         try:
-            column_ids = column_array(reader.column_reader("id", translate=False), segment.doc_count_all())
+            column_ids = _column_ints(reader.column_reader("id", translate=False), segment.doc_count_all())
         finally:
             reader.close()
         if len(_SEGMENT_IDS) >= _SEGMENT_IDS_KEPT:
@@ -417,24 +435,41 @@ def segment_id_column(storage: Any, schema: Any, segment: Any) -> Any:
     return column_ids
 
 
+def docnums_of(column: array[int], wanted: list[int]) -> list[int]:
+    """The docnums whose id is in ``wanted``: a C-speed scan of the column per id for a few ids,
+    numpy's isin for many (an import's batch)."""
+    if len(wanted) <= FEW_IDS:
+        found: list[int] = []
+        for i in set(wanted):
+            at = -1
+            while True:
+                try:
+                    at = column.index(i, at + 1)
+                except ValueError:
+                    break
+                found.append(at)
+        return sorted(found)
+    import numpy as np  # here: worker processes, which only write segments, never load numpy for it
+
+    ids = np.frombuffer(column, dtype=np.int64) if len(column) else np.zeros(0, np.int64)
+    return np.flatnonzero(np.isin(ids, np.array(wanted, dtype=np.int64))).tolist()
+
+
 def delete_ids(writer: Any, ids: Iterable[int]) -> None:
     """Mark deleted, in ``writer``'s segments, every document whose id is in ``ids``.
 
     What ``delete_by_query(Or(Term("id", i) ...))`` does, from each segment's id column in
     one read instead of a term lookup per id and segment (seconds for an import at 100k).
     """
-    import numpy as np  # here: worker processes, which only write segments, never load numpy for it
-
-    wanted = np.fromiter(ids, dtype=np.int64)
-    if not len(wanted):
+    wanted = sorted({int(i) for i in ids})
+    if not wanted:
         return
     if not fast():
-        for i in wanted.tolist():
+        for i in wanted:
             writer.delete_by_term("id", i)
         return
     for segment in writer.segments:
-        found = np.flatnonzero(np.isin(segment_id_column(writer.storage, writer.schema, segment), wanted))
-        for docnum in found.tolist():
+        for docnum in docnums_of(segment_id_column(writer.storage, writer.schema, segment), wanted):
             if not segment.is_deleted(docnum):
                 segment.delete_document(docnum)
 
