@@ -146,6 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from desk.gui.app import run_app
 
         return run_app(args.library)
+    from desk.cli.light_imports import install
+
+    install()  # a command's Whoosh without urllib.request and asyncio (light_imports.py)
     try:
         return int(args.run(args) or 0)
     except BrokenPipeError:

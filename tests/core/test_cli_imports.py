@@ -139,6 +139,9 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
     """`desk note --set` writes one small segment and exits: the searcher, the posting arrays and
     the ranking (numpy, whoosh.searching and the query classes it brings) are for searching."""
     reading = (
+        "urllib.request",  # whoosh.compat's, and cached_property's asyncio: desk/cli/light_imports.py
+        "asyncio",
+        "cached_property",
         "numpy",
         "whoosh.searching",
         "whoosh.query",
@@ -159,3 +162,27 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
         check=True,
     )
     assert [r["id"] for r in json.loads(found.stdout)["results"]] == [1]
+
+
+_STAND_INS = (
+    "import sys\n"
+    "from desk.cli.light_imports import install\n"
+    "install()\n"
+    "import whoosh.compat, whoosh.reading\n"
+    "assert not {'urllib.request', 'asyncio', 'cached_property'} & set(sys.modules), sorted(sys.modules)\n"
+    "import functools, urllib.request\n"
+    "assert whoosh.reading.cached_property is functools.cached_property\n"
+    "assert urllib.request.urlopen  # the real module, imported now\n"
+    "whoosh.compat.urlretrieve(sys.argv[1], sys.argv[2])  # the stand-in calls the real one\n"
+)
+
+
+def test_whoosh_loads_without_urllib_and_asyncio_and_they_stay_importable(tmp_path: Path) -> None:
+    source = tmp_path / "a.txt"
+    source.write_text("kept", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-c", _STAND_INS, source.as_uri(), str(tmp_path / "b.txt")],
+        check=True,
+        timeout=120,
+    )
+    assert (tmp_path / "b.txt").read_text(encoding="utf-8") == "kept"

@@ -317,7 +317,7 @@ def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
     import numpy as np
 
     from desk.core.search.postings import column_array
-    from desk.core.search.writer import _column_ints, _docnums_of
+    from desk.core.search.writer import _column_ints, docnums_of
 
     with id_index.reader() as reader:
         for leaf, _ in reader.leaf_readers():
@@ -326,4 +326,4 @@ def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
             expected = column_array(leaf.column_reader("id", translate=False), count)
             assert column.tolist() == expected.tolist() and column.typecode == "q"
             found = np.flatnonzero(np.isin(expected, np.array(wanted, dtype=np.int64))).tolist()
-            assert _docnums_of(column, wanted) == found  # a scan per id (up to FEW_IDS), else isin
+            assert docnums_of(column, wanted) == found  # a scan per id (up to FEW_IDS), else isin

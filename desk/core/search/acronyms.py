@@ -242,6 +242,16 @@ class Acronyms:
             st = target.stat()
             self._stamp = (st.st_mtime_ns, st.st_size)
 
+    def needs_read(self) -> bool:
+        """Whether refresh() would read the file (it changed since it was read, or never was)."""
+        if self.path is None:
+            return False
+        try:
+            st = self.path.stat()
+        except OSError:
+            return False
+        return (st.st_mtime_ns, st.st_size) != self._stamp
+
     def refresh(self) -> None:
         """Reload when another writer changed the file; a missing or bad file reads as empty."""
         if self.path is None:

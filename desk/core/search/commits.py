@@ -7,6 +7,7 @@ import for rewriting the ones before it: small commits merge only tiny segments.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from whoosh import index as windex
 from whoosh.writing import NO_MERGE
@@ -17,7 +18,17 @@ from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc, Merge
 from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, discard, install
-from desk.core.search.writer import delete_ids, drop_emptied, merge_tiered, merge_tiny, segment_writer
+from desk.core.search.whoosh_internals import fast
+from desk.core.search.writer import (
+    FEW_IDS,
+    delete_ids,
+    docnums_of,
+    drop_emptied,
+    merge_tiered,
+    merge_tiny,
+    segment_id_column,
+    segment_writer,
+)
 
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 WRITE_TIMEOUT = 30.0  # seconds to wait for another writer (a second running copy)
@@ -43,18 +54,24 @@ def commit(
         discard(staged)
         raise
     try:
+        # A one-shot command's note: the acronyms file (~80 ms to read at 100k papers) is read only
+        # when a paper's abstract is not the one its indexed version holds (the definitions stand).
+        same = _same_abstracts(writer, latest) if not staged and acronyms.needs_read() else set()
         delete_ids(writer, latest)
         lexicon.refresh()
-        acronyms.refresh()
         new_words = new_acronyms = False
         for item in staged:
             new_words = lexicon.add_counts(item.word_counts) or new_words
-            new_acronyms = acronyms.set_docs(item.acronyms) or new_acronyms
         for doc in latest.values():
             if doc is not None:
                 writer.add_document(**writer_fields(doc), _count_words=doc.id not in refolded)
         new_words = lexicon.add_counts(writer.word_counts) or new_words
-        new_acronyms = acronyms.set_docs(writer.acronyms) or new_acronyms
+        found = {i: defs for i, defs in writer.acronyms.items() if i not in same}
+        if staged or found:
+            acronyms.refresh()
+            for item in staged:
+                new_acronyms = acronyms.set_docs(item.acronyms) or new_acronyms
+            new_acronyms = acronyms.set_docs(found) or new_acronyms
         if new_words:  # saved under the writer's lock, like the segments (an edit's words appended)
             lexicon.save_changes()
         if new_acronyms:
@@ -72,6 +89,33 @@ def commit(
     else:
         small = merge_tiered if len(latest) < SMALL_BATCH else None  # None: Whoosh's own policy
         writer.commit(mergetype=merge_tiny if merge == "tiny" else small)
+
+
+def _same_abstracts(writer: Any, latest: Mapping[int, IndexDoc | None]) -> set[int]:
+    """The ids of ``latest``'s documents whose live indexed version holds this very abstract
+    (so the acronyms it defines stand as recorded); only for a few documents (an edit's commit),
+    else nothing (an empty set: every document's definitions are looked at)."""
+    docs = {i: d for i, d in latest.items() if d is not None}
+    if not docs or len(docs) > FEW_IDS or not fast():
+        return set()
+    from whoosh.reading import SegmentReader
+
+    wanted = sorted(docs)
+    same: set[int] = set()
+    for segment in writer.segments:
+        column = segment_id_column(writer.storage, writer.schema, segment)
+        live = [n for n in docnums_of(column, wanted) if not segment.is_deleted(n)]
+        if not live:
+            continue
+        reader = SegmentReader(writer.storage, writer.schema, segment)
+        try:
+            for docnum in live:
+                doc_id = int(column[docnum])
+                if reader.stored_fields(docnum).get("abstract") == docs[doc_id].abstract:
+                    same.add(doc_id)
+        finally:
+            reader.close()
+    return same
 
 
 def delete(ix: windex.Index, acronyms: Acronyms, wanted: Sequence[int]) -> None:

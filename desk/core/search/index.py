@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whoosh import index as windex
 
@@ -75,6 +75,7 @@ class SearchIndex:
         self._searcher: Searcher | None = None
         self._corpus: Corpus | None = None
         self._cache: PostingCache | None = None  # made by the first search (_current)
+        self._signed: dict[str, Any] | None = None  # the record manifest.check_settled last vouched for
         self._lexicon = Lexicon(self.directory / LEXICON_NAME, lazy=one_shot)
         #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
         self.semantic: SemanticVectors | None = None
@@ -116,7 +117,7 @@ class SearchIndex:
     def _index(self) -> windex.Index:
         """The index, its newest table of contents checked against desk's signed record first
         (every reader or writer Whoosh makes reads that table anew); raises manifest.Untrusted."""
-        manifest.check_settled(self.directory)
+        self._signed = manifest.check_settled(self.directory)
         if self._ix is None:
             if read_marker(self.directory) != SCHEMA_VERSION:
                 raise FileNotFoundError(f"no search index of version {SCHEMA_VERSION} in {self.directory}")
@@ -156,11 +157,33 @@ class SearchIndex:
             if self._corpus is None or self._corpus.searcher is not self._searcher:
                 if self._cache is None:
                     self._cache = PostingCache()
-                self._corpus = Corpus.load(self._searcher, self._cache)
+                self._corpus = Corpus.load(self._searcher, self._cache, self.directory, self._signed)
         except Exception:
             # Mid-swap by another process, or gone: keep answering from what we hold.
             log.debug("search index could not be (re)opened", exc_info=True)
         return self._corpus
+
+    def complete_flat_postings(self, cancel: threading.Event | None = None) -> int:
+        """Write the flat postings the index's segments lack (an index an older desk wrote), in a
+        process of its own, then read from them; returns how many segments gained them."""
+        from desk.core.search.flat_backfill import backfill_in_process, lacking
+
+        with self._lock:
+            try:
+                missing = lacking(self.directory, list(self._index()._segments()))
+            except Exception:  # no index yet, or one being rebuilt: nothing to complete
+                return 0
+        if not missing or not backfill_in_process(self.directory, cancel):
+            return 0
+        with self._lock:
+            corpus = self._current()
+            if corpus is None:
+                return 0
+            try:
+                self._signed = manifest.check_settled(self.directory)
+            except manifest.Untrusted:
+                return 0
+            return corpus.adopt_flat(self.directory, self._signed)
 
     # ---- writing (building.py, commits.py) -------------------------------------------
 

@@ -64,7 +64,8 @@ def sha256(path: Path) -> str:
 
 
 _TOC = re.compile(rf"^_{re.escape(INDEX_NAME)}_(\d+)\.toc$")
-SEGMENT_FILE = re.compile(rf"^{re.escape(INDEX_NAME)}_\w+\.seg$")
+#: A segment's files: Whoosh's compound file, and desk's flat postings beside it (flat_postings.py).
+SEGMENT_FILE = re.compile(rf"^{re.escape(INDEX_NAME)}_\w+\.(seg|dpost)$")
 
 
 def newest_toc(names: list[str]) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
+from desk.core.search.flat_postings import EXT, FlatPostings, open_trusted
 from desk.core.search.positions import merged, positions
 from desk.core.search.whoosh_internals import fast
 
@@ -45,6 +47,7 @@ INFOS_KEPT = 200_000
 #: Stored fields (title, abstract, note…) of this many documents kept across queries: the best
 #: hits of one keystroke are mostly the next one's, and each costs a decompression and a pickle.
 STORED_CACHE = 4096
+FLAT_KEPT = 4096  # segments' flat postings kept open (a few per segment ever read)
 DELETED_SETS_KEPT = 256  # segments' deleted-docnum arrays kept (a few per segment reader ever opened)
 
 
@@ -140,6 +143,11 @@ def _leaf_prefix(leaf: Any, fieldname: str, prefix: bytes) -> tuple[list[tuple[b
     return out, True
 
 
+def _cost(value: tuple[np.ndarray, np.ndarray]) -> int:
+    """What a cached list costs the budget: its postings, unless they are views of a mapped file."""
+    return ENTRY_COST + (len(value[0]) if value[0].flags.owndata else 0)
+
+
 class PostingCache:
     """Decoded posting lists keyed by (segment, field, term); segments never change."""
 
@@ -152,6 +160,21 @@ class PostingCache:
         # -> its docnums as a sorted array.
         self._deleted: dict[int, tuple[frozenset[int], np.ndarray]] = {}
         self.lookups = 0  # terms looked up in a segment's term table (not known from a prefix walk)
+        #: segment id -> its flat postings (flat_postings.py), None when it has none to trust
+        self.flat: dict[str, FlatPostings | None] = {}
+        self.flat_reads = 0  # posting lists read from flat postings
+
+    def attach(
+        self, folder: Path, segid: str, docs: int, signed: dict[str, Any] | None
+    ) -> FlatPostings | None:
+        """The flat postings of a segment (opened once: a segment never changes), or None."""
+        hit = self.flat.get(segid)
+        # None is asked again when the record now lists its file (flat_backfill wrote it since).
+        if hit is None and (segid not in self.flat or (signed is not None and f"{segid}{EXT}" in signed)):
+            if len(self.flat) >= FLAT_KEPT:
+                self.flat.clear()
+            hit = self.flat[segid] = open_trusted(folder, segid, docs, signed)
+        return hit
 
     def _dead(self, deleted: frozenset[int]) -> np.ndarray:
         """The sorted array of a segment's deleted docnums, made once per reader."""
@@ -185,6 +208,19 @@ class PostingCache:
         if hit is not None:
             self._items.move_to_end(key)
             return hit
+        flat = self.flat.get(segid)
+        if flat is not None:
+            self.flat_reads += 1
+            ids, weights = flat.get(fieldname, btext)
+            deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
+            if deleted and len(ids):
+                keep = ~np.isin(ids, self._dead(deleted), assume_unique=True)
+                ids, weights = ids[keep], weights[keep]
+            value = (ids, weights) if len(ids) else EMPTY
+            self._items[key] = value
+            self.size += _cost(value)
+            self._trim()
+            return value
         if info is None:
             value = EMPTY
         elif info is not UNKNOWN:
@@ -208,11 +244,14 @@ class PostingCache:
                 ids, weights = _decode(matcher, self._dead)
                 value = (ids.astype(np.int32), weights) if len(ids) else EMPTY
         self._items[key] = value
-        self.size += len(value[0]) + ENTRY_COST
+        self.size += _cost(value)
+        self._trim()
+        return value
+
+    def _trim(self) -> None:
         while self.size > self.budget and len(self._items) > 1:
             _, old = self._items.popitem(last=False)
-            self.size -= len(old[0]) + ENTRY_COST
-        return value
+            self.size -= _cost(old)
 
 
 @dataclass
@@ -245,7 +284,15 @@ class Corpus:
     )
 
     @classmethod
-    def load(cls, searcher: Searcher, cache: PostingCache) -> Corpus:
+    def load(
+        cls,
+        searcher: Searcher,
+        cache: PostingCache,
+        folder: Path | None = None,
+        signed: dict[str, Any] | None = None,
+    ) -> Corpus:
+        """The arrays of ``searcher``'s generation; ``folder`` and ``signed`` (the index's folder and
+        its signed record of files) let segments be read from their flat postings."""
         reader = searcher.reader()
         corpus = cls(searcher, cache, n=reader.doc_count_all())
         alive = np.ones(corpus.n, bool)
@@ -257,6 +304,8 @@ class Corpus:
             corpus.leaves.append((leaf, offset, segid))
             corpus._fields[segid] = frozenset(leaf.indexed_field_names())  # "note" only where one is
             count = leaf.doc_count_all()
+            if folder is not None and fast():
+                cache.attach(folder, segid, count, signed)
             ids[offset : offset + count] = column_array(leaf.column_reader("id", translate=False), count)
             if leaf.has_deletions():
                 perdoc = getattr(leaf, "_perdoc", None) if fast() else None
@@ -268,6 +317,15 @@ class Corpus:
         corpus.alive, corpus.ids = alive, ids
         corpus._offsets = np.array([offset for _, offset, _ in corpus.leaves], np.int64)
         return corpus
+
+    def adopt_flat(self, folder: Path, signed: dict[str, Any] | None) -> int:
+        """Read from now on from the flat postings the record lists for segments read from Whoosh
+        until now (written by flat_backfill since this generation was loaded); how many."""
+        adopted = 0
+        for leaf, _, segid in self.leaves:
+            if self.cache.flat.get(segid) is None:
+                adopted += self.cache.attach(folder, segid, leaf.doc_count_all(), signed) is not None
+        return adopted
 
     def stored_fields(self, docnum: int) -> dict[str, Any]:
         """The stored fields of a document (kept across queries; callers must not change the dict)."""
@@ -391,13 +449,23 @@ class Corpus:
         field_obj = self.searcher.schema[fieldname]
         bprefix = field_obj.to_bytes(prefix)
         walks: list[tuple[str, list[tuple[bytes, Any]], bool]] = []
+        flat_walks: list[tuple[list[bytes], bool]] = []
         try:
             for leaf, _, segid in self.leaves:
-                if fieldname in self._fields[segid]:
+                if fieldname not in self._fields[segid]:
+                    continue
+                flat = self.cache.flat.get(segid)
+                if flat is not None:  # no term infos to keep: its lists are found without Whoosh's table
+                    terms, whole = flat.prefixed(fieldname, bprefix, MAX_EXPANSION + 1)
+                    flat_walks.append((terms, whole))
+                else:
                     walks.append((segid, *_leaf_prefix(leaf, fieldname, bprefix)))
         except (AttributeError, KeyError, TypeError):  # not a segment of the layout expected
             return None
-        union = sorted({btext for _, items, _ in walks for btext, _ in items})
+        union = sorted(
+            {btext for _, items, _ in walks for btext, _ in items}
+            | {t for terms, _ in flat_walks for t in terms}
+        )
         listed, complete = union[:MAX_EXPANSION], len(union) <= MAX_EXPANSION
         if len(self._infos) > INFOS_KEPT:
             self._infos.clear()

@@ -36,6 +36,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import byte_to_length
 
+from desk.core.search.flat_postings import FlatWriter
 from desk.core.search.schema import INDEX_NAME, INLINE_POSTINGS, build_schema, codec
 from desk.core.search.staging import STAGE_PREFIX, StagedSegment
 from desk.core.search.unpickling import loads
@@ -138,6 +139,7 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
     writer._added = True
     writer.perdocwriter.close()
     fieldwriter = writer.fieldwriter
+    out = writer.flat = FlatWriter()  # the flat postings, written beside the segment once assembled
     bases = [docnums[0] if docnums else 0 for docnums in new_docnums]
     whole = [not r.has_deletions() for r in readers]
     indexed = sorted({name for r in readers for name in r.indexed_field_names() if name in schema})
@@ -162,6 +164,12 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
                     continue  # every document holding it was deleted: Whoosh's merge drops it too
                 if len(flat) < INLINE_POSTINGS * _FLAT:
                     row = inlined_term_info(flat)
+            if flat:
+                out.add(name, btext, flat[0::_FLAT], flat[1::_FLAT])
+            else:  # a row kept as it was (renumbered): its postings are in its pickle
+                assert row is not None
+                ids, weights, _ = loads(row[_TERM_INFO.size :])
+                out.add(name, btext, ids, weights)
             if not started:
                 fieldwriter.start_field(name, field)
                 add_row, field_key = fieldwriter._tindex.add, pack_ushort(fieldwriter._fieldid)

@@ -45,6 +45,7 @@ from whoosh.writing import SegmentWriter
 
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
+from desk.core.search.flat_postings import FlatWriter, path_of
 from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
@@ -189,6 +190,8 @@ class FastSegmentWriter(SigningSegmentWriter):
         self._analysed: dict[tuple[str, Any], list[Posting]] = {}
         #: id -> the (short form, long form) acronyms its abstract defines, for every document added.
         self.acronyms: dict[int, frozenset[Definition]] = {}
+        #: The new segment's flat postings, written beside it once it is assembled (flat_postings.py).
+        self.flat: FlatWriter | None = None
 
     def add_reader(self, reader: Any) -> None:
         self._pooled = True
@@ -290,6 +293,7 @@ class FastSegmentWriter(SigningSegmentWriter):
             return
         self.perdocwriter.close()
         fieldwriter = self.fieldwriter
+        flat = self.flat = FlatWriter()
         for name in sorted(self._grouped):
             terms = self._grouped[name]
             fieldwriter.start_field(name, self.schema[name])
@@ -299,6 +303,7 @@ class FastSegmentWriter(SigningSegmentWriter):
             for term in sorted(terms):
                 postings = terms[term]
                 btext = _as_bytes(term)
+                flat.add(name, btext, postings[0::_FLAT], postings[1::_FLAT])
                 row = inlined_term_info(postings) if len(postings) < INLINE_POSTINGS * _FLAT else None
                 if row is not None:  # most terms: the term table row, without a postings writer
                     add_row(field_key + btext, row)
@@ -309,6 +314,21 @@ class FastSegmentWriter(SigningSegmentWriter):
             fieldwriter.finish_field()
         self._grouped.clear()
         fieldwriter.close()
+
+    def _assemble_segment(self) -> None:
+        super()._assemble_segment()
+        write_flat(self)
+
+
+def write_flat(writer: FastSegmentWriter) -> None:
+    """Write the flat postings ``writer`` gathered beside its assembled segment (after assembly:
+    Whoosh packs every file named after the segment into its compound file)."""
+    flat, writer.flat = writer.flat, None
+    folder = getattr(writer.storage, "folder", None)
+    if flat is None or folder is None or not writer.compound:
+        return
+    segment = writer.get_segment()
+    flat.write(path_of(Path(folder), segment.segment_id()), segment.segment_id(), segment.doc_count_all())
 
 
 def _as_bytes(term: str | bytes) -> bytes:
@@ -415,7 +435,7 @@ def segment_id_column(storage: Any, schema: Any, segment: Any) -> array[int]:
     return column_ids
 
 
-def _docnums_of(column: array[int], wanted: list[int]) -> list[int]:
+def docnums_of(column: array[int], wanted: list[int]) -> list[int]:
     """The docnums whose id is in ``wanted``: a C-speed scan of the column per id for a few ids,
     numpy's isin for many (an import's batch)."""
     if len(wanted) <= FEW_IDS:
@@ -449,7 +469,7 @@ def delete_ids(writer: Any, ids: Iterable[int]) -> None:
             writer.delete_by_term("id", i)
         return
     for segment in writer.segments:
-        for docnum in _docnums_of(segment_id_column(writer.storage, writer.schema, segment), wanted):
+        for docnum in docnums_of(segment_id_column(writer.storage, writer.schema, segment), wanted):
             if not segment.is_deleted(docnum):
                 segment.delete_document(docnum)
 

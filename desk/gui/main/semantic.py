@@ -1,5 +1,7 @@
 """Building the semantic vectors in the background, after the library opens and after each import.
 
+Then, the same way, the flat postings of index segments an older desk wrote without them.
+
 The build (seconds at 10k papers) runs on a thread of its own, never on the UI thread nor on the
 library executor's one worker, so searches go on meanwhile, from words alone; the searches after
 it use the meaning of the words too. It starts a moment after the library is ready or an import
@@ -56,6 +58,10 @@ class VectorBuilder(QObject):
             except Exception:  # the library closed under it, a full disk: words alone still work
                 log.warning("the semantic vectors could not be built", exc_info=True)
                 done = ""
+            try:  # an index an older desk wrote: its segments' flat postings, once
+                lib.complete_index_elsewhere(self._stopped)
+            except Exception:  # derived and optional: searches read Whoosh's blocks meanwhile
+                log.warning("the search index's flat postings could not be written", exc_info=True)
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self.finished.emit(done)
             with self._lock:

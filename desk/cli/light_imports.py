@@ -1,0 +1,95 @@
+"""Whoosh imported by a one-shot command without the two stdlib packages it loads and desk never calls.
+
+whoosh-reloaded 2.7.5 (the version desk pins) loads, the first time any of it is imported,
+``urllib.request`` (``whoosh.compat`` imports ``urlretrieve`` for a model downloader; it brings
+``http.client``, ``email`` and ``ssl``) and the ``cached_property`` package (``whoosh.reading``
+decorates one reader property with it; the package imports ``asyncio``): ≈ 30 ms of a
+`desk note` or `desk search` process that loads Whoosh (``python -X importtime``), out of a
+0.2 s target. :func:`install` lets those two Whoosh modules run with stand-ins present only
+while each of them is executed: ``urlretrieve`` as a function that imports the real one when
+called, and ``cached_property`` as :func:`functools.cached_property` (the same caching in the
+instance's ``__dict__``). Every other import of ``urllib.request`` or ``asyncio``, before or
+after, gets the real module. Only the command line installs this (one thread, at start-up);
+the window imports Whoosh as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def _urllib_request() -> types.ModuleType:
+    module = types.ModuleType("urllib.request")
+
+    def urlretrieve(*args: Any, **kwargs: Any) -> Any:
+        """urllib.request.urlretrieve, imported when first called."""
+        from urllib.request import urlretrieve as real
+
+        return real(*args, **kwargs)
+
+    module.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    return module
+
+
+def _cached_property() -> types.ModuleType:
+    module = types.ModuleType("cached_property")
+    module.cached_property = functools.cached_property  # type: ignore[attr-defined]
+    return module
+
+
+#: Whoosh module -> the modules stood in for while it runs.
+STAND_INS: dict[str, dict[str, Callable[[], types.ModuleType]]] = {
+    "whoosh.compat": {"urllib.request": _urllib_request},
+    "whoosh.reading": {"cached_property": _cached_property},
+}
+
+
+class _StandInLoader(importlib.abc.Loader):
+    """The real loader of a Whoosh module, run with stand-ins in sys.modules meanwhile."""
+
+    def __init__(self, real: Any, stand_ins: dict[str, Callable[[], types.ModuleType]]) -> None:
+        self.real = real
+        self.stand_ins = stand_ins
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
+        return self.real.create_module(spec)  # type: ignore[no-any-return]
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        placed = {name: make() for name, make in self.stand_ins.items() if name not in sys.modules}
+        sys.modules.update(placed)
+        try:
+            self.real.exec_module(module)
+        finally:
+            for name, stand_in in placed.items():
+                if sys.modules.get(name) is stand_in:
+                    del sys.modules[name]
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the modules of STAND_INS as the path finder does, with their loader wrapped."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        stand_ins = STAND_INS.get(fullname)
+        if stand_ins is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        spec.loader = _StandInLoader(spec.loader, stand_ins)
+        return spec
+
+
+def install() -> None:
+    """Let Whoosh load without urllib.request and asyncio in this process (once; nothing when
+    Whoosh is loaded already)."""
+    if "whoosh.compat" in sys.modules or any(isinstance(f, _Finder) for f in sys.meta_path):
+        return
+    sys.meta_path.insert(0, _Finder())

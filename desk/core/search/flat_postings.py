@@ -1,0 +1,270 @@
+"""A segment's posting lists without positions, as flat arrays in a file of its own.
+
+Whoosh keeps a posting list in blocks of 1,024 postings, each a zlib-compressed pickle of
+their ids, weights and positions. Ranking needs only the ids and weights, yet reading a
+common word's list decompresses and unpickles every position of it: at 100k real abstracts
+that was most of what a query costs the first time its words are read (and every time at a
+million, where a posting cache holds a few queries' words). So desk writes, beside each
+segment it writes (``<segment id>.dpost``, named so Whoosh removes it with its segment), the
+same lists as plain arrays: local docnums (int32) and weights (float32), read in place
+through a memory map. Positions (phrases) and stored fields still come from the segment.
+
+The file is derived data: it is signed with the segment's files in the index's record
+(``manifest.py``), used only when the record lists it and its header names the segment and
+its document count, and a segment without one is read from Whoosh as before (a segment
+written by Whoosh's own writer, or one a merge of older segments through Whoosh's pool made).
+
+Layout (little-endian, every section 8-byte aligned): ``MAGIC``, a uint32 header length,
+the header (JSON: version, segment id, documents, and per field its counts and offset), then
+per field: the terms' 64-bit keys sorted (``term_key``) with each key's term number (uint32),
+each term's end in the term bytes and in the postings (int64), the term bytes in term order,
+the docnums, the weights.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import mmap
+import os
+import struct
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Sequence
+from itertools import accumulate
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAGIC = b"DESKPST\x01"
+VERSION = 1
+EXT = ".dpost"
+_HEADER_LEN = struct.Struct("<I")
+
+
+def term_key(btext: bytes) -> int:
+    """A term's 64-bit lookup key: stable across processes (Python's hash of bytes is not)."""
+    return (zlib.crc32(btext) << 32) | zlib.adler32(btext)
+
+
+def _pad(n: int) -> int:
+    return (-n) % 8
+
+
+class FlatWriter:
+    """Gathers one segment's posting lists, field by field and term by term in term order."""
+
+    def __init__(self) -> None:
+        self._fields: dict[str, tuple[list[bytes], array[int], array[int], array[float]]] = {}
+
+    def add(self, fieldname: str, btext: bytes, ids: Sequence[int], weights: Sequence[float]) -> None:
+        """Add one term's postings (``ids`` ascending); terms of a field must come in byte order."""
+        entry = self._fields.get(fieldname)
+        if entry is None:
+            entry = self._fields[fieldname] = ([], array("q"), array("i"), array("f"))
+        terms, ends, all_ids, all_weights = entry
+        terms.append(btext)
+        all_ids.extend(ids)
+        all_weights.extend(weights)
+        ends.append(len(all_ids))
+
+    def __bool__(self) -> bool:
+        return bool(self._fields)
+
+    def write(self, path: Path, segment: str, docs: int) -> None:
+        """Write the file for segment ``segment`` of ``docs`` documents (not synced: like the
+        segment's own files, it is listed by no table of contents until the commit that signs it).
+
+        Plain Python and ``array``: worker processes that write segments never load numpy.
+        """
+        sections: list[bytes] = []
+        fields: dict[str, dict[str, int]] = {}
+        offset = 0
+        for name in sorted(self._fields):
+            terms, post_ends, ids, weights = self._fields[name]
+            keys = list(map(term_key, terms))
+            order = sorted(range(len(terms)), key=keys.__getitem__)
+            blob = b"".join(terms)
+            parts = [
+                array("Q", map(keys.__getitem__, order)).tobytes(),
+                array("I", order).tobytes(),
+                array("q", accumulate(map(len, terms))).tobytes(),
+                post_ends.tobytes(),
+                blob,
+                ids.tobytes(),
+                weights.tobytes(),
+            ]
+            body = b"".join(part + b"\0" * _pad(len(part)) for part in parts)
+            fields[name] = {"terms": len(terms), "postings": len(ids), "blob": len(blob), "at": offset}
+            sections.append(body)
+            offset += len(body)
+        header = json.dumps(
+            {"version": VERSION, "segment": segment, "docs": docs, "fields": fields}, sort_keys=True
+        ).encode("utf-8")
+        start = len(MAGIC) + _HEADER_LEN.size + len(header)
+        head = MAGIC + _HEADER_LEN.pack(len(header)) + header + b"\0" * _pad(start)
+        # Under a name the index's record never lists, then renamed: a record made meanwhile (a
+        # commit in another process) never signs a file half written.
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            with tmp.open("wb") as fh:
+                fh.write(head)
+                for body in sections:
+                    fh.write(body)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+class _FieldTable:
+    """One field's arrays, in place in the mapped file."""
+
+    def __init__(self, buf: memoryview, base: int, terms: int, postings: int, blob: int) -> None:
+        at = base
+
+        def take(size: int) -> memoryview:
+            nonlocal at
+            view = buf[at : at + size]
+            at += size + _pad(size)
+            return view
+
+        self.count = terms
+        self.keys = take(8 * terms).cast("Q")
+        self.order = take(4 * terms).cast("I")
+        self.term_ends = take(8 * terms).cast("q")
+        self.post_ends = take(8 * terms).cast("q")
+        self.blob = take(blob)
+        ids_at = at
+        take(4 * postings)
+        weights_at = at
+        take(4 * postings)
+        import numpy as np  # here: the writer side (worker processes) never loads numpy
+
+        self.ids = np.frombuffer(buf, np.int32, postings, ids_at)
+        self.weights = np.frombuffer(buf, np.float32, postings, weights_at)
+        self.end = at
+
+    def term(self, k: int) -> bytes:
+        """The ``k``-th term in term order."""
+        return bytes(self.blob[self.term_ends[k - 1] if k else 0 : self.term_ends[k]])
+
+    def postings(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        lo = self.post_ends[k - 1] if k else 0
+        hi = self.post_ends[k]
+        return self.ids[lo:hi], self.weights[lo:hi]
+
+    def find(self, btext: bytes) -> int:
+        """The term number of ``btext``, or -1."""
+        key = term_key(btext)
+        keys = self.keys
+        at = bisect_left(keys, key)
+        while at < self.count and keys[at] == key:
+            k = self.order[at]
+            if self.term(k) == btext:
+                return k
+            at += 1
+        return -1
+
+
+class _Terms(Sequence[bytes]):
+    """A field's terms in term order, as a sequence bisect can search (read one at a time)."""
+
+    def __init__(self, table: _FieldTable) -> None:
+        self._table = table
+
+    def __len__(self) -> int:
+        return self._table.count
+
+    def __getitem__(self, k: Any) -> Any:
+        return self._table.term(k)
+
+
+class FlatPostings:
+    """The flat posting lists of one segment, read in place from its ``.dpost`` file."""
+
+    def __init__(self, path: Path, segment: str, docs: int) -> None:
+        """Map ``path``; raises ValueError when it is not the file of ``segment`` with ``docs``
+        documents in this version's layout (the caller then reads the segment from Whoosh)."""
+        with path.open("rb") as fh:
+            size = fh.seek(0, 2)
+            if size < len(MAGIC) + _HEADER_LEN.size:
+                raise ValueError(f"{path.name}: too short")
+            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        buf = memoryview(self._map)
+        if bytes(buf[: len(MAGIC)]) != MAGIC:
+            raise ValueError(f"{path.name}: not a desk postings file")
+        (length,) = _HEADER_LEN.unpack_from(buf, len(MAGIC))
+        start = len(MAGIC) + _HEADER_LEN.size
+        try:
+            header = json.loads(bytes(buf[start : start + length]))
+            if header["version"] != VERSION or header["segment"] != segment or header["docs"] != docs:
+                raise ValueError(f"{path.name}: written for another segment or version")
+            base = start + length + _pad(start + length)
+            self._fields: dict[str, _FieldTable] = {}
+            for name, info in header["fields"].items():
+                table = _FieldTable(
+                    buf, base + int(info["at"]), int(info["terms"]), int(info["postings"]), int(info["blob"])
+                )
+                if table.end > size or len(table.ids) != int(info["postings"]):
+                    raise ValueError(f"{path.name}: shorter than its header says")
+                self._fields[str(name)] = table
+        except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path.name}: damaged header ({exc})") from exc
+
+    def fields(self) -> frozenset[str]:
+        """The fields with at least one term."""
+        return frozenset(self._fields)
+
+    def get(self, fieldname: str, btext: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """(local docnums ascending, weights) of one term; empty arrays when the segment lacks it."""
+        table = self._fields.get(fieldname)
+        k = -1 if table is None else table.find(btext)
+        if k < 0:
+            import numpy as np
+
+            return np.zeros(0, np.int32), np.zeros(0, np.float32)
+        assert table is not None
+        return table.postings(k)
+
+    def prefixed(self, fieldname: str, bprefix: bytes, limit: int) -> tuple[list[bytes], bool]:
+        """(the first ``limit`` terms starting with ``bprefix``, in term order; whether that is all)."""
+        table = self._fields.get(fieldname)
+        if table is None:
+            return [], True
+        terms = _Terms(table)
+        k = bisect_left(terms, bprefix)
+        out: list[bytes] = []
+        while k < table.count:
+            term = table.term(k)
+            if not term.startswith(bprefix):
+                return out, True
+            if len(out) >= limit:
+                return out, False
+            out.append(term)
+            k += 1
+        return out, True
+
+
+def path_of(folder: Path, segment: str) -> Path:
+    """Where the flat postings of ``segment`` live in the index folder ``folder``."""
+    return folder / f"{segment}{EXT}"
+
+
+def open_trusted(folder: Path, segment: str, docs: int, signed: dict[str, Any] | None) -> FlatPostings | None:
+    """The flat postings of ``segment`` when the index's signed record lists their file, else None.
+
+    The record's check (``manifest.check_signed``) has already matched each listed file's size
+    and time to the disk; a file it does not list (an index written before them, or planted) or
+    whose header is wrong is not read, and the segment is read from Whoosh.
+    """
+    name = f"{segment}{EXT}"
+    if signed is None or name not in signed:
+        return None
+    try:
+        return FlatPostings(folder / name, segment, docs)
+    except (OSError, ValueError):
+        return None
