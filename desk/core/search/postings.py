@@ -508,9 +508,12 @@ class Corpus:
         places = [(t,) if isinstance(t, str) else tuple(t) for t in terms]
         frequency = [sum(self.doc_frequency(fieldname, alt) for alt in place) for place in places]
         order = sorted(range(len(places)), key=lambda k: (frequency[k], k))
-        for leaf, offset, _ in self.leaves:
+        for leaf, offset, segid in self.leaves:
             lo, hi = np.searchsorted(candidates, [offset, offset + leaf.doc_count_all()])
             local = candidates[lo:hi] - offset
+            flat = self.cache.flat.get(segid)
+            if flat is not None and not flat.has_positions(fieldname):
+                flat = None
             # docnum -> positions the phrase could start at, given the places read so far
             starts: dict[int, set[int]] | None = None
             for k in order:
@@ -520,7 +523,9 @@ class Corpus:
                 found: list[dict[int, Collection[int]]] = []
                 for alt in places[k]:
                     btext = field_obj.to_bytes(alt)
-                    if (fieldname, btext) in leaf:
+                    if flat is not None:  # in place, not a block of Whoosh's decoded per document
+                        found.append(flat.positions(fieldname, btext, wanted))
+                    elif (fieldname, btext) in leaf:
                         found.append(positions(leaf.postings(fieldname, btext), wanted))
                 self.positions_read += len(wanted)
                 at = found[0] if len(found) == 1 else merged(found)
