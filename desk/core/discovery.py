@@ -91,7 +91,10 @@ class Discovery:
         keep the interpreter to themselves); the store is then reloaded. Returns what changed.
 
         Setting ``cancel`` stops the build (its process is killed) and nothing is done."""
-        if not self.vectors_pending():
+        pending = self.vectors_pending()
+        # A float store (written before int16) is held whole: the build's ensure writes the same
+        # vectors again as int16, which are mapped (not a change of the vectors: nothing to say).
+        if not pending and not self.vectors.stored_as_floats():
             return None
         from desk.core.semantic.build import build_in_process
 
@@ -100,7 +103,7 @@ class Discovery:
                 return None
             return self.ensure_vectors()  # the process could not start or failed: here, then
         self.vectors.load()
-        return "built"
+        return "built" if pending else None
 
     def check_vectors(self) -> list[str]:
         """Bring the vectors up to date, then what is still wrong with them (empty: they agree).

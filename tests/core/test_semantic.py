@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -227,8 +228,10 @@ def test_vectors_are_held_and_stored_as_int16_and_float_stores_read_alike(topics
     exact = floats / np.maximum(norms, 1e-9)[:, None]
     assert np.abs(data.products(query) - exact @ query).max() < 1e-4
     path = folder / "vectors.npy"
-    for dtype in (np.float16, np.float32):  # as sessions 6 and 7 wrote them
-        np.save(path, floats.astype(dtype), allow_pickle=False)
+    for dtype in (np.float16, np.float32):  # as sessions 6 and 7 wrote them (a new file replacing
+        # the old, as store.write does: the store read above maps the file it opened)
+        np.save(folder / "old.npy", floats.astype(dtype), allow_pickle=False)
+        os.replace(folder / "old.npy", path)
         meta = json.loads((folder / store.MANIFEST_NAME).read_text())
         meta["files"]["vectors"]["crc32"] = store._crc(path)
         (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whoosh.automata.fsa import find_all_matches
 from whoosh.automata.lev import levenshtein_automaton
 
 from desk.core.search.query import Word
 from desk.core.search.schema import analyze
+
+if TYPE_CHECKING:  # numpy's: loaded when the file is parsed, not by a command's few lookups
+    from desk.core.search.wordcounts import WordCounts
 
 MIN_LENGTH = 3  # shorter words are too often acronyms to correct
 MAX_LENGTH = 40  # a longer "word" is pasted junk: its edit automaton would take seconds to build
@@ -41,18 +44,18 @@ class Lexicon:
     into a dict only when the whole lexicon is wanted (a correction's neighbours, a rewrite); a
     search's or an edit's few words are looked up in its text (the last valid line of a word is
     its count, as the parse has it), a fraction of parsing 150k lines. Otherwise (the window) it
-    is parsed on refresh, once, and every later lookup is a dict's.
+    is parsed on refresh, once, into compact sorted arrays (``WordCounts``: ~20 MB, not a dict's
+    ~170 MB, at a million words), and every later lookup is a bisection.
     """
 
     def __init__(self, path: Path | None = None, *, lazy: bool = False) -> None:
         self.path = path
         self.lazy = lazy  # refresh keeps the text (a one-shot command), else parses it at once
-        self._counts: dict[str, int] | None = {}  # None: not parsed yet (see _raw)
-        self._raw = ""  # "\n" + the file's text, while _counts is None
+        self._counts: WordCounts | None = None  # None: not parsed yet (see _raw)
+        self._raw = "\n"  # "\n" + the file's text, while _counts is None
         self._over: dict[str, int] = {}  # counts changed since the file was read, while unparsed
         self._found: dict[str, int | None] = {}  # words looked up in _raw
         self._scans = 0  # words looked up in _raw since it was read
-        self._sorted: list[str] | None = None
         self._stamp: tuple[int, int] | None = None
         self._memo: dict[tuple[str, bool], str | None] = {}
         self._changed: set[str] = set()  # words counted since the file was last written
@@ -73,14 +76,10 @@ class Lexicon:
         """Documents holding ``word`` (0 when none)."""
         return self._value(word) or 0
 
-    def _all(self) -> dict[str, int]:
+    def _all(self) -> WordCounts:
         """Every word's count, the file parsed now if it was not yet."""
         if self._counts is None:
-            counts: dict[str, int] = {}
-            for line in self._raw.splitlines():
-                word, _, n = line.partition("\t")
-                if word and n.isdigit():
-                    counts[word] = int(n)
+            counts = _parse(self._raw[1:].encode("utf-8"), self._raw)
             counts.update(self._over)
             self._counts, self._raw, self._over, self._found = counts, "", {}, {}
         return self._counts
@@ -104,7 +103,7 @@ class Lexicon:
             start = at + len(key)
             stop = raw.find("\n", start)
             n = raw[start:] if stop < 0 else raw[start:stop]
-            if n.isdigit():
+            if n.isdecimal():
                 found = int(n)
                 break
             at = raw.rfind(key, 0, at)
@@ -119,14 +118,21 @@ class Lexicon:
 
     def add_counts(self, counts: Mapping[str, int]) -> bool:
         """Add the word counts of many documents at once; True when a word was new."""
-        new = False
-        for w, k in counts.items():
-            n = self.count(w)
-            new = new or n == 0
-            (self._counts if self._counts is not None else self._over)[w] = n + k
+        held = self._counts
+        if held is not None:  # parsed: found in the buffer many at once (an import's batch)
+            new = held.add_counts(counts)
+            held.maybe_fold()
+        else:
+            new = False
+            for w, k in counts.items():
+                n = self.count(w)  # may parse the file (after SCANS_BEFORE_PARSE lookups)
+                new = new or n == 0
+                if self._counts is not None:
+                    self._counts.set(w, n + k)
+                else:
+                    self._over[w] = n + k
         self._changed.update(counts)
         if new:
-            self._sorted = None
             self._memo.clear()
         return new
 
@@ -137,22 +143,26 @@ class Lexicon:
         try:
             st = self.path.stat()
         except OSError:
-            self._counts, self._sorted, self._stamp = {}, None, None
-            self._raw, self._over, self._found = "", {}, {}
+            self._counts, self._stamp = None, None
+            self._raw, self._over, self._found = "\n", {}, {}
             self._memo.clear()
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
             return
         try:
-            text = self.path.read_text(encoding="utf-8")
+            raw = self.path.read_bytes()
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError):
-            text = ""
-        self._counts, self._raw, self._over, self._found = None, "\n" + text, {}, {}
+            raw, text = b"", ""
+        self._raw, self._over, self._found = "", {}, {}
         self._scans = 0
         if not self.lazy or _OTHER_LINE_ENDS.search(text):
-            self._all()
-        self._sorted, self._stamp = None, stamp
+            self._counts = _parse(raw, "\n" + text)
+        else:
+            self._counts, self._raw = None, "\n" + text
+        del raw, text
+        self._stamp = stamp
         self._memo.clear()
         self._changed.clear()
         self._appended = 0
@@ -163,7 +173,9 @@ class Lexicon:
         if target is None:
             return
         tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text("".join(f"{w}\t{n}\n" for w, n in sorted(self._all().items())), encoding="utf-8")
+        with tmp.open("wb") as fh:  # every word in sorted order, a chunk of lines at a time
+            for chunk in self._all().lines():
+                fh.write(chunk)
         os.replace(tmp, target)
         if target == self.path:
             self._changed.clear()
@@ -206,21 +218,12 @@ class Lexicon:
 
     def within(self, word: str, maxdist: int) -> list[str]:
         """Lexicon words within ``maxdist`` edits of ``word`` sharing its first letter."""
-        if self._sorted is None:
-            self._sorted = sorted(self._all())
-        data = self._sorted
-        if not data:
+        data = self._all()
+        if not len(data):
             return []
         dfa = levenshtein_automaton(word, maxdist, 1).to_dfa()
-        state = {"i": 0}
-
-        # Whoosh's sorted-list skipper: next word >= w, or None.
-        def lookup(w: str) -> str | None:
-            i = bisect_left(data, w, state["i"])
-            state["i"] = i
-            return data[i] if i < len(data) else None
-
-        return list(find_all_matches(dfa, lookup))
+        # Whoosh's sorted-list skipper: next word >= w, or None (w only grows along the walk).
+        return list(find_all_matches(dfa, data.at_least()))
 
     def correct(self, word: str, stem_known: Callable[[str], bool]) -> str | None:
         """The most frequent close word for a word the library (nearly) lacks; None when known or hopeless.
@@ -357,6 +360,24 @@ def spelling_variants(
     return out
 
 
+def _parse(raw: bytes, text: str) -> WordCounts:
+    """The counts of a lexicon file: its bytes parsed by numpy (WordCounts.parse), or, for a file
+    with other line ends than "\n" or a count not of ASCII digits, its ``text`` line by line
+    (str.splitlines' lines: the last of a word whose count is a number is its count)."""
+    from desk.core.search.wordcounts import WordCounts
+
+    if not _OTHER_LINE_ENDS.search(text):
+        fast = WordCounts.parse(raw)
+        if fast is not None:
+            return fast
+    items = []
+    for line in text.splitlines():
+        word, _, n = line.partition("\t")
+        if word and n.isdecimal():
+            items.append((word, int(n)))
+    return WordCounts.from_items(items)
+
+
 class _Counts(Mapping[str, int]):
     """A lexicon's counts as a read-only mapping: a word looked up alone parses nothing."""
 
@@ -373,7 +394,7 @@ class _Counts(Mapping[str, int]):
         return isinstance(word, str) and word in self._lexicon
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._lexicon._all())
+        return (word for word, _ in self._lexicon._all().items())
 
     def __len__(self) -> int:
         return len(self._lexicon._all())

@@ -12,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import enum
 import json
+import mmap
 import os
 import shutil
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,34 @@ def _chunk_product(block: np.ndarray, query: np.ndarray, out: np.ndarray) -> Non
     np.dot(block, query, out=out)
 
 
+class Pages:
+    """The read-only mapping of a store's vectors file, whose pages a pass over it gives back.
+
+    A search's product reads every row; mapped pages it touched would stay in the window's
+    resident memory (384 MB at a million papers) although the file's page cache holds them
+    anyway. ``release`` tells the kernel the process is done with a range (Linux's
+    MADV_DONTNEED on a shared file mapping: the next read maps the cached page again); where
+    madvise is missing the pages stay mapped, as any file mapping's do, and the kernel may
+    still reclaim them: they are clean.
+    """
+
+    def __init__(self, mapping: mmap.mmap, offset: int) -> None:
+        self.mapping = mapping
+        self.offset = offset  # where the array's data starts in the file (after the .npy header)
+
+    def release(self, start: int, stop: int) -> None:
+        """Give back the pages holding bytes [start, stop) of the array's data."""
+        advise = getattr(self.mapping, "madvise", None)
+        dontneed = getattr(mmap, "MADV_DONTNEED", None)
+        if advise is None or dontneed is None or stop <= start:
+            return
+        lo = self.offset + start
+        lo -= lo % mmap.PAGESIZE
+        hi = min(len(self.mapping), self.offset + stop)
+        with contextlib.suppress(OSError, ValueError):
+            advise(dontneed, lo, hi - lo)
+
+
 @dataclass(frozen=True)
 class Vectors:
     """One paper vector per id, and the model that places a query among them."""
@@ -78,6 +107,8 @@ class Vectors:
     rows given are quantized."""
     model: LsaModel
     fitted_on: int  # papers the model was fitted on (a refit is due when the library doubles)
+    pages: Pages | None = field(default=None, compare=False, repr=False)
+    """The file mapping ``vectors`` reads from (store.read), or None when they are held."""
 
     def __post_init__(self) -> None:
         if self.vectors.dtype != np.int16:
@@ -90,7 +121,10 @@ class Vectors:
 
     def rows(self, at: Any) -> np.ndarray:
         """The float32 vectors of the rows ``at`` (an index, a slice or an array of rows)."""
-        return np.asarray(self.vectors[at], dtype=np.float32) / np.float32(SCALE)
+        out = np.asarray(self.vectors[at], dtype=np.float32) / np.float32(SCALE)
+        if self.pages is not None:
+            self.pages.release(0, self.vectors.nbytes)
+        return out
 
     def products(self, query: np.ndarray) -> np.ndarray:
         """Every row's dot product with ``query`` (float32), CHUNK_ROWS rows converted at a time."""
@@ -100,11 +134,16 @@ class Vectors:
             return out
         q = (np.asarray(query, dtype=np.float32) / np.float32(SCALE)).astype(np.float32)
         buffer = np.empty((min(CHUNK_ROWS, n), self.vectors.shape[1]), np.float32)
+        row_bytes = self.vectors.shape[1] * self.vectors.itemsize
         for lo in range(0, n, CHUNK_ROWS):
             chunk = self.vectors[lo : lo + CHUNK_ROWS]
             block = buffer[: len(chunk)]
             np.copyto(block, chunk)
+            if self.pages is not None:  # read once into the buffer: the mapped pages go back
+                self.pages.release(lo * row_bytes, (lo + len(chunk)) * row_bytes)
             _chunk_product(block, q, out[lo : lo + len(chunk)])
+        if self.pages is not None:  # and those a fault mapped ahead of the last chunk (a large folio)
+            self.pages.release(0, self.vectors.nbytes)
         return out
 
 
@@ -170,15 +209,38 @@ def _manifest(directory: Path) -> dict[str, object]:
     return manifest
 
 
+def _mapped(path: Path) -> tuple[np.ndarray, Pages] | None:
+    """The int16 rows of a .npy file, mapped read-only instead of read, or None when the file
+    holds another dtype (a float store written before: read whole and quantized) or no rows.
+
+    The mapping keeps the file it opened: a store written again replaces the file (os.replace),
+    so the rows held stay those of the store read. Raises ValueError for a file too short."""
+    with path.open("rb") as f:
+        fmt = np.lib.format
+        version = fmt.read_magic(f)
+        header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        shape, fortran, dtype = header(f)
+        offset = f.tell()
+        if fortran or np.dtype(dtype) != np.dtype(np.int16) or len(shape) != 2 or 0 in shape:
+            return None
+        mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    count = int(shape[0]) * int(shape[1])
+    array = np.frombuffer(mapping, np.int16, count, offset).reshape(shape)  # read-only
+    return array, Pages(mapping, offset)
+
+
 def read(directory: Path, verify: bool = True) -> Vectors:
     """The store in ``directory``; raises StoreError (MISSING, CORRUPT, OLD_VERSION).
 
-    ``verify`` compares each file's CRC-32 with the manifest's before loading it.
+    ``verify`` compares each file's CRC-32 with the manifest's before loading it. The int16
+    vectors are mapped from their file, not read (``_mapped``): a window holds the pages a
+    product is reading, not the whole store.
     """
     manifest = _manifest(directory)
     files = manifest["files"]
     assert isinstance(files, dict)
     arrays: dict[str, np.ndarray] = {}
+    pages: Pages | None = None
     for name in ARRAYS:
         path = directory / f"{name}.npy"
         entry = files.get(name)
@@ -187,7 +249,11 @@ def read(directory: Path, verify: bool = True) -> Vectors:
         if verify and _crc(path) != entry.get("crc32"):
             raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy fails its checksum")
         try:
-            array = np.load(path, allow_pickle=False)
+            found = _mapped(path) if name == "vectors" else None
+            if found is not None:
+                array, pages = found
+            else:
+                array = np.load(path, allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy is unreadable") from exc
         if list(array.shape) != entry.get("shape"):
@@ -212,6 +278,7 @@ def read(directory: Path, verify: bool = True) -> Vectors:
         vectors,  # int16; a float16 or float32 store written before is quantized (Vectors)
         model,
         int(fitted) if isinstance(fitted, int) else len(ids),
+        pages,
     )
 
 

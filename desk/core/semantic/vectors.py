@@ -98,6 +98,7 @@ class SemanticVectors:
                     # from now on (not a change of the vectors: nothing to say).
                     with contextlib.suppress(OSError):
                         store.write(self.directory, self._current)
+                        self._map_written()
                 return None
             wanted = np.asarray(sorted(set(ids)), np.int64)
             data = self._current
@@ -111,7 +112,21 @@ class SemanticVectors:
                 fresh = _update(data, wanted, abstracts, progress)
             self._set(fresh)
             store.write(self.directory, fresh)
+            self._map_written()
             return reason
+
+    def stored_as_floats(self) -> bool:
+        """Whether the store on disk holds float vectors (written before int16): ``ensure`` writes
+        them again as int16, which are mapped, not held whole (see store.read)."""
+        return store.stored_as_floats(self.directory)
+
+    def _map_written(self) -> None:
+        """Use the store just written from its file (mapped: see store.read) instead of the
+        arrays built in memory (a million papers' vectors are 384 MB)."""
+        try:
+            self._set(store.read(self.directory, verify=False))
+        except (StoreError, OSError):
+            log.debug("the semantic vectors just written could not be read back", exc_info=True)
 
     def problems(self, ids: Sequence[int]) -> list[str]:
         """How the store on disk differs from a sound store of the papers ``ids`` (empty: agrees)."""
