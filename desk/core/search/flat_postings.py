@@ -317,6 +317,13 @@ class FlatPostings:
         except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
             raise ValueError(f"{path.name}: damaged header ({exc})") from exc
 
+    def release(self) -> None:
+        """Give back the mapped pages read so far (arrays read from them stay valid: the next
+        read maps the file's cached pages again; see desk.core.resident)."""
+        from desk.core import resident
+
+        resident.release(self._map)
+
     def fields(self) -> frozenset[str]:
         """The fields with at least one term."""
         return frozenset(self._fields)

@@ -198,6 +198,20 @@ class PostingCache:
             self._stored.popitem(last=False)
         return fields
 
+    def release_mapped(self) -> bool:
+        """After a search: give back the flat postings' mapped pages when the process holds more
+        file pages than desk.core.resident's budget (a kernel caching files in large folios maps
+        megabytes for a term looked up: at a million papers one search mapped ~1 GB of them).
+        Kept lists stay valid (their pages are read again from the page cache). True if done."""
+        from desk.core import resident
+
+        if not any(f is not None for f in self.flat.values()) or not resident.over_budget():
+            return False
+        for flat in self.flat.values():
+            if flat is not None:
+                flat.release()
+        return True
+
     def get(
         self, leaf: Any, segid: str, fieldname: str, btext: bytes, info: Any = UNKNOWN
     ) -> tuple[np.ndarray, np.ndarray]:
