@@ -289,6 +289,7 @@ class FlatPostings:
             self.mapped = size > READ_WHOLE_UP_TO
             fh.seek(0)
             data: Any = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if self.mapped else fh.read()
+        self._map: mmap.mmap | None = data if self.mapped else None
         buf = memoryview(data)
         if bytes(buf[: len(MAGIC)]) != MAGIC:
             raise ValueError(f"{path.name}: not a desk postings file")
@@ -320,6 +321,8 @@ class FlatPostings:
     def release(self) -> None:
         """Give back the mapped pages read so far (arrays read from them stay valid: the next
         read maps the file's cached pages again; see desk.core.resident)."""
+        if self._map is None:  # read into memory: nothing mapped to give back
+            return
         from desk.core import resident
 
         resident.release(self._map)
