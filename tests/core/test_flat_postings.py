@@ -16,11 +16,13 @@ from dev_texts import dev_abstracts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from desk.core.search import IndexDoc, SearchIndex, manifest, writer
+from desk.core.search import IndexDoc, SearchIndex, flat_postings, manifest, writer
 from desk.core.search.flat_backfill import backfill
 from desk.core.search.flat_postings import EXT, FlatPostings, FlatWriter, open_trusted
+from desk.core.search.positions import positions
 from desk.core.search.postings import _decode
 from desk.core.search.segment_merge import commit_merged, merge_segments
+from desk.core.search.writer import encode_positions
 from desk.core.workers import WorkerPool
 
 QUERIES = [
@@ -31,6 +33,10 @@ QUERIES = [
     "neural radiance fields",
     "contrast*",
     '"object detection"',
+    '"point cloud"',
+    '"self-supervised learning"',
+    '"semantic segm',
+    "NeRF",
     "note:group",
 ]
 
@@ -86,6 +92,14 @@ def _compare_every_term(ix: SearchIndex) -> int:
                 ids, weights = _decode(reader._terms.matcher(field, btext, reader.schema[field].format))
                 got_ids, got_weights = flat.get(field, btext)
                 assert np.array_equal(got_ids, ids) and np.array_equal(got_weights, weights), (field, btext)
+                if reader.schema[field].format.supports("positions"):
+                    wanted = ids[::3]  # every third document holding it, and one that does not
+                    wanted = np.union1d(wanted, [seg.doc_count_all() - 1]).astype(np.int64)
+                    matcher = reader._terms.matcher(field, btext, reader.schema[field].format)
+                    expected = {d: set(p) for d, p in positions(matcher, wanted).items()}
+                    assert flat.positions(field, btext, wanted) == expected, (field, btext)
+                else:
+                    assert not flat.has_positions(field) or field not in flat.fields()
                 compared += 1
         finally:
             reader.close()
@@ -140,8 +154,21 @@ def test_a_merge_writes_the_merged_segments_flat_lists(tmp_path: Path) -> None:
     live = {s.segment_id() for s in _segments(ix)}
     assert {p.name[: -len(EXT)] for p in ix.directory.glob(f"*{EXT}")} == live
     with_flat = _answers(ix)
+    assert set(ix._cache.flat) == live  # the merged-away segments' files are let go
     _unsign_flat(ix)
     assert _answers(ix) == with_flat
+
+
+def test_big_files_are_mapped_small_ones_read_and_both_answer_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ix = _segmented(tmp_path / "index", 2, 200)
+    read = _answers(ix)
+    assert all(f is not None and not f.mapped for f in ix._cache.flat.values())
+    monkeypatch.setattr(flat_postings, "READ_WHOLE_UP_TO", 0)
+    ix.close()
+    assert _answers(ix) == read
+    assert all(f is not None and f.mapped for f in ix._cache.flat.values())
 
 
 def test_segments_written_by_worker_processes_bring_their_flat_lists(tmp_path: Path) -> None:
@@ -216,14 +243,22 @@ def test_the_file_gives_back_every_list_and_prefix_written(
 ) -> None:
     out = FlatWriter()
     lists: dict[tuple[str, bytes], tuple[list[int], list[float]]] = {}
+    where: dict[tuple[str, bytes], dict[int, set[int]]] = {}
+    top = data.draw(st.sampled_from([60, 70_000]))  # uint16 positions, or a long note's uint32
     for name in sorted(fields):
+        keeps = name in ("title", "abstract")  # fields with positions (the others: ids, tags)
         for term in sorted(fields[name]):
             ids = sorted(data.draw(st.sets(st.integers(0, 499), min_size=1, max_size=20)))
-            weights = [
-                float(w) for w in data.draw(st.lists(st.integers(1, 9), min_size=len(ids), max_size=len(ids)))
+            places = [
+                sorted(data.draw(st.sets(st.integers(0, top), min_size=1, max_size=4))) if keeps else []
+                for _ in ids
             ]
-            out.add(name, term, ids, weights)
+            weights = [float(len(p) or 1) for p in places]
+            values = [encode_positions(p) if p else b"" for p in places]
+            out.add(name, term, ids, weights, values)
             lists[(name, term)] = (ids, weights)
+            if keeps:
+                where[(name, term)] = {d: set(p) for d, p in zip(ids, places, strict=True)}
     path = tmp_path_factory.mktemp("flat") / f"seg{EXT}"
     out.write(path, "seg", 500)
     flat = FlatPostings(path, "seg", 500)
@@ -231,6 +266,12 @@ def test_the_file_gives_back_every_list_and_prefix_written(
     for (name, term), (ids, weights) in lists.items():
         got_ids, got_weights = flat.get(name, term)
         assert got_ids.tolist() == ids and got_weights.tolist() == weights
+        if (name, term) in where:
+            wanted = np.array(sorted(set(ids[::2]) | {499}), np.int64)
+            expected = {d: p for d, p in where[(name, term)].items() if d in set(wanted.tolist())}
+            assert flat.positions(name, term, wanted) == expected
+        else:
+            assert not flat.has_positions(name)
     probe = data.draw(st.binary(min_size=1, max_size=12))
     for name in ("title", "abstract", "id", "tags", "absent"):
         if (name, probe) not in lists:

@@ -20,11 +20,12 @@ import hashlib
 import json
 import os
 import re
+from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -156,11 +157,12 @@ class Acronyms:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         self._by_doc: dict[int, frozenset[Definition]] = {}
-        # The file as read, until by_doc is wanted: its definitions and its rows [doc id, def
-        # index...] (doc ids ascending). A search counts definitions from the rows; an edit of
-        # a paper whose definitions stay the same finds them by bisection: neither builds a
-        # frozenset per document (48k at 100k papers).
-        self._file: tuple[list[Definition], list[list[int]], list[int]] | None = None
+        # The file as read, until by_doc is wanted: its definitions and its rows (doc ids
+        # ascending, each with its definitions' indexes; _Rows: flat arrays, not a list per
+        # document: 481k rows held ~110 MB at a million papers as lists, ~12 MB as arrays). A
+        # search counts definitions from the rows; an edit of a paper whose definitions stay the
+        # same finds them by bisection: neither builds a frozenset per document (48k at 100k).
+        self._file: tuple[list[Definition], _Rows] | None = None
         self._stamp: tuple[int, int] | None = None
         self._tables: (
             tuple[dict[str, dict[Definition, int]], dict[tuple[str, ...], dict[str, int]]] | None
@@ -171,8 +173,8 @@ class Acronyms:
     def by_doc(self) -> dict[int, frozenset[Definition]]:
         """Document id -> the definitions its abstract holds (documents with none left out)."""
         if self._file is not None:
-            defs, rows, _ = self._file
-            self._by_doc = {row[0]: frozenset(defs[k] for k in row[1:]) for row in rows}
+            defs, rows = self._file
+            self._by_doc = {doc: frozenset(defs[k] for k in rows.of(i)) for i, doc in enumerate(rows.ids)}
             self._file = None
         return self._by_doc
 
@@ -184,16 +186,17 @@ class Acronyms:
         return len(self.by_doc)
 
     def __bool__(self) -> bool:
-        return bool(self._file[1]) if self._file is not None else bool(self._by_doc)
+        return bool(self._file[1].ids) if self._file is not None else bool(self._by_doc)
 
     def _defs_of(self, doc_id: int) -> frozenset[Definition]:
         """One document's definitions (by_doc.get), without building the others'."""
         if self._file is None:
             return self._by_doc.get(doc_id, frozenset())
-        defs, rows, ids = self._file
+        defs, rows = self._file
+        ids = rows.ids
         at = bisect_left(ids, doc_id)
         if at < len(ids) and ids[at] == doc_id:
-            return frozenset(defs[k] for k in rows[at][1:])
+            return frozenset(defs[k] for k in rows.of(at))
         return frozenset()
 
     def counts(self) -> Counter[Definition]:
@@ -281,9 +284,9 @@ class Acronyms:
             if self._file is not None:
                 # Each definition once, with the documents holding it, in the order the documents
                 # first hold them: the walk below's order (ties between long forms rank alike).
-                defs, rows, _ = self._file
-                held = Counter(chain.from_iterable(row[1:] for row in rows))
-                first = dict.fromkeys(chain.from_iterable(row[1:] for row in rows))
+                defs, rows = self._file
+                held = Counter(rows.flat)
+                first = dict.fromkeys(rows.flat)
                 counted = [(defs[k], held[k]) for k in first]
             else:
                 # A document's own definitions in sorted order (the file's), not its set's: a set
@@ -338,8 +341,22 @@ def _dump(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _read_rows(path: Path) -> tuple[list[Definition], list[list[int]], list[int]] | None:
-    """(definitions, rows, their doc ids) of an acronyms file as save() writes it (its payload's
+class _Rows:
+    """Rows of an acronyms file as flat arrays: doc ids (ascending), where each row's definition
+    indexes start in ``flat``, and those indexes, row after row."""
+
+    def __init__(self, rows: list[list[int]]) -> None:
+        self.ids = array("q", [row[0] for row in rows])
+        self.starts = array("q", accumulate((len(row) - 1 for row in rows), initial=0))
+        self.flat = array("i", chain.from_iterable(row[1:] for row in rows))  # < len(defs)
+
+    def of(self, i: int) -> array[int]:
+        """The definition indexes of row ``i``."""
+        return self.flat[self.starts[i] : self.starts[i + 1]]
+
+
+def _read_rows(path: Path) -> tuple[list[Definition], _Rows] | None:
+    """(definitions, rows) of an acronyms file as save() writes it (its payload's
     very text checksummed: nothing dumped again; each row's indexes ascending, as save() sorts
     them), doc ids and indexes whole numbers in range, doc ids ascending; None for anything
     else (read() then decides)."""
@@ -365,8 +382,8 @@ def _read_rows(path: Path) -> tuple[list[Definition], list[list[int]], list[int]
             and len(set(defs)) == len(defs)
         ):
             return None
-        return defs, rows, ids
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return defs, _Rows(rows)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError):
         return None
 
 

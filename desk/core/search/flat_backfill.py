@@ -10,13 +10,15 @@ never changes a segment; a segment merged away meanwhile just loses its file wit
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from desk.core.search import manifest
-from desk.core.search.flat_postings import EXT, FlatWriter, path_of
+from desk.core.search.flat_postings import EXT, FlatWriter, open_trusted, path_of
 from desk.core.search.names import INDEX_NAME
 from desk.core.search.whoosh_internals import fast
 
@@ -24,16 +26,20 @@ LOCK_TIMEOUT = 10.0  # seconds to wait for the index's write lock to sign the ne
 
 
 def lacking(folder: Path, segments: list[Any]) -> list[Any]:
-    """The segments of ``segments`` whose flat postings the signed record does not list."""
+    """The segments of ``segments`` without flat postings a reader would use: none listed in the
+    signed record, or a file of an older layout (or damaged: its header refused)."""
     signed = manifest.signed_files(folder) or {}
-    return [seg for seg in segments if f"{seg.segment_id()}{EXT}" not in signed]
+    return [
+        seg
+        for seg in segments
+        if f"{seg.segment_id()}{EXT}" not in signed
+        or open_trusted(folder, seg.segment_id(), seg.doc_count_all(), signed) is None
+    ]
 
 
 def write_for(storage: Any, schema: Any, segment: Any) -> Path:
     """Write the flat postings of one segment of the index in ``storage`` from its own lists."""
     from whoosh.reading import SegmentReader
-
-    from desk.core.search.postings import _decode
 
     reader = SegmentReader(storage, schema, segment)
     out = FlatWriter()
@@ -43,13 +49,43 @@ def write_for(storage: Any, schema: Any, segment: Any) -> Path:
             fmt = reader.schema[fieldname].format
             for btext in reader.lexicon(fieldname):
                 # The segment's own lists, deleted documents included: readers drop those.
-                ids, weights = _decode(terms.matcher(fieldname, btext, fmt))
-                out.add(fieldname, btext, ids.tolist(), weights.tolist())
+                ids, weights, values = _postings(terms.matcher(fieldname, btext, fmt))
+                out.add(fieldname, btext, ids, weights, values)
     finally:
         reader.close()
     path = path_of(Path(storage.folder), segment.segment_id())
     out.write(path, segment.segment_id(), segment.doc_count_all())
     return path
+
+
+def _postings(matcher: Any) -> tuple[list[int], list[float], list[Any]]:
+    """(docnums, weights, values) of a whole posting list: a block at a time where Whoosh's block
+    layout allows it (as segment_merge reads them), else through the matcher."""
+    from whoosh.codec.whoosh3 import W3LeafMatcher
+
+    ids: list[int] = []
+    weights: list[float] = []
+    values: list[Any] = []
+    if isinstance(matcher, W3LeafMatcher) and not matcher._byteids:
+        while matcher.is_active():
+            if matcher._data is None:
+                matcher._read_data()
+            deltas, block_weights = matcher._data[0], matcher._data[1]
+            block = list(accumulate(deltas))
+            if block_weights is None or isinstance(block_weights, float):
+                block_weights = [1.0 if block_weights is None else block_weights] * len(block)
+            matcher._read_values()
+            ids.extend(block)
+            weights.extend(block_weights)
+            values.extend(matcher._values)
+            matcher._next_block()
+        return ids, weights, values
+    while matcher.is_active():
+        ids.append(matcher.id())
+        weights.append(matcher.weight())
+        values.append(matcher.value())
+        matcher.next()
+    return ids, weights, values
 
 
 def backfill(folder: Path, cancel: threading.Event | None = None) -> int:
@@ -85,6 +121,8 @@ POLL_S = 0.1  # how often a waiting backfill looks whether it was cancelled
 
 
 def _child(folder: str) -> None:
+    with contextlib.suppress(OSError, AttributeError):  # below the window: ~0.3 s of CPU per 1,000 papers
+        os.nice(10)
     backfill(Path(folder))
 
 

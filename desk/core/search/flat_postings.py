@@ -18,7 +18,8 @@ Layout (little-endian, every section 8-byte aligned): ``MAGIC``, a uint32 header
 the header (JSON: version, segment id, documents, and per field its counts and offset), then
 per field: the terms' 64-bit keys sorted (``term_key``) with each key's term number (uint32),
 each term's end in the term bytes and in the postings (int64), the term bytes in term order,
-the docnums, the weights.
+the docnums, the weights, and where the field keeps positions each posting's end in them
+(uint32) and the positions.
 """
 
 from __future__ import annotations
@@ -31,18 +32,25 @@ import struct
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import accumulate
 from pathlib import Path
+from pickle import dumps
 from typing import TYPE_CHECKING, Any
+
+from whoosh.formats import _INT_SIZE
+from whoosh.system import pack_uint
+
+from desk.core.search.unpickling import loads
 
 if TYPE_CHECKING:
     import numpy as np
 
 MAGIC = b"DESKPST\x01"
-VERSION = 1
+VERSION = 3  # 1 had no positions (2: never on main)
 EXT = ".dpost"
 _HEADER_LEN = struct.Struct("<I")
+READ_WHOLE_UP_TO = 4 << 20  # bytes: a smaller file is read into memory, a bigger one mapped
 
 
 def term_key(btext: bytes) -> int:
@@ -54,22 +62,80 @@ def _pad(n: int) -> int:
     return (-n) % 8
 
 
+# Whoosh's Positions value of a word seen once at p (most postings): pack_uint(1) + a pickle of [p].
+_ONCE_POS = {pack_uint(1) + dumps([p], 2): p for p in range(2048)}
+
+
+def _decode_positions(value: bytes) -> list[int]:
+    """The positions in one Whoosh Positions value (a count, then a pickle of their deltas)."""
+    body = value[_INT_SIZE:]
+    return list(accumulate(loads(body if body.endswith(b".") else body + b".")))
+
+
+def positions_of(values: Sequence[Any]) -> tuple[list[int], list[int]] | None:
+    """(positions per posting, all of them in order) of a list's Whoosh values; None when no
+    posting has positions (a field indexed without them)."""
+    firsts = list(map(_ONCE_POS.get, values))
+    if None not in firsts:
+        return [1] * len(firsts), firsts  # type: ignore[return-value]
+    if not any(values):
+        return None
+    counts: list[int] = []
+    flat: list[int] = []
+    for value, first in zip(values, firsts, strict=True):
+        if first is not None:
+            counts.append(1)
+            flat.append(first)
+        elif value:
+            found = _decode_positions(value)
+            counts.append(len(found))
+            flat.extend(found)
+        else:
+            counts.append(0)
+    return counts, flat
+
+
 class FlatWriter:
     """Gathers one segment's posting lists, field by field and term by term in term order."""
 
     def __init__(self) -> None:
         self._fields: dict[str, tuple[list[bytes], array[int], array[int], array[float]]] = {}
+        # field -> (each posting's end in the positions, the positions); fields with any
+        self._positions: dict[str, tuple[array[int], list[int]]] = {}
 
-    def add(self, fieldname: str, btext: bytes, ids: Sequence[int], weights: Sequence[float]) -> None:
-        """Add one term's postings (``ids`` ascending); terms of a field must come in byte order."""
+    def add(
+        self,
+        fieldname: str,
+        btext: bytes,
+        ids: Sequence[int],
+        weights: Sequence[float],
+        values: Sequence[Any] = (),
+    ) -> None:
+        """Add one term's postings (``ids`` ascending) with their Whoosh values (the positions of
+        a field that keeps them); terms of a field must come in byte order."""
         entry = self._fields.get(fieldname)
         if entry is None:
             entry = self._fields[fieldname] = ([], array("q"), array("i"), array("f"))
         terms, ends, all_ids, all_weights = entry
         terms.append(btext)
+        start = len(all_ids)
         all_ids.extend(ids)
         all_weights.extend(weights)
         ends.append(len(all_ids))
+        found = positions_of(values) if values else None
+        held = self._positions.get(fieldname)
+        if found is None and held is None:
+            return
+        if held is None:  # the field's first list with positions: those before it have none
+            held = self._positions[fieldname] = (array("I", [0] * start), [])
+        pos_ends, flat = held
+        if found is None:
+            pos_ends.extend([len(flat)] * len(ids))
+            return
+        counts, more = found
+        base = len(flat)
+        flat.extend(more)
+        pos_ends.extend(base + end for end in accumulate(counts))
 
     def __bool__(self) -> bool:
         return bool(self._fields)
@@ -97,8 +163,22 @@ class FlatWriter:
                 ids.tobytes(),
                 weights.tobytes(),
             ]
+            info = {
+                "terms": len(terms),
+                "postings": len(ids),
+                "blob": len(blob),
+                "at": offset,
+                "positions": -1,
+            }
+            held = self._positions.get(name)
+            if held is not None:
+                pos_ends, flat = held
+                pos_ends.extend([len(flat)] * (len(ids) - len(pos_ends)))
+                wide = bool(flat) and max(flat) > 0xFFFF
+                parts += [pos_ends.tobytes(), array("I" if wide else "H", flat).tobytes()]
+                info["positions"], info["wide"] = len(flat), int(wide)
             body = b"".join(part + b"\0" * _pad(len(part)) for part in parts)
-            fields[name] = {"terms": len(terms), "postings": len(ids), "blob": len(blob), "at": offset}
+            fields[name] = info
             sections.append(body)
             offset += len(body)
         header = json.dumps(
@@ -123,7 +203,9 @@ class FlatWriter:
 class _FieldTable:
     """One field's arrays, in place in the mapped file."""
 
-    def __init__(self, buf: memoryview, base: int, terms: int, postings: int, blob: int) -> None:
+    def __init__(
+        self, buf: memoryview, base: int, terms: int, postings: int, blob: int, positions: int, wide: bool
+    ) -> None:
         at = base
 
         def take(size: int) -> memoryview:
@@ -146,6 +228,15 @@ class _FieldTable:
 
         self.ids = np.frombuffer(buf, np.int32, postings, ids_at)
         self.weights = np.frombuffer(buf, np.float32, postings, weights_at)
+        self.pos_ends: np.ndarray | None = None  # each posting's end in ``positions``
+        self.positions: np.ndarray | None = None
+        if positions >= 0:
+            ends_at = at
+            take(4 * postings)
+            pos_at = at
+            take((4 if wide else 2) * positions)
+            self.pos_ends = np.frombuffer(buf, np.uint32, postings, ends_at)
+            self.positions = np.frombuffer(buf, np.uint32 if wide else np.uint16, positions, pos_at)
         self.end = at
 
     def term(self, k: int) -> bytes:
@@ -193,8 +284,13 @@ class FlatPostings:
             size = fh.seek(0, 2)
             if size < len(MAGIC) + _HEADER_LEN.size:
                 raise ValueError(f"{path.name}: too short")
-            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        buf = memoryview(self._map)
+            # A map holds a file descriptor for as long as any list read from it is kept, so only
+            # big files are mapped: a window's edits make many small segments, soon merged away.
+            self.mapped = size > READ_WHOLE_UP_TO
+            fh.seek(0)
+            data: Any = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if self.mapped else fh.read()
+        self._map: mmap.mmap | None = data if self.mapped else None
+        buf = memoryview(data)
         if bytes(buf[: len(MAGIC)]) != MAGIC:
             raise ValueError(f"{path.name}: not a desk postings file")
         (length,) = _HEADER_LEN.unpack_from(buf, len(MAGIC))
@@ -207,13 +303,29 @@ class FlatPostings:
             self._fields: dict[str, _FieldTable] = {}
             for name, info in header["fields"].items():
                 table = _FieldTable(
-                    buf, base + int(info["at"]), int(info["terms"]), int(info["postings"]), int(info["blob"])
+                    buf,
+                    base + int(info["at"]),
+                    int(info["terms"]),
+                    int(info["postings"]),
+                    int(info["blob"]),
+                    int(info["positions"]),
+                    bool(info.get("wide", 0)),
                 )
+
                 if table.end > size or len(table.ids) != int(info["postings"]):
                     raise ValueError(f"{path.name}: shorter than its header says")
                 self._fields[str(name)] = table
         except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
             raise ValueError(f"{path.name}: damaged header ({exc})") from exc
+
+    def release(self) -> None:
+        """Give back the mapped pages read so far (arrays read from them stay valid: the next
+        read maps the file's cached pages again; see desk.core.resident)."""
+        if self._map is None:  # read into memory: nothing mapped to give back
+            return
+        from desk.core import resident
+
+        resident.release(self._map)
 
     def fields(self) -> frozenset[str]:
         """The fields with at least one term."""
@@ -229,6 +341,34 @@ class FlatPostings:
             return np.zeros(0, np.int32), np.zeros(0, np.float32)
         assert table is not None
         return table.postings(k)
+
+    def has_positions(self, fieldname: str) -> bool:
+        """Whether the field's lists keep their positions here (a field with no terms: trivially)."""
+        table = self._fields.get(fieldname)
+        return table is None or table.positions is not None
+
+    def positions(self, fieldname: str, btext: bytes, wanted: np.ndarray) -> dict[int, Collection[int]]:
+        """Positions of the sorted local docnums ``wanted`` that the term's list holds (phrases)."""
+        table = self._fields.get(fieldname)
+        k = -1 if table is None else table.find(btext)
+        if k < 0 or not len(wanted):
+            return {}
+        assert table is not None and table.pos_ends is not None and table.positions is not None
+        import numpy as np
+
+        lo = table.post_ends[k - 1] if k else 0
+        ids = table.ids[lo : table.post_ends[k]]
+        where = np.searchsorted(ids, wanted)
+        found = where < len(ids)
+        found[found] = ids[where[found]] == wanted[found]
+        rows = lo + where[found]
+        ends = table.pos_ends[rows]
+        starts = np.where(rows > 0, table.pos_ends[np.maximum(rows - 1, 0)], 0)
+        allpos = table.positions
+        return {
+            d: set(allpos[a:b].tolist())
+            for d, a, b in zip(wanted[found].tolist(), starts.tolist(), ends.tolist(), strict=True)
+        }
 
     def prefixed(self, fieldname: str, bprefix: bytes, limit: int) -> tuple[list[bytes], bool]:
         """(the first ``limit`` terms starting with ``bprefix``, in term order; whether that is all)."""

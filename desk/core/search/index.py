@@ -436,6 +436,8 @@ class SearchIndex:
                     "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
                 )
                 return empty(query, started, UNREADABLE)
+            finally:
+                corpus.cache.release_mapped()
 
     def related(self, doc_id: int, limit: int = 10) -> SearchResult:
         """Papers most like ``doc_id``, without it: its key terms' BM25F fused with its vector's cosine.
@@ -450,7 +452,10 @@ class SearchIndex:
             corpus = self._current()
             if corpus is None:
                 return empty(f"related:{doc_id}", started, NOT_INDEXED)
-            return related(corpus, self.semantic, doc_id, limit, started)
+            try:
+                return related(corpus, self.semantic, doc_id, limit, started)
+            finally:
+                corpus.cache.release_mapped()
 
     def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
         """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""

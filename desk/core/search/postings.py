@@ -198,6 +198,20 @@ class PostingCache:
             self._stored.popitem(last=False)
         return fields
 
+    def release_mapped(self) -> bool:
+        """After a search: give back the flat postings' mapped pages when the process holds more
+        file pages than desk.core.resident's budget (a kernel caching files in large folios maps
+        megabytes for a term looked up: at a million papers one search mapped ~1 GB of them).
+        Kept lists stay valid (their pages are read again from the page cache). True if done."""
+        from desk.core import resident
+
+        if not any(f is not None for f in self.flat.values()) or not resident.over_budget():
+            return False
+        for flat in self.flat.values():
+            if flat is not None:
+                flat.release()
+        return True
+
     def get(
         self, leaf: Any, segid: str, fieldname: str, btext: bytes, info: Any = UNKNOWN
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -247,6 +261,18 @@ class PostingCache:
         self.size += _cost(value)
         self._trim()
         return value
+
+    def forget(self, segids: Collection[str]) -> None:
+        """Drop what is kept of segments gone from the index (merged away): their flat postings,
+        and, when one of those is a mapped file, the lists read from it (each keeps the map and
+        its file descriptor open)."""
+        gone = set(segids)
+        mapped = any(getattr(self.flat.get(s), "mapped", False) for s in gone)
+        for segid in gone:
+            self.flat.pop(segid, None)
+        if mapped:
+            for key in [k for k in self._items if k[0] in gone]:
+                self.size -= _cost(self._items.pop(key))
 
     def _trim(self) -> None:
         while self.size > self.budget and len(self._items) > 1:
@@ -315,6 +341,9 @@ class Corpus:
                     dead = np.array([d for d in range(count) if leaf.is_deleted(d)], np.int64)
                 alive[offset + dead] = False
         corpus.alive, corpus.ids = alive, ids
+        gone = set(cache.flat).difference(corpus._fields)
+        if gone:
+            cache.forget(gone)
         corpus._offsets = np.array([offset for _, offset, _ in corpus.leaves], np.int64)
         return corpus
 
@@ -494,9 +523,12 @@ class Corpus:
         places = [(t,) if isinstance(t, str) else tuple(t) for t in terms]
         frequency = [sum(self.doc_frequency(fieldname, alt) for alt in place) for place in places]
         order = sorted(range(len(places)), key=lambda k: (frequency[k], k))
-        for leaf, offset, _ in self.leaves:
+        for leaf, offset, segid in self.leaves:
             lo, hi = np.searchsorted(candidates, [offset, offset + leaf.doc_count_all()])
             local = candidates[lo:hi] - offset
+            flat = self.cache.flat.get(segid)
+            if flat is not None and not flat.has_positions(fieldname):
+                flat = None
             # docnum -> positions the phrase could start at, given the places read so far
             starts: dict[int, set[int]] | None = None
             for k in order:
@@ -506,7 +538,9 @@ class Corpus:
                 found: list[dict[int, Collection[int]]] = []
                 for alt in places[k]:
                     btext = field_obj.to_bytes(alt)
-                    if (fieldname, btext) in leaf:
+                    if flat is not None:  # in place, not a block of Whoosh's decoded per document
+                        found.append(flat.positions(fieldname, btext, wanted))
+                    elif (fieldname, btext) in leaf:
                         found.append(positions(leaf.postings(fieldname, btext), wanted))
                 self.positions_read += len(wanted)
                 at = found[0] if len(found) == 1 else merged(found)

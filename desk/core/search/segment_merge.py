@@ -165,11 +165,10 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
                 if len(flat) < INLINE_POSTINGS * _FLAT:
                     row = inlined_term_info(flat)
             if flat:
-                out.add(name, btext, flat[0::_FLAT], flat[1::_FLAT])
+                out.add(name, btext, flat[0::_FLAT], flat[1::_FLAT], flat[2::_FLAT])
             else:  # a row kept as it was (renumbered): its postings are in its pickle
                 assert row is not None
-                ids, weights, _ = loads(row[_TERM_INFO.size :])
-                out.add(name, btext, ids, weights)
+                out.add(name, btext, *loads(row[_TERM_INFO.size :]))
             if not started:
                 fieldwriter.start_field(name, field)
                 add_row, field_key = fieldwriter._tindex.add, pack_ushort(fieldwriter._fieldid)

@@ -303,7 +303,7 @@ class FastSegmentWriter(SigningSegmentWriter):
             for term in sorted(terms):
                 postings = terms[term]
                 btext = _as_bytes(term)
-                flat.add(name, btext, postings[0::_FLAT], postings[1::_FLAT])
+                flat.add(name, btext, postings[0::_FLAT], postings[1::_FLAT], postings[2::_FLAT])
                 row = inlined_term_info(postings) if len(postings) < INLINE_POSTINGS * _FLAT else None
                 if row is not None:  # most terms: the term table row, without a postings writer
                     add_row(field_key + btext, row)

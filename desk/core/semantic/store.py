@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from desk.core import resident
 from desk.core.semantic.lsa import LsaModel, Vocabulary
 
 #: Bump when the files, the tokenisation or the model change: an older store is rebuilt.
@@ -86,15 +87,8 @@ class Pages:
 
     def release(self, start: int, stop: int) -> None:
         """Give back the pages holding bytes [start, stop) of the array's data."""
-        advise = getattr(self.mapping, "madvise", None)
-        dontneed = getattr(mmap, "MADV_DONTNEED", None)
-        if advise is None or dontneed is None or stop <= start:
-            return
-        lo = self.offset + start
-        lo -= lo % mmap.PAGESIZE
-        hi = min(len(self.mapping), self.offset + stop)
-        with contextlib.suppress(OSError, ValueError):
-            advise(dontneed, lo, hi - lo)
+        if stop > start:
+            resident.release(self.mapping, self.offset + start, self.offset + stop)
 
 
 @dataclass(frozen=True)
