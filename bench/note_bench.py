@@ -6,8 +6,9 @@ The runner's own measure (``worker._until`` over ``engines.DeskEngine``: the cha
 
     python bench/note_bench.py --library /tmp/lib-100k --trials 20 [--profile out.prof]
 
-Every trial writes a new note (a word never used before), as a user's typing does. The library
-is changed (notes written, a star set): run it on a copy.
+Every trial writes a new note (a word never used before), as a user's typing does; each star is
+taken off again after its trial. The library is changed (notes written): run it on a copy, the
+same history on both sides of a comparison.
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ def measure(library: Path, trials: int, profile: Path | None = None) -> dict[str
         if profiler:
             profiler.disable()
         note_cpu = cpu_seconds() - cpu
-        stars = [_until(engine, "star", paper, base + k) for k, paper in enumerate(ids)]
+        stars = []
+        for k, paper in enumerate(ids):
+            stars.append(_until(engine, "star", paper, base + k))
+            engine.lib.set_starred([paper], False)  # so that is:starred's top 50 holds the next one
         if profiler and profile:
             profiler.dump_stats(str(profile))
     finally:

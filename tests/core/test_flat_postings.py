@@ -16,7 +16,7 @@ from dev_texts import dev_abstracts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from desk.core.search import IndexDoc, SearchIndex, manifest, writer
+from desk.core.search import IndexDoc, SearchIndex, flat_postings, manifest, writer
 from desk.core.search.flat_backfill import backfill
 from desk.core.search.flat_postings import EXT, FlatPostings, FlatWriter, open_trusted
 from desk.core.search.positions import positions
@@ -154,8 +154,21 @@ def test_a_merge_writes_the_merged_segments_flat_lists(tmp_path: Path) -> None:
     live = {s.segment_id() for s in _segments(ix)}
     assert {p.name[: -len(EXT)] for p in ix.directory.glob(f"*{EXT}")} == live
     with_flat = _answers(ix)
+    assert set(ix._cache.flat) == live  # the merged-away segments' files are let go
     _unsign_flat(ix)
     assert _answers(ix) == with_flat
+
+
+def test_big_files_are_mapped_small_ones_read_and_both_answer_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ix = _segmented(tmp_path / "index", 2, 200)
+    read = _answers(ix)
+    assert all(f is not None and not f.mapped for f in ix._cache.flat.values())
+    monkeypatch.setattr(flat_postings, "READ_WHOLE_UP_TO", 0)
+    ix.close()
+    assert _answers(ix) == read
+    assert all(f is not None and f.mapped for f in ix._cache.flat.values())
 
 
 def test_segments_written_by_worker_processes_bring_their_flat_lists(tmp_path: Path) -> None:

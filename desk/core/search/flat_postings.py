@@ -50,6 +50,7 @@ MAGIC = b"DESKPST\x01"
 VERSION = 3  # 1 had no positions (2: never on main)
 EXT = ".dpost"
 _HEADER_LEN = struct.Struct("<I")
+READ_WHOLE_UP_TO = 4 << 20  # bytes: a smaller file is read into memory, a bigger one mapped
 
 
 def term_key(btext: bytes) -> int:
@@ -283,8 +284,13 @@ class FlatPostings:
             size = fh.seek(0, 2)
             if size < len(MAGIC) + _HEADER_LEN.size:
                 raise ValueError(f"{path.name}: too short")
-            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        buf = memoryview(self._map)
+            # A map holds a file descriptor for as long as any list read from it is kept, so only
+            # big files are mapped: a window's edits make many small segments, soon merged away.
+            self.mapped = size > READ_WHOLE_UP_TO
+            fh.seek(0)
+            data: Any = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if self.mapped else fh.read()
+        self._map: mmap.mmap | None = data if self.mapped else None
+        buf = memoryview(data)
         if bytes(buf[: len(MAGIC)]) != MAGIC:
             raise ValueError(f"{path.name}: not a desk postings file")
         (length,) = _HEADER_LEN.unpack_from(buf, len(MAGIC))
@@ -315,6 +321,8 @@ class FlatPostings:
     def release(self) -> None:
         """Give back the mapped pages read so far (arrays read from them stay valid: the next
         read maps the file's cached pages again; see desk.core.resident)."""
+        if self._map is None:  # read into memory: nothing mapped to give back
+            return
         from desk.core import resident
 
         resident.release(self._map)

@@ -262,6 +262,18 @@ class PostingCache:
         self._trim()
         return value
 
+    def forget(self, segids: Collection[str]) -> None:
+        """Drop what is kept of segments gone from the index (merged away): their flat postings,
+        and, when one of those is a mapped file, the lists read from it (each keeps the map and
+        its file descriptor open)."""
+        gone = set(segids)
+        mapped = any(getattr(self.flat.get(s), "mapped", False) for s in gone)
+        for segid in gone:
+            self.flat.pop(segid, None)
+        if mapped:
+            for key in [k for k in self._items if k[0] in gone]:
+                self.size -= _cost(self._items.pop(key))
+
     def _trim(self) -> None:
         while self.size > self.budget and len(self._items) > 1:
             _, old = self._items.popitem(last=False)
@@ -329,6 +341,9 @@ class Corpus:
                     dead = np.array([d for d in range(count) if leaf.is_deleted(d)], np.int64)
                 alive[offset + dead] = False
         corpus.alive, corpus.ids = alive, ids
+        gone = set(cache.flat).difference(corpus._fields)
+        if gone:
+            cache.forget(gone)
         corpus._offsets = np.array([offset for _, offset, _ in corpus.leaves], np.int64)
         return corpus
 
