@@ -11,7 +11,7 @@ import pytest
 from test_flat_postings import _answers, _segmented
 
 from desk.core import resident
-from desk.core.search import flat_postings, writer
+from desk.core.search import flat_postings, postings, writer
 from desk.core.search.flat_postings import EXT
 
 
@@ -53,3 +53,23 @@ def test_a_search_over_the_budget_leaves_no_flat_page_mapped(
     assert _answers(ix) == kept  # lists kept from the mapping read its pages again
     assert _resident_kb(EXT) == 0
     assert ix.related(1, limit=10).hits and _resident_kb(EXT) == 0
+
+
+def test_flat_pages_are_given_back_during_a_search_not_only_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lookups and lists read count towards postings.FLAT_RELEASE_BYTES; past it the mapped pages
+    are given back mid-search (one search of a million papers mapped ~580 MB before its end)."""
+    if resident.file_resident() is None or _resident_kb(EXT) is None:
+        pytest.skip("no /proc/self/statm or smaps here")
+    monkeypatch.setattr(flat_postings, "READ_WHOLE_UP_TO", 0)
+    monkeypatch.setattr(resident, "MAPPED_BUDGET", 1 << 40)  # the end-of-search release never runs
+    ix = _segmented(tmp_path / "index", 3, 300)
+    monkeypatch.setattr(postings, "FLAT_RELEASE_BYTES", 1 << 40)
+    held = _answers(ix)
+    kept = _resident_kb(EXT) or 0
+    assert kept > 0
+    ix.close()  # a fresh cache: every list read again
+    monkeypatch.setattr(postings, "FLAT_RELEASE_BYTES", 1)  # given back after every lookup
+    assert _answers(ix) == held
+    assert (_resident_kb(EXT) or 0) < kept / 2

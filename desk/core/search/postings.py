@@ -47,6 +47,10 @@ INFOS_KEPT = 200_000
 #: Stored fields (title, abstract, note…) of this many documents kept across queries: the best
 #: hits of one keystroke are mostly the next one's, and each costs a decompression and a pickle.
 STORED_CACHE = 4096
+#: Bytes of flat posting lists read after which their mapped pages are given back, mid-search:
+#: a search of a million papers reads hundreds of MB of them (each read once, then summed).
+FLAT_RELEASE_BYTES = 32 << 20
+FLAT_LOOKUP_BYTES = 256 << 10  # what a term's lookup counts towards it (the pages its probes map)
 FLAT_KEPT = 4096  # segments' flat postings kept open (a few per segment ever read)
 DELETED_SETS_KEPT = 256  # segments' deleted-docnum arrays kept (a few per segment reader ever opened)
 
@@ -163,6 +167,7 @@ class PostingCache:
         #: segment id -> its flat postings (flat_postings.py), None when it has none to trust
         self.flat: dict[str, FlatPostings | None] = {}
         self.flat_reads = 0  # posting lists read from flat postings
+        self._flat_bytes = 0  # bytes of them read since their mapped pages were last given back
 
     def attach(
         self, folder: Path, segid: str, docs: int, signed: dict[str, Any] | None
@@ -198,14 +203,25 @@ class PostingCache:
             self._stored.popitem(last=False)
         return fields
 
-    def release_mapped(self) -> bool:
+    def flat_read(self, nbytes: int) -> None:
+        """Count a lookup in flat postings and the bytes of lists it gave; past FLAT_RELEASE_BYTES
+        or FLAT_RELEASE_LOOKUPS, give their mapped pages back, within a search too: a lookup's few
+        probes of a term table each map a large folio on kernels that cache files in them, and one
+        search of a million papers then held ~580 MB of them."""
+        self._flat_bytes += nbytes + FLAT_LOOKUP_BYTES
+        if self._flat_bytes > FLAT_RELEASE_BYTES:
+            self._flat_bytes = 0
+            self.release_mapped(always=True)
+
+    def release_mapped(self, always: bool = False) -> bool:
         """After a search: give back the flat postings' mapped pages when the process holds more
         file pages than desk.core.resident's budget (a kernel caching files in large folios maps
-        megabytes for a term looked up: at a million papers one search mapped ~1 GB of them).
+        megabytes for a term looked up: at a million papers one search mapped ~1 GB of them);
+        ``always``: whatever it holds (every FLAT_RELEASE_BYTES read, during a search).
         Kept lists stay valid (their pages are read again from the page cache). True if done."""
         from desk.core import resident
 
-        if not any(f is not None for f in self.flat.values()) or not resident.over_budget():
+        if not any(f is not None for f in self.flat.values()) or not (always or resident.over_budget()):
             return False
         for flat in self.flat.values():
             if flat is not None:
@@ -226,6 +242,7 @@ class PostingCache:
         if flat is not None:
             self.flat_reads += 1
             ids, weights = flat.get(fieldname, btext)
+            self.flat_read(ids.nbytes + weights.nbytes)
             deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
             if deleted and len(ids):
                 keep = ~np.isin(ids, self._dead(deleted), assume_unique=True)
@@ -540,6 +557,7 @@ class Corpus:
                     btext = field_obj.to_bytes(alt)
                     if flat is not None:  # in place, not a block of Whoosh's decoded per document
                         found.append(flat.positions(fieldname, btext, wanted))
+                        self.cache.flat_read(4 * len(wanted))
                     elif (fieldname, btext) in leaf:
                         found.append(positions(leaf.postings(fieldname, btext), wanted))
                 self.positions_read += len(wanted)
