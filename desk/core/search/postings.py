@@ -204,8 +204,8 @@ class PostingCache:
         return fields
 
     def flat_read(self, nbytes: int) -> None:
-        """Count a lookup in flat postings and the bytes of lists it gave; past FLAT_RELEASE_BYTES
-        or FLAT_RELEASE_LOOKUPS, give their mapped pages back, within a search too: a lookup's few
+        """Count a lookup in flat postings (as FLAT_LOOKUP_BYTES) and the bytes of lists it gave;
+        past FLAT_RELEASE_BYTES, give their mapped pages back, within a search too: a lookup's few
         probes of a term table each map a large folio on kernels that cache files in them, and one
         search of a million papers then held ~580 MB of them."""
         self._flat_bytes += nbytes + FLAT_LOOKUP_BYTES
