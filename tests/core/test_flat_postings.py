@@ -295,3 +295,12 @@ def test_an_open_index_completes_its_flat_postings_in_a_process_and_reads_them(t
     fresh = SearchIndex(ix.directory)
     assert got == [[(h.id, round(h.relevance, 6)) for h in fresh.search(q, limit=50).hits] for q in later]
     assert _compare_every_term(ix) > 1000
+
+
+def test_backfill_reads_nothing_of_an_index_its_record_does_not_vouch_for(tmp_path: Path) -> None:
+    ix = _segmented(tmp_path / "index", 2, 100)
+    _unsign_flat(ix)
+    (ix.directory / manifest.MANIFEST_NAME).write_text("{}", encoding="utf-8")  # not signed by this user
+    with pytest.raises(manifest.Untrusted):
+        backfill(ix.directory)
+    assert not list(ix.directory.glob(f"*{EXT}"))

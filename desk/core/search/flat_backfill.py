@@ -93,9 +93,12 @@ def backfill(folder: Path, cancel: threading.Event | None = None) -> int:
     returns how many were written (0 when Whoosh is not the verified version: nothing reads them)."""
     if not fast():
         return 0
-    from whoosh.index import open_dir
+    from desk.core.search.disk import open_index
 
-    ix = open_dir(str(folder), indexname=INDEX_NAME)
+    # As every reader of the index: its signed record first (raises manifest.Untrusted), then
+    # Whoosh's pickles read as data only.
+    manifest.check_settled(folder)
+    ix = open_index(folder)
     written = 0
     for segment in lacking(folder, list(ix._segments())):
         if cancel is not None and cancel.is_set():
