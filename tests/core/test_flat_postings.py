@@ -15,8 +15,9 @@ import pytest
 from dev_texts import dev_abstracts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_segment_merge import _doc, _segmented
 
-from desk.core.search import IndexDoc, SearchIndex, flat_postings, manifest, writer
+from desk.core.search import SearchIndex, flat_postings, manifest, writer
 from desk.core.search.flat_backfill import backfill
 from desk.core.search.flat_postings import EXT, FlatPostings, FlatWriter, open_trusted
 from desk.core.search.positions import positions
@@ -44,28 +45,6 @@ QUERIES = [
 @pytest.fixture(autouse=True)
 def _no_tiny_folding(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(writer, "TINY_SEGMENT", 10)
-
-
-def _doc(i: int, text: str, note: str = "") -> IndexDoc:
-    words = text.split()
-    return IndexDoc(
-        i, 1 + i % 3, " ".join(words[:8]), "", text, note, i % 5 == 0, i % 3 == 0, ("Dev", f"C{i % 4}")
-    )
-
-
-def _segmented(folder: Path, parts: int, per: int) -> SearchIndex:
-    texts = dev_abstracts()
-    per = min(per, len(texts) // parts)
-    ix = SearchIndex(folder)
-    ix.rebuild([], 0)
-    for p in range(parts):
-        last = p == parts - 1
-        docs = [
-            _doc(i + 1, texts[i], f"group: {texts[i][:50]}" if last else "")
-            for i in range(p * per, (p + 1) * per)
-        ]
-        ix.update(docs, merge="none")
-    return ix
 
 
 def _segments(ix: SearchIndex) -> list[Any]:
