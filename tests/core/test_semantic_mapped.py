@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from semantic_corpus import ALL, write_list
+from test_mapped_release import _resident_kb as _mapped_kb
 
 from desk.core.library import Library
 from desk.core.semantic import store
@@ -39,19 +40,8 @@ def _random_store(folder: Path, rows: int, dims: int = 64, seed: int = 3) -> Vec
 
 
 def _resident_kb(path: Path) -> int | None:
-    """Resident kB of this process's mappings of ``path`` (/proc/self/smaps), None without /proc."""
-    try:
-        lines = Path("/proc/self/smaps").read_text().splitlines()
-    except OSError:
-        return None
-    total, inside = 0, False
-    for line in lines:
-        head = line.split()
-        if head and "-" in head[0] and len(head) >= 5 and ":" in head[3]:  # a mapping's first line
-            inside = len(head) >= 6 and head[5] == str(path)
-        elif inside and line.startswith("Rss:"):
-            total += int(head[1])
-    return total
+    """Resident kB of this process's mappings of ``path``, None without /proc."""
+    return _mapped_kb(str(path))  # a mapping's path ends with the path only when it is the path
 
 
 def test_vectors_are_mapped_and_answer_as_the_held_arrays(tmp_path: Path) -> None:
