@@ -36,6 +36,8 @@ class Engine(Protocol):
     def some_ids(self, n: int) -> list[int]: ...
     def change(self, what: str, paper: int, word: str) -> None: ...
     def changed_found(self, what: str, paper: int, word: str) -> bool: ...
+    def idle(self) -> None: ...
+    def view(self, paper: int) -> None: ...
     def check(self) -> None: ...
     def close(self) -> None: ...
 
@@ -60,13 +62,13 @@ def typed_prefix(text: str) -> str:
 class DeskEngine:
     """desk's Library, opened on the target folder."""
 
-    def __init__(self, target: Path, per_file: int) -> None:
+    def __init__(self, target: Path, per_file: int, defer_folds: bool = False) -> None:
         started = time.perf_counter()
         from desk.core.library import Library
 
         self.import_ms = _ms(started)  # importing desk's modules, before any library is opened
         started = time.perf_counter()
-        self.lib = Library(target)
+        self.lib = Library(target, defer_folds=defer_folds)
         self.open_ms = _ms(started)
         self.per_file = per_file
         self.check_problems = 0
@@ -127,6 +129,14 @@ class DeskEngine:
     def changed_found(self, what: str, paper: int, word: str) -> bool:
         query = f"note:{word}" if what == "note" else "is:starred"
         return any(h.id == paper for h in self.lib.search_ids(query, limit=50).hits)
+
+    def idle(self) -> None:
+        """The pause after an edit, as the window has it: what edits left unfolded is folded."""
+        self.lib.fold_edits()
+
+    def view(self, paper: int) -> None:
+        """The paper opened in the reading pane, as the window does before its note can be typed."""
+        self.lib.paper(paper)
 
     def check(self) -> None:
         self.check_problems = len(self.lib.check())
@@ -189,6 +199,13 @@ class FtsEngine:
 
     def changed_found(self, what: str, paper: int, word: str) -> bool:
         return paper in (self.fts.note_hits(word) if what == "note" else self.fts.starred())
+
+    def idle(self) -> None:
+        """Nothing is left for a pause: every change is in the table when committed."""
+
+    def view(self, paper: int) -> None:
+        """A row read, as a reader would before writing its note."""
+        self.fts.db.execute("SELECT abstract FROM docs WHERE rowid = ?", (paper,)).fetchone()
 
     def check(self) -> None:
         self.fts.check()

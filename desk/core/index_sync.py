@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 UNVERIFIED = "the search index could not be verified as written by desk for this user, so it was not read"
 BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
+#: With folds deferred, an edit still folds as it commits once this many small segments wait (a
+#: long run of edits with no idle moment): searches read every segment, so their number stays bounded.
+MAX_DEFERRED_SEGMENTS = 24
 _DIGEST_SQL = text(freshness.DIGEST_SQL)  # the papers' (id, rev) digest, as disk.revision_digest's
 
 
@@ -96,6 +99,10 @@ class IndexSync:
         self.tuning = tuning  # for the pools it starts itself (None: the default)
         self.behind: str | None = None
         """Why the index is behind the database (it could not be written), or None."""
+        self.defer_folds = False
+        """Edits commit without folding small segments; fold_edits() folds them later (the window,
+        when idle): a note or a star is then searchable without paying for earlier edits' folds."""
+        self._folds_owed = False  # an edit's commit left its fold to fold_edits()
 
     def flush(self, pool: WorkerPool | None = None, merge: Merge = "auto") -> int:
         """Write every queued paper to the index (a big batch on ``pool``'s workers); returns how many.
@@ -122,6 +129,8 @@ class IndexSync:
         with self.db.reading() as session:
             if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
                 return 0  # nothing queued: no write lock taken, so a busy library still opens
+        if merge == "auto" and self.defer_folds and self.index.small_segments() < MAX_DEFERRED_SEGMENTS:
+            merge, self._folds_owed = "emptied", True
         while True:
             # The write transaction doubles as the cross-process lock on the index writer.
             with self.db.writing() as session:
@@ -152,6 +161,27 @@ class IndexSync:
                     _stamp(self.index, session)
         except Exception:
             log.debug("could not merge the index's small segments", exc_info=True)
+
+    def fold_edits(self) -> int:
+        """Fold the small segments that edits left unfolded (see ``defer_folds``), in short commits;
+        returns how many papers were written again (0 at once when no edit left any).
+
+        Derived data: when the index cannot be written it stays as it is (still correct), and the
+        fold is tried again after the next edit.
+        """
+        if not self._folds_owed:
+            return 0
+        self._folds_owed = False
+        try:
+            with self.db.writing() as session:  # the cross-process lock on the index writer
+                current = freshness.is_current(self.index.directory, _raw(session))
+                written = self.index.fold_edits(lambda ids: _docs(session, ids))
+                if current and written:
+                    _stamp(self.index, session)
+                return written
+        except Exception:
+            log.debug("could not fold the index's small segments", exc_info=True)
+            return 0
 
     def merge_segments(
         self,

@@ -99,11 +99,14 @@ class Library(Workflow, Discovery):
         *,
         tuning: Tuning | None = None,
         full_check: bool = False,
+        defer_folds: bool = False,
     ) -> None:
         """Open (creating if needed) the library in directory and repair its index.
 
         ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
         ``full_check``: check the index in full even when its stamp says it is current (desk check).
+        ``defer_folds``: edits are searchable without folding earlier edits' small index segments;
+        the owner calls fold_edits() when idle (the window does).
         """
         self.directory = directory
         self.tuning = tuning
@@ -111,6 +114,7 @@ class Library(Workflow, Discovery):
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
+        self._sync.defer_folds = defer_folds
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
         self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
@@ -137,9 +141,11 @@ class Library(Workflow, Discovery):
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
-        """Close the index and the database (saving the near-duplicate cache)."""
+        """Close the index and the database (saving the near-duplicate cache and folding what
+        edits left unfolded)."""
         if self._finder is not None:
             self._finder.save()
+        self._sync.fold_edits()
         self.index.close()
         self.db.close()
 
@@ -148,6 +154,11 @@ class Library(Workflow, Discovery):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def fold_edits(self) -> int:
+        """Fold the small index segments that edits left unfolded (``defer_folds``): for an idle
+        moment. Returns how many papers were written again; 0 at once when no edit left any."""
+        return self._sync.fold_edits()
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from desk.core.errors import DeskError
 
@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Failure = Callable[[Exception], object]
+
+#: Quiet this long after the last job, the worker folds the small index segments that edits left
+#: (Library.fold_edits): a note or a star is searchable at once, and the folding waits for a pause.
+IDLE_FOLD_MS = 1500
 
 
 class LibraryNotOpen(DeskError):
@@ -105,6 +109,10 @@ class LibraryExecutor(QObject):
         self._urgent_done = threading.Condition()
         self._thread = threading.Thread(target=self._loop, name="desk-library", daemon=True)
         self._urgent_thread = threading.Thread(target=self._urgent_loop, name="desk-notes", daemon=True)
+        self._idle = QTimer(self)
+        self._idle.setSingleShot(True)
+        self._idle.setInterval(IDLE_FOLD_MS)
+        self._idle.timeout.connect(self._fold_when_idle)
         self._thread.start()
         self._urgent_thread.start()
 
@@ -121,6 +129,7 @@ class LibraryExecutor(QObject):
     def _submit(self, job: _Job) -> None:
         if self._stopped:
             return
+        self._restart_idle()  # the fold waits for a pause after the last job
         self._seq += 1
         job.seq = self._seq
         self._jobs.put(job)
@@ -137,6 +146,7 @@ class LibraryExecutor(QObject):
         """
         if self._stopped:
             return
+        self._restart_idle()
         self._seq += 1
         with self._urgent_done:
             self._urgent_pending.add(self._seq)
@@ -155,7 +165,7 @@ class LibraryExecutor(QObject):
             from desk.core.library import Library  # imported here: Whoosh loads off the UI thread
 
             try:
-                self.library = Library(directory, progress)
+                self.library = Library(directory, progress, defer_folds=True)
             finally:
                 self._opened.set()
             return self.library
@@ -163,6 +173,17 @@ class LibraryExecutor(QObject):
         self._opened.clear()
         self._open_seq = self._seq + 1
         self._submit(_Job(op, success, failure, needs_library=False))
+
+    def _restart_idle(self) -> None:
+        if QThread.currentThread() == self.thread():  # a timer is started from its own thread only
+            self._idle.start()
+
+    def _fold_when_idle(self) -> None:
+        """Queue the fold of what edits left unfolded, once nothing waits (else after the next pause)."""
+        if self._stopped or self.pending():
+            return
+        self._seq += 1  # not through _submit: the fold must not restart the timer that started it
+        self._jobs.put(_Job(_fold_edits, None, None, self._seq, needs_library=False))
 
     def pending(self) -> int:
         """How many jobs wait (roughly; for tests and the busy indicator)."""
@@ -178,6 +199,7 @@ class LibraryExecutor(QObject):
                 lib.close()
             self.library = None
 
+        self._idle.stop()
         # after every note save submitted before it
         self._submit(_Job(close, None, None, needs_library=False))
         self._stopped = True
@@ -229,6 +251,10 @@ class LibraryExecutor(QObject):
             return
         if job.success is not None:
             self._delivery.deliver.emit(job.success, value)
+
+
+def _fold_edits(library: Library | None) -> int:
+    return library.fold_edits() if library is not None else 0
 
 
 class ProgressRelay(QObject):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
+from desk.core.library import Library
+from desk.gui import workers
 from desk.gui.workers import LibraryExecutor, LibraryNotOpen
 
 
@@ -33,4 +36,43 @@ def test_a_job_without_an_open_library_fails_in_plain_words(qtbot: QtBot, tmp_pa
     assert not results
     assert isinstance(errors[1], LibraryNotOpen)
     assert str(errors[1]) == "the library is still opening; try again in a moment"
+    assert executor.shutdown()
+
+
+def test_edits_are_folded_in_the_pause_after_them(
+    qtbot: QtBot, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window's Library commits a note without folding earlier edits' segments; the executor
+    folds them once no job has come for IDLE_FOLD_MS, and not while jobs keep coming."""
+    monkeypatch.setattr(workers, "IDLE_FOLD_MS", 300)
+    executor = LibraryExecutor()
+    executor.open_library(seeded_dir)
+    segments: list[int] = []
+
+    def note_all(lib: Library) -> int:
+        for k, pid in enumerate(lib.paper_ids()[:6]):
+            lib.set_note(pid, f"typed in the window zqidle{k}")
+        return len(lib.index._index()._segments())
+
+    executor.submit(note_all, segments.append)
+    qtbot.waitUntil(lambda: bool(segments), timeout=20_000)
+    assert segments == [1 + 6]  # the seeds' segment and one per note: nothing folded yet
+    counted: list[int] = []
+
+    def count_segments() -> None:
+        executor.submit(lambda lib: len(lib.index._index()._segments()), counted.append)
+
+    for _ in range(8):  # jobs every 100 ms, over twice the pause: no fold meanwhile
+        count_segments()
+        qtbot.wait(100)
+    qtbot.waitUntil(lambda: len(counted) == 8, timeout=20_000)
+    assert set(counted) == {7}
+    qtbot.wait(900)  # a pause: the fold runs
+    count_segments()
+    qtbot.waitUntil(lambda: len(counted) == 9, timeout=20_000)
+    assert counted[-1] <= 2
+    found: list[int] = []
+    executor.submit(lambda lib: lib.search_ids("note:window", limit=50).total, found.append)
+    qtbot.waitUntil(lambda: bool(found), timeout=20_000)
+    assert found == [6]
     assert executor.shutdown()

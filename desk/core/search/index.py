@@ -247,6 +247,31 @@ class SearchIndex:
             if latest or merge == "tiny":
                 self._commit(latest, [], merge, frozenset(again))
 
+    def small_segments(self) -> int:
+        """How many segments of fewer than writer.TINY_SEGMENT documents the index has."""
+        from desk.core.search.writer import TINY_SEGMENT
+
+        return sum(1 for s in self._index()._segments() if s.doc_count_all() < TINY_SEGMENT)
+
+    def fold_edits(self, reload: Callable[[Sequence[int]], Sequence[IndexDoc]], rounds: int = 8) -> int:
+        """Fold the small segments that edits committed without folding (update's merge "emptied"),
+        as an edit's commit would have: writer.tiered_choice's size class, its papers written again
+        from ``reload``, one commit per class, until none is due (at most ``rounds``). Returns how
+        many papers were written again. The caller holds the cross-process lock on the writer."""
+        if not fast():
+            return 0
+        written = 0
+        for _ in range(rounds):
+            again = self._fold_ids(False)
+            if not again:
+                break
+            docs = {d.id: d for d in reload(again)}
+            self._commit(dict(sorted(docs.items())), [], "emptied", frozenset(again))
+            written += len(docs)
+            if len(docs) < len(again):  # papers gone meanwhile: their segments stay for the next fold
+                break
+        return written
+
     def _fold_ids(self, every: bool) -> list[int]:
         """The live papers of the small segments a commit folds: every tiny one, or those of
         writer.tiered_choice (an edit's)."""
