@@ -17,12 +17,14 @@ from sqlalchemy import select
 from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
+from desk.core.sorting import IdScores
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
     from pathlib import Path
 
     from desk.core.db import Database
     from desk.core.search import SearchIndex, SearchResult
+    from desk.core.semantic.store import Vectors
     from desk.core.semantic.vectors import SemanticVectors
 
 log = logging.getLogger(__name__)
@@ -30,7 +32,6 @@ Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
 READ_CHUNK = 900
-RECOMMEND_ALL = 10_000_000  # every candidate scored (the "recommended" sort)
 
 
 class Discovery:
@@ -42,7 +43,7 @@ class Discovery:
     vectors: SemanticVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
     vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
-    _recommend_cache: tuple[tuple[int, int, str | None], dict[int, float], str | None] | None = None
+    _recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
 
     def _page(self, result: SearchResult) -> ResultPage:  # Library's
         raise NotImplementedError
@@ -139,8 +140,10 @@ class Discovery:
             self.vectors.load()
         return self._page(self.index.related(paper_id, limit=limit))
 
-    def _recommendation(self, tag: str | None, limit: int) -> tuple[list[tuple[int, float]], int, str | None]:
-        """(id, probability) of the best ``limit`` candidates, how many there are, and why none."""
+    def _training(
+        self, tag: str | None
+    ) -> tuple[Vectors | None, list[int], list[int], list[int], str | None]:
+        """(vectors, papers kept, papers read and left, candidates, why nothing can be ranked)."""
         if self.vectors.current is None:
             self.vectors.load()
         data = self.vectors.current
@@ -153,14 +156,28 @@ class Discovery:
         kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
         left = [i for i, starred, read in flags if read and not starred and i not in kept]
         candidates = [i for i, starred, read in flags if not read and not starred and i not in kept]
-        if data is None:
-            return [], 0, NOT_READY
-        if not kept:
-            return [], 0, NOTHING_TO_GO_ON
+        message = NOT_READY if data is None else NOTHING_TO_GO_ON if not kept else None
+        return data, sorted(kept), left, candidates, message
+
+    def _recommendation(self, tag: str | None, limit: int) -> tuple[list[tuple[int, float]], int, str | None]:
+        """(id, probability) of the best ``limit`` candidates, how many there are, and why none."""
+        data, kept, left, candidates, message = self._training(tag)
+        if data is None or message is not None:
+            return [], 0, message
         from desk.core.semantic import recommend as recommending
 
-        scored = recommending.rank(data, sorted(kept), left, candidates, limit)
+        scored = recommending.rank(data, kept, left, candidates, limit)
         return scored, len(candidates) if scored else 0, None
+
+    def _scores(self, tag: str | None) -> tuple[IdScores, str | None]:
+        """Every candidate's probability, and why there is none."""
+        data, kept, left, candidates, message = self._training(tag)
+        if data is None or message is not None:
+            return IdScores.empty(), message
+        from desk.core.semantic import recommend as recommending
+
+        scored = recommending.score(data, kept, left, candidates)
+        return (IdScores.empty() if scored is None else IdScores.of(*scored)), None
 
     def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
         """Unread papers ranked by what the user starred and tagged against what they read and left.
@@ -174,7 +191,7 @@ class Discovery:
         page = self._page(result)
         return page if message is None else _with_message(page, message)
 
-    def recommend_scores(self, tag: str | None = None) -> tuple[dict[int, float], str | None]:
+    def recommend_scores(self, tag: str | None = None) -> tuple[IdScores, str | None]:
         """Every candidate's score for the "recommended" sort (what ``recommend`` ranks by), and
         why there are none (nothing starred or tagged yet, vectors not built). Kept until the
         database or the vectors change, so a query typed in that sort does not train again."""
@@ -182,14 +199,14 @@ class Discovery:
         cached = self._recommend_cache
         if cached is not None and cached[0] == key and self.vectors.current is not None:
             return cached[1], cached[2]
-        scored, _total, message = self._recommendation(tag, RECOMMEND_ALL)
-        scores = dict(scored)
+        scores, message = self._scores(tag)
         self._recommend_cache = (
             (self.db.data_version(), id(self.vectors.current), tag),
             scores,
             message,
         )
         return scores, message
+
 
 def _with_message(page: ResultPage, message: str) -> ResultPage:
     return replace(page, message=message)

@@ -9,6 +9,7 @@ newest imported first; ``starred`` starred papers first, each group in relevance
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ from desk.core.db.queries import CHUNK
 from desk.core.errors import DeskError
 from desk.core.records import SORTS
 
-__all__ = ["RECOMMENDED", "SORTS", "by_score", "check", "ordered_ids", "positions"]
+__all__ = ["RECOMMENDED", "SORTS", "IdScores", "by_score", "check", "ordered_ids", "positions"]
 
 #: Library.search_ids's sort by the recommender (Discovery.recommend_scores), not a column.
 RECOMMENDED = "recommended"
@@ -97,11 +98,36 @@ def positions(session: Session, sort: str, ranked_ids: np.ndarray) -> Sequence[i
     return present + gone
 
 
-def by_score(ranked_ids: np.ndarray, scores: dict[int, float]) -> Sequence[int]:
+@dataclass(frozen=True)
+class IdScores:
+    """A score for some paper ids, as arrays (a million of them as a dict held ~100 MB)."""
+
+    ids: np.ndarray  # int64, ascending, distinct
+    values: np.ndarray  # float64, one per id
+
+    @classmethod
+    def of(cls, ids: np.ndarray, values: np.ndarray) -> IdScores:
+        """The scores of ``ids`` (distinct, in any order)."""
+        order = np.argsort(ids, kind="stable")
+        return cls(np.asarray(ids, np.int64)[order], np.asarray(values, np.float64)[order])
+
+    @classmethod
+    def empty(cls) -> IdScores:
+        """No paper scored."""
+        return cls(np.zeros(0, np.int64), np.zeros(0))
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def by_score(ranked_ids: np.ndarray, scores: IdScores) -> Sequence[int]:
     """Positions of ``ranked_ids``: those with a score first, best first (ties keep their rank),
     then the others in their rank (the "recommended" sort: read and starred papers follow)."""
-    ids = ranked_ids.tolist()
-    scored = [n for n, i in enumerate(ids) if i in scores]
-    scored.sort(key=lambda n: -scores[ids[n]])  # stable: ties keep the rank
-    rest = [n for n, i in enumerate(ids) if i not in scores]
-    return scored + rest
+    ids = np.asarray(ranked_ids, np.int64)
+    if not len(scores) or not len(ids):
+        return list(range(len(ids)))
+    at = np.minimum(np.searchsorted(scores.ids, ids), len(scores) - 1)
+    has = scores.ids[at] == ids
+    scored = np.flatnonzero(has)
+    scored = scored[np.argsort(-scores.values[at[scored]], kind="stable")]  # stable: ties keep the rank
+    return np.concatenate([scored, np.flatnonzero(~has)]).tolist()

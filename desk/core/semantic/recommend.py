@@ -24,6 +24,11 @@ NEWTON_STEPS = 8
 SEED = 7
 
 
+#: Candidates scored at a time: one chunk's rows in float64 (~25 MB), never every candidate's at
+#: once (a million candidates' rows in float64 were 1.5 GB of the window).
+CHUNK_ROWS = 16_384
+
+
 def rank(
     data: Vectors,
     positives: Sequence[int],
@@ -32,34 +37,67 @@ def rank(
     limit: int,
 ) -> list[tuple[int, float]]:
     """(id, probability) of the best ``limit`` candidates, best first; [] without a positive."""
-    rows_of = _rows(data)
-    pos = [rows_of[i] for i in dict.fromkeys(positives) if i in rows_of]
-    if not pos or limit <= 0:
+    if limit <= 0:
         return []
-    kept = set(pos)
-    neg = [rows_of[i] for i in dict.fromkeys(negatives) if i in rows_of and rows_of[i] not in kept]
-    cand = [i for i in dict.fromkeys(candidates) if i in rows_of]
-    if not cand:
+    scored = score(data, positives, negatives, candidates)
+    if scored is None:
         return []
-    labelled = set(pos) | set(neg)
-    rest = np.array([r for r in range(len(data.ids)) if r not in labelled], np.int64)
+    ids, prob = scored
+    if len(ids) > limit:  # the best ``limit`` (all those tied at the cut kept for the tie-break)
+        cut = np.partition(prob, len(prob) - limit)[len(prob) - limit]
+        keep = np.flatnonzero(prob >= cut)
+        ids, prob = ids[keep], prob[keep]
+    order = np.lexsort((ids, -prob))[:limit]
+    return [(int(ids[k]), float(prob[k])) for k in order]
+
+
+def score(
+    data: Vectors, positives: Sequence[int], negatives: Sequence[int], candidates: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(ids, probabilities) of the candidates that have a vector, in the order given (repeats
+    dropped); None without a positive that has one, or without such a candidate."""
+    pos, _ = _rows(data, positives)
+    if not len(pos):
+        return None
+    neg, _ = _rows(data, negatives)
+    neg = neg[~np.isin(neg, pos)]
+    cand, cand_ids = _rows(data, candidates)
+    if not len(cand):
+        return None
+    unlabelled = np.ones(len(data.ids), bool)
+    unlabelled[pos] = unlabelled[neg] = False
+    rest = np.flatnonzero(unlabelled)
     if len(rest) > UNLABELED_SAMPLE:
         rest = np.random.default_rng(SEED).choice(rest, UNLABELED_SAMPLE, replace=False)
+    w, b = fit_classifier(data, pos, neg, rest)
+    prob = np.empty(len(cand))
+    for lo in range(0, len(cand), CHUNK_ROWS):
+        xc = data.rows(cand[lo : lo + CHUNK_ROWS]).astype(np.float64)
+        prob[lo : lo + len(xc)] = 1.0 / (1.0 + np.exp(-(xc @ w + b)))
+    return cand_ids, prob
+
+
+def fit_classifier(
+    data: Vectors, pos: Sequence[int] | np.ndarray, neg: Sequence[int] | np.ndarray, rest: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """The classifier's weights and bias: rows ``pos`` kept, ``neg`` left, ``rest`` weak negatives."""
     x = data.rows(np.concatenate([pos, neg, rest]).astype(np.int64))
     y = np.concatenate([np.ones(len(pos)), np.zeros(len(neg) + len(rest))])
     weight = np.concatenate([np.ones(len(pos)), np.ones(len(neg)), np.full(len(rest), UNLABELED_WEIGHT)])
     negative_total = weight[len(pos) :].sum()
     if negative_total > 0:  # balanced classes
         weight[len(pos) :] *= len(pos) / negative_total
-    w, b = _logistic(x.astype(np.float64), y, weight)
-    xc = data.rows(np.array([rows_of[i] for i in cand], np.int64)).astype(np.float64)
-    prob = 1.0 / (1.0 + np.exp(-(xc @ w + b)))
-    order = np.lexsort((np.asarray(cand), -prob))[:limit]
-    return [(cand[k], float(prob[k])) for k in order]
+    return _logistic(x.astype(np.float64), y, weight)
 
 
-def _rows(data: Vectors) -> dict[int, int]:
-    return {int(i): r for r, i in enumerate(data.ids.tolist())}
+def _rows(data: Vectors, ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, ids) of those of ``ids`` that have a vector, in the order given, repeats dropped."""
+    wanted = np.fromiter(dict.fromkeys(ids), np.int64)
+    if not len(wanted) or not len(data.ids):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    at = np.minimum(np.searchsorted(data.ids, wanted), len(data.ids) - 1)
+    found = data.ids[at] == wanted
+    return at[found].astype(np.int64), wanted[found]
 
 
 def _logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
