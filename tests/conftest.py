@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -13,7 +14,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The key desk signs its index with lives outside every library: one for the whole test run
 # (the command-line processes the tests start inherit it), never the user's own.
-os.environ.setdefault("DESK_KEY_DIR", tempfile.mkdtemp(prefix="desk-test-key-"))
+if "DESK_KEY_DIR" not in os.environ:
+    os.environ["DESK_KEY_DIR"] = tempfile.mkdtemp(prefix="desk-test-key-")
+    atexit.register(shutil.rmtree, os.environ["DESK_KEY_DIR"], True)  # made here, removed here
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
