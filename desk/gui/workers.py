@@ -35,8 +35,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Failure = Callable[[Exception], object]
 
-#: Quiet this long after the last job, the worker folds the small index segments that edits left
-#: (Library.fold_edits): a note or a star is searchable at once, and the folding waits for a pause.
+#: Quiet this long after the last job (submitted or ended), the worker folds the small index segments
+#: that edits left (Library.fold_edits): a note is searchable at once, and the folding waits for a pause.
 IDLE_FOLD_MS = 1500
 
 
@@ -64,6 +64,7 @@ class _Job:
     failure: Failure | None
     seq: int = 0  # submission order across both threads
     needs_library: bool = True
+    quiet: bool = False  # its end does not count as activity (the idle fold's own job)
 
 
 class _Delivery(QObject):
@@ -109,7 +110,10 @@ class LibraryExecutor(QObject):
         self._urgent_done = threading.Condition()
         self._thread = threading.Thread(target=self._loop, name="desk-library", daemon=True)
         self._urgent_thread = threading.Thread(target=self._urgent_loop, name="desk-notes", daemon=True)
-        self._idle = QTimer(self)
+        # No parent: the executor may be destroyed on its worker thread (the thread holds it last),
+        # and a timer is stopped and deleted on its own thread only; shutdown() deletes it here.
+        self._in_flight = 0  # jobs submitted and not ended (counted on the UI thread)
+        self._idle: QTimer | None = QTimer()
         self._idle.setSingleShot(True)
         self._idle.setInterval(IDLE_FOLD_MS)
         self._idle.timeout.connect(self._fold_when_idle)
@@ -130,6 +134,7 @@ class LibraryExecutor(QObject):
         if self._stopped:
             return
         self._restart_idle()  # the fold waits for a pause after the last job
+        self._in_flight += 1
         self._seq += 1
         job.seq = self._seq
         self._jobs.put(job)
@@ -147,6 +152,7 @@ class LibraryExecutor(QObject):
         if self._stopped:
             return
         self._restart_idle()
+        self._in_flight += 1
         self._seq += 1
         with self._urgent_done:
             self._urgent_pending.add(self._seq)
@@ -175,15 +181,17 @@ class LibraryExecutor(QObject):
         self._submit(_Job(op, success, failure, needs_library=False))
 
     def _restart_idle(self) -> None:
-        if QThread.currentThread() == self.thread():  # a timer is started from its own thread only
-            self._idle.start()
+        idle = self._idle
+        if idle is not None and QThread.currentThread() == idle.thread():  # started from its own thread only
+            idle.start()
 
     def _fold_when_idle(self) -> None:
-        """Queue the fold of what edits left unfolded, once nothing waits (else after the next pause)."""
-        if self._stopped or self.pending():
+        """Queue the fold of what edits left unfolded, once no job waits or runs (else the next
+        job's end starts the pause again)."""
+        if self._stopped or self._in_flight:
             return
         self._seq += 1  # not through _submit: the fold must not restart the timer that started it
-        self._jobs.put(_Job(_fold_edits, None, None, self._seq, needs_library=False))
+        self._jobs.put(_Job(_fold_edits, None, None, self._seq, needs_library=False, quiet=True))
 
     def pending(self) -> int:
         """How many jobs wait (roughly; for tests and the busy indicator)."""
@@ -199,7 +207,9 @@ class LibraryExecutor(QObject):
                 lib.close()
             self.library = None
 
-        self._idle.stop()
+        if self._idle is not None:  # stopped and deleted (Python owns it) on the thread that made it
+            self._idle.stop()
+            self._idle = None
         # after every note save submitted before it
         self._submit(_Job(close, None, None, needs_library=False))
         self._stopped = True
@@ -237,6 +247,17 @@ class LibraryExecutor(QObject):
                     self._urgent_done.notify_all()
 
     def _run(self, job: _Job) -> None:
+        try:
+            self._run_job(job)
+        finally:
+            if not job.quiet:  # the pause before the idle fold counts from a job's end
+                self._delivery.deliver.emit(self._job_ended, None)
+
+    def _job_ended(self, _: object) -> None:
+        self._in_flight -= 1
+        self._restart_idle()
+
+    def _run_job(self, job: _Job) -> None:
         try:
             if self.library is None and job.needs_library:
                 raise LibraryNotOpen

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -65,11 +66,13 @@ def test_edits_are_folded_in_the_pause_after_them(
     for _ in range(8):  # jobs every 100 ms, over twice the pause: no fold meanwhile
         count_segments()
         qtbot.wait(100)
-    qtbot.waitUntil(lambda: len(counted) == 8, timeout=20_000)
+    executor.submit(lambda lib: time.sleep(0.7))  # a job running longer than the pause: none either
+    count_segments()
+    qtbot.waitUntil(lambda: len(counted) == 9, timeout=20_000)
     assert set(counted) == {7}
     qtbot.wait(900)  # a pause: the fold runs
     count_segments()
-    qtbot.waitUntil(lambda: len(counted) == 9, timeout=20_000)
+    qtbot.waitUntil(lambda: len(counted) == 10, timeout=20_000)
     assert counted[-1] <= 2
     found: list[int] = []
     executor.submit(lambda lib: lib.search_ids("note:window", limit=50).total, found.append)
