@@ -10,6 +10,10 @@ NeRF; a plural ``s`` is dropped), so "(e.g. ...)", "(see Fig. 2)" or "(1)" never
 The store maps each short form to its long forms with the number of documents defining it.
 It is derived data kept beside the index (``acronyms.json``: a format number, the entries and
 their SHA-256); an unreadable or altered file reads as CORRUPT and the index is rebuilt.
+Format 2 holds the rows as three flat lists of numbers (each row's doc id, how many definitions
+it has, then every row's definition indexes in turn), which JSON parses in a fraction of the time
+format 1's list per document takes (48k rows at 100k papers: ~40 ms of every `desk search`);
+a format 1 file is still read, and the next save writes format 2.
 Counts grow as papers are indexed and are recomputed by a rebuild (a deleted paper's
 definitions stay until then, as the lexicon's words do).
 """
@@ -27,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whoosh.analysis import STOP_WORDS
 
@@ -37,7 +41,8 @@ from desk.core.search.schema import TOKEN_PATTERN, cached_stem
 if TYPE_CHECKING:  # index workers load this module: the query parser stays out of them
     from desk.core.search.query import Word
 
-FORMAT = 1
+FORMAT = 2
+FORMATS_READ = (1, 2)  # 1: a list per document ([doc id, index, ...]), as desk wrote it before
 MAX_LONG_FORMS = 3  # long forms kept per short form (the most defined first)
 MIN_SHARE = 0.2  # a long form defined by less than this share of the short form's definitions is noise
 
@@ -234,8 +239,10 @@ class Acronyms:
             return
         defs = sorted({d for found in self.by_doc.values() for d in found})
         number = {d: k for k, d in enumerate(defs)}
-        docs = [[doc_id, *sorted(number[d] for d in found)] for doc_id, found in sorted(self.by_doc.items())]
-        body = _dump({"defs": defs, "docs": docs})
+        ids = sorted(self.by_doc)
+        rows = [sorted(number[d] for d in self.by_doc[doc_id]) for doc_id in ids]
+        flat = list(chain.from_iterable(rows))
+        body = _dump({"defs": defs, "ids": ids, "sizes": [len(row) for row in rows], "flat": flat})
         digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
         data = f'{{"format":{FORMAT},"sha256":"{digest}","payload":{body}}}'
         tmp = target.with_name(target.name + ".tmp")
@@ -345,44 +352,71 @@ class _Rows:
     """Rows of an acronyms file as flat arrays: doc ids (ascending), where each row's definition
     indexes start in ``flat``, and those indexes, row after row."""
 
-    def __init__(self, rows: list[list[int]]) -> None:
-        self.ids = array("q", [row[0] for row in rows])
-        self.starts = array("q", accumulate((len(row) - 1 for row in rows), initial=0))
-        self.flat = array("i", chain.from_iterable(row[1:] for row in rows))  # < len(defs)
+    def __init__(self, ids: Sequence[int], sizes: Iterable[int], flat: Iterable[int]) -> None:
+        self.ids = array("q", ids)
+        self.starts = array("q", accumulate(sizes, initial=0))
+        self.flat = array("i", flat)  # < len(defs)
 
     def of(self, i: int) -> array[int]:
         """The definition indexes of row ``i``."""
         return self.flat[self.starts[i] : self.starts[i + 1]]
 
 
-def _read_rows(path: Path) -> tuple[list[Definition], _Rows] | None:
-    """(definitions, rows) of an acronyms file as save() writes it (its payload's
-    very text checksummed: nothing dumped again; each row's indexes ascending, as save() sorts
-    them), doc ids and indexes whole numbers in range, doc ids ascending; None for anything
-    else (read() then decides)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        head = f'{{"format":{FORMAT},"sha256":"'
-        at = len(head) + 64
-        if not text.startswith(head) or not text.startswith('","payload":', at) or not text.endswith("}"):
-            return None
-        body = text[at + len('","payload":') : -1]
-        if hashlib.sha256(body.encode("utf-8")).hexdigest() != text[len(head) : at]:
-            return None
-        payload = json.loads(body)
-        defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
+def _payload(text: str) -> tuple[int, dict[str, Any]] | None:
+    """(format, payload) of an acronyms file's text as save() writes it (the payload's very text
+    checksummed: nothing dumped again), None for any other text (read() then decides)."""
+    for number in FORMATS_READ:
+        head = f'{{"format":{number},"sha256":"'
+        if text.startswith(head):
+            break
+    else:
+        return None
+    at = len(head) + 64
+    if not text.startswith('","payload":', at) or not text.endswith("}"):
+        return None
+    body = text[at + len('","payload":') : -1]
+    if hashlib.sha256(body.encode("utf-8")).hexdigest() != text[len(head) : at]:
+        return None
+    payload = json.loads(body)
+    return (number, payload) if isinstance(payload, dict) else None
+
+
+def _flat_rows(number: int, payload: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
+    """(doc ids, definitions per row, every row's definition indexes) of a payload of format ``number``."""
+    if number == 1:
         rows = payload["docs"]
-        ids = [row[0] for row in rows]
         flat = list(chain.from_iterable(row[1:] for row in rows))
+        return [row[0] for row in rows], [len(row) - 1 for row in rows], flat
+    ids, sizes, flat = payload["ids"], payload["sizes"], payload["flat"]
+    if not (isinstance(ids, list) and isinstance(sizes, list) and isinstance(flat, list)):
+        raise TypeError("the rows are not lists")
+    return ids, sizes, flat
+
+
+def _read_rows(path: Path) -> tuple[list[Definition], _Rows] | None:
+    """(definitions, rows) of an acronyms file as save() writes it (see _payload; each row's
+    indexes ascending, as save() sorts them), doc ids and indexes whole numbers in range, doc
+    ids ascending, every row holding a definition; None for anything else (read() then decides)."""
+    try:
+        found = _payload(path.read_text(encoding="utf-8"))
+        if found is None:
+            return None
+        number, payload = found
+        defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
+        ids, sizes, flat = _flat_rows(number, payload)
         if not (  # C-speed checks: rows of whole numbers, defs in range, doc ids ascending
             set(map(type, ids)) <= {int}
+            and set(map(type, sizes)) <= {int}
             and set(map(type, flat)) <= {int}
+            and len(sizes) == len(ids)
+            and (not sizes or min(sizes) >= 0)
+            and sum(sizes) == len(flat)
             and (not flat or (min(flat) >= 0 and max(flat) < len(defs)))
             and ids == sorted(set(ids))
             and len(set(defs)) == len(defs)
         ):
             return None
-        return defs, _Rows(rows)
+        return defs, _Rows(ids, sizes, flat)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError):
         return None
 
@@ -393,10 +427,17 @@ def read(path: Path) -> dict[int, frozenset[Definition]] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         payload = data["payload"]
         digest = hashlib.sha256(_dump(payload).encode("utf-8")).hexdigest()
-        if data.get("format") != FORMAT or data.get("sha256") != digest:
+        number = data.get("format")
+        if number not in FORMATS_READ or data.get("sha256") != digest:
             return None
         defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
-        return {int(row[0]): frozenset(defs[k] for k in row[1:]) for row in payload["docs"]}
+        ids, sizes, flat = _flat_rows(number, payload)
+        if len(sizes) != len(ids) or sum(sizes) != len(flat):
+            return None
+        starts = list(accumulate(sizes, initial=0))
+        return {
+            int(doc): frozenset(defs[k] for k in flat[starts[i] : starts[i + 1]]) for i, doc in enumerate(ids)
+        }
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None
 
