@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -52,10 +52,11 @@ class SemanticVectors:
         """The vectors in use, or None before they are loaded or built."""
         return self._current
 
-    def load(self) -> StoreState:
-        """Read the store from disk if it is sound (it may still lag behind the database)."""
+    def load(self, verify: bool | Literal["changed"] = True) -> StoreState:
+        """Read the store from disk if it is sound (it may still lag behind the database);
+        ``verify``: as store.read's ("changed": a one-shot search's)."""
         try:
-            self._set(store.read(self.directory))
+            self._set(store.read(self.directory, verify))
         except StoreError as exc:
             return exc.state
         except OSError:
