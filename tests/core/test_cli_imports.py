@@ -168,12 +168,16 @@ _STAND_INS = (
     "import sys\n"
     "from desk.cli.light_imports import install\n"
     "install()\n"
-    "import whoosh.compat, whoosh.reading\n"
-    "assert not {'urllib.request', 'asyncio', 'cached_property'} & set(sys.modules), sorted(sys.modules)\n"
+    "import whoosh.compat, whoosh.reading, whoosh.query\n"
+    "stood_in = {'urllib.request', 'asyncio', 'cached_property', 'whoosh.lang.morph_en'}\n"
+    "assert not stood_in & set(sys.modules), sorted(sys.modules)\n"
     "import functools, urllib.request\n"
     "assert whoosh.reading.cached_property is functools.cached_property\n"
     "assert urllib.request.urlopen  # the real module, imported now\n"
     "whoosh.compat.urlretrieve(sys.argv[1], sys.argv[2])  # the stand-in calls the real one\n"
+    "found = whoosh.query.terms.variations('rendering')  # what Variations calls: the stand-in\n"
+    "from whoosh.lang.morph_en import variations  # the real module, imported now\n"
+    "assert sorted(found) == sorted(variations('rendering')) and 'render' in found, found\n"
 )
 
 
