@@ -31,5 +31,7 @@ def pin_to_one_thread() -> bool:
 
 
 def pinned() -> bool:
-    """Whether BLAS was set to one thread before numpy loaded (pin_to_one_thread)."""
-    return bool(_PINNED)
+    """Whether BLAS runs on one thread with nothing to limit: set so before numpy loaded
+    (pin_to_one_thread), and threadpoolctl not loaded since (through it, code in a long-lived
+    process such as a test run may have changed BLAS's threads; then the limit is applied)."""
+    return bool(_PINNED) and "threadpoolctl" not in sys.modules
