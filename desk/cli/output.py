@@ -5,12 +5,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
-from itertools import islice
 from typing import Any
 
 from desk.core.records import PaperDetail, PaperSummary, ResultPage, SourceInfo
-
-LIST_CHUNK = 4096  # papers written at once by emit_list_json
 
 
 def emit_json(obj: dict[str, Any]) -> None:
@@ -49,16 +46,10 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
 
 def emit_list_json(papers: Iterable[str]) -> None:
     """`desk list --json` from QuickLibrary.list_json (each paper's object as JSON text): the very
-    text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}``, written a chunk of
-    LIST_CHUNK papers at a time (tests/core/test_quick.py compares the bytes)."""
-    write = sys.stdout.write
-    write('{"papers": [')
-    it = iter(papers)
-    chunk = list(islice(it, LIST_CHUNK))
-    write(", ".join(chunk))
-    while chunk := list(islice(it, LIST_CHUNK)):
-        write(", " + ", ".join(chunk))
-    write("]}\n")
+    text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}`` (tests/core/test_quick.py
+    compares the bytes). Written once every paper is read: a read failing halfway prints no half
+    object on stdout."""
+    sys.stdout.write('{"papers": [' + ", ".join(papers) + "]}\n")
 
 
 def detail_json(p: PaperDetail) -> dict[str, Any]:
