@@ -1,4 +1,4 @@
-"""Whoosh imported by a one-shot command without the two stdlib packages it loads and desk never calls.
+"""Whoosh imported by a one-shot command without the modules it loads and desk never calls.
 
 whoosh-reloaded 2.7.5 (the version desk pins) loads, the first time any of it is imported,
 ``urllib.request`` (``whoosh.compat`` imports ``urlretrieve`` for a model downloader; it brings
@@ -11,6 +11,10 @@ called, and ``cached_property`` as :func:`functools.cached_property` (the same c
 instance's ``__dict__``). Every other import of ``urllib.request`` or ``asyncio``, before or
 after, gets the real module. Only the command line installs this (one thread, at start-up);
 the window imports Whoosh as it is.
+
+Likewise ``whoosh.lang.morph_en`` (≈ 5 ms: it compiles its table of English word endings),
+which ``whoosh.query.terms`` imports for the ``Variations`` query desk never builds: while that
+module runs, ``variations`` is a function that imports the real one when called.
 """
 
 from __future__ import annotations
@@ -37,6 +41,19 @@ def _urllib_request() -> types.ModuleType:
     return module
 
 
+def _morph_en() -> types.ModuleType:
+    module = types.ModuleType("whoosh.lang.morph_en")
+
+    def variations(word: str) -> Any:
+        """whoosh.lang.morph_en.variations, imported when first called."""
+        from whoosh.lang.morph_en import variations as real
+
+        return real(word)
+
+    module.variations = variations  # type: ignore[attr-defined]
+    return module
+
+
 def _cached_property() -> types.ModuleType:
     module = types.ModuleType("cached_property")
     module.cached_property = functools.cached_property  # type: ignore[attr-defined]
@@ -47,6 +64,7 @@ def _cached_property() -> types.ModuleType:
 STAND_INS: dict[str, dict[str, Callable[[], types.ModuleType]]] = {
     "whoosh.compat": {"urllib.request": _urllib_request},
     "whoosh.reading": {"cached_property": _cached_property},
+    "whoosh.query.terms": {"whoosh.lang.morph_en": _morph_en},
 }
 
 

@@ -5,13 +5,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
-from json.encoder import encode_basestring  # json.dumps' own (C) string encoder, ensure_ascii=False
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from desk.core.records import PaperDetail, PaperSummary, ResultPage, SourceInfo
-
-if TYPE_CHECKING:
-    from desk.core.quick import Row
 
 
 def emit_json(obj: dict[str, Any]) -> None:
@@ -48,24 +44,12 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
     }
 
 
-def emit_list_json(rows: Iterable[Row]) -> None:
-    """`desk list --json` from QuickLibrary.list_rows: the very text ``emit_json`` prints for
-    ``{"papers": [summary_json(p), ...]}`` (json.dumps' separators and string encoder), without
-    building a record and a dict per paper (tests/core/test_quick.py compares the bytes)."""
-    q = encode_basestring
-    flag = ("false", "true")
-    parts = []
-    for pid, title, short, starred, read, noted, sources, tags in rows:
-        shown = ", ".join(
-            f'{{"file": {q(f)}, "index": {int(i)!r}, "collection": {q(c)}}}' for f, i, c in sources
-        )
-        name = "null" if short is None else q(short)
-        parts.append(
-            f'{{"id": {int(pid)!r}, "title": {q(title)}, "short_name": {name}, '
-            f'"starred": {flag[starred]}, "read": {flag[read]}, "has_note": {flag[noted]}, '
-            f'"sources": [{shown}], "tags": [{", ".join(map(q, tags))}]}}'
-        )
-    sys.stdout.write('{"papers": [' + ", ".join(parts) + "]}\n")
+def emit_list_json(papers: Iterable[str]) -> None:
+    """`desk list --json` from QuickLibrary.list_json (each paper's object as JSON text): the very
+    text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}`` (tests/core/test_quick.py
+    compares the bytes). Written once every paper is read: a read failing halfway prints no half
+    object on stdout."""
+    sys.stdout.write('{"papers": [' + ", ".join(papers) + "]}\n")
 
 
 def detail_json(p: PaperDetail) -> dict[str, Any]:

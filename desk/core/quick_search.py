@@ -79,7 +79,7 @@ def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: 
     from desk.core.semantic.vectors import SemanticVectors
 
     vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
-    vectors.load()
+    vectors.load(verify="changed")  # files as written are not read for their CRCs (store.py)
     if _lagging(vectors, reader):
         return None  # missing, damaged or behind: the Library brings them up to date first
     index = SearchIndex(directory / INDEX_DIR_NAME, one_shot=True)

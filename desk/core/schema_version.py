@@ -10,4 +10,5 @@ from __future__ import annotations
 #: 5: covering indexes for the open's freshness check and the counts (paper.rev, noted papers,
 #: papers per collection).
 #: 6: the papers' (id, rev) digest kept by triggers (paper_digest), read by the freshness stamp.
-SCHEMA_VERSION = 6
+#: 7: a covering index of the columns a list row shows (ix_paper_row), read by `desk list`.
+SCHEMA_VERSION = 7

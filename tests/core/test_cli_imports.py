@@ -168,12 +168,16 @@ _STAND_INS = (
     "import sys\n"
     "from desk.cli.light_imports import install\n"
     "install()\n"
-    "import whoosh.compat, whoosh.reading\n"
-    "assert not {'urllib.request', 'asyncio', 'cached_property'} & set(sys.modules), sorted(sys.modules)\n"
+    "import whoosh.compat, whoosh.reading, whoosh.query\n"
+    "stood_in = {'urllib.request', 'asyncio', 'cached_property', 'whoosh.lang.morph_en'}\n"
+    "assert not stood_in & set(sys.modules), sorted(sys.modules)\n"
     "import functools, urllib.request\n"
     "assert whoosh.reading.cached_property is functools.cached_property\n"
     "assert urllib.request.urlopen  # the real module, imported now\n"
     "whoosh.compat.urlretrieve(sys.argv[1], sys.argv[2])  # the stand-in calls the real one\n"
+    "found = whoosh.query.terms.variations('rendering')  # what Variations calls: the stand-in\n"
+    "from whoosh.lang.morph_en import variations  # the real module, imported now\n"
+    "assert sorted(found) == sorted(variations('rendering')) and 'render' in found, found\n"
 )
 
 
@@ -186,3 +190,71 @@ def test_whoosh_loads_without_urllib_and_asyncio_and_they_stay_importable(tmp_pa
         timeout=120,
     )
     assert (tmp_path / "b.txt").read_text(encoding="utf-8") == "kept"
+
+
+_BLAS = (
+    "import sys\n"
+    "from desk.core.semantic import blas\n"
+    "if sys.argv[1] == 'numpy first':\n"
+    "    import numpy\n"
+    "pinned = blas.pin_to_one_thread()\n"
+    "import numpy\n"
+    "alone = blas.pinned()\n"
+    "import threadpoolctl\n"
+    "info = threadpoolctl.threadpool_info()\n"
+    "threads = sorted({i['num_threads'] for i in info if i['user_api'] == 'blas'})\n"
+    "print(pinned, alone, blas.pinned(), threads)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("case", "variable", "expected"),
+    [
+        ("pinned", None, "True True False [1]"),  # threadpoolctl loaded: limits apply again
+        ("the user's value", "2", "False False False [2]"),
+        ("numpy first", None, "False False False"),  # too late: OpenBLAS started its pool as it likes
+    ],
+)
+def test_the_command_line_starts_openblas_with_one_thread(
+    case: str, variable: str | None, expected: str
+) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if variable is not None:
+        env["OPENBLAS_NUM_THREADS"] = variable
+    out = subprocess.run(
+        [sys.executable, "-c", _BLAS, case], capture_output=True, text=True, env=env, check=True, timeout=120
+    ).stdout
+    assert out.startswith(expected), out
+
+
+def test_a_search_needs_no_threadpoolctl_once_blas_has_one_thread(seeded_dir: Path) -> None:
+    """The command line pinned OpenBLAS to one thread before numpy loaded (blas.py): the query's
+    product needs no limit around it, so threadpoolctl (which lists every loaded library) stays out."""
+    _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    modules = _modules(seeded_dir, "search", "policy", "--json")
+    assert "desk.core.semantic.vectors" in modules and "numpy" in modules  # it did fuse the vectors
+    assert "threadpoolctl" not in modules
+
+
+def test_a_command_runs_with_fewer_collections_and_puts_the_thresholds_back(
+    seeded_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from desk.cli.main import GC_THRESHOLD, main
+    from desk.core.quick import QuickLibrary
+
+    seen: list[tuple[int, ...]] = []
+    real = QuickLibrary.stats
+
+    def stats(self: QuickLibrary) -> object:
+        seen.append(gc.get_threshold())
+        return real(self)
+
+    monkeypatch.setattr(QuickLibrary, "stats", stats)
+    before = gc.get_threshold()
+    assert main(["--library", str(seeded_dir), "stats"]) == 0
+    assert seen and seen[0][0] == GC_THRESHOLD  # while the command ran
+    assert gc.get_threshold() == before

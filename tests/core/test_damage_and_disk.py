@@ -27,13 +27,20 @@ def desk(library: Path, *args: str | bytes, timeout: float = 300) -> subprocess.
 
 
 def damage_pages(db: Path, seed: int = 3) -> None:
-    """Random bytes over the middle of several pages (not the header: SQLite still opens it)."""
+    """Random bytes over the middle of several pages (not the header nor the schema's own pages:
+    SQLite still opens it; schema step 7's index moved a page of the schema under this pattern)."""
     import random
+    import sqlite3
 
+    conn = sqlite3.connect(db)
+    schema = {n for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'")}
+    conn.close()
     rng = random.Random(seed)
     size = db.stat().st_size
     with db.open("r+b") as fh:
         for page in range(3, size // 4096, 2):
+            if page + 1 in schema:  # page numbers count from 1
+                continue
             fh.seek(page * 4096 + 100)
             fh.write(bytes(rng.randrange(256) for _ in range(300)))
 

@@ -101,6 +101,7 @@ def test_version_2_keys_become_digests_and_reimports_still_match(seeded_dir: Pat
     for trigger in ("paper_digest_insert", "paper_digest_delete", "paper_digest_update"):
         conn.execute(f"DROP TRIGGER {trigger}")  # version 6's
     conn.execute("DROP TABLE paper_digest")
+    conn.execute("DROP INDEX ix_paper_row")  # version 7's
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()

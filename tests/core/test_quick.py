@@ -291,3 +291,63 @@ def test_the_vectors_lag_check_digests_the_ids_as_pending_compares_them(seeded_d
         lib.delete_papers([first])
         lib.restore_papers([first])  # the same ids again
     assert verdicts() == (False, False)
+
+
+def _listed(emit: Callable[[], None]) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        emit()
+    return out.getvalue()
+
+
+def test_list_json_written_by_sqlite_is_the_librarys_text_byte_for_byte(seeded_dir: Path) -> None:
+    """`desk list --json` on a current index: each paper's object written by SQLite (json_quote,
+    ordered subqueries) is the very text json.dumps gives for Library.list_papers' records: odd
+    characters in titles and tags, notes of Unicode white space only (no note) or of a character
+    strip() keeps, several sources, tags given to a paper against the order they were made."""
+    from desk.cli.output import emit_json, emit_list_json, summary_json
+
+    with Library(seeded_dir) as lib:
+        ids = _worked_on(lib)
+        lib.set_title(ids[5], 'He said "hi" \\ back\ttab — ünï 😀 \u2028 end')
+        lib.set_title(ids[7], "")  # no title of the user's: the derived one
+        lib.set_note(ids[8], "\u3000\xa0\u2029\x1c")  # white space to strip(): no note
+        lib.set_note(ids[9], "\u200b")  # a zero-width space is no white space to strip()
+        lib.tag([ids[14]], 'zeta "quoted" \\')
+        lib.tag([ids[15]], "alpha\x7f ü")
+        lib.tag([ids[16]], "alpha\x7f ü")  # made after zeta, given to paper 16 first
+        lib.tag([ids[16]], 'zeta "quoted" \\')
+        lists = [[summary_json(p) for p in lib.list_papers(starred=s)] for s in (False, True)]
+        expected = [_listed(lambda papers=papers: emit_json({"papers": papers})) for papers in lists]
+    reader = QuickLibrary.open(seeded_dir)
+    assert reader is not None
+    with reader:
+        got = [_listed(lambda s=s: emit_list_json(reader.list_json(starred=s))) for s in (False, True)]
+    assert got == expected
+    papers = json.loads(got[0])["papers"]
+    tags = next(p["tags"] for p in papers if p["id"] == ids[16])
+    assert [t.split()[0] for t in tags] == ["zeta", "alpha"]  # in the order the tags were made
+    assert any(len(p["sources"]) == 2 for p in papers) and json.loads(got[1])["papers"]
+
+
+def test_sqlite_json_quote_escapes_every_character_as_json_dumps_does() -> None:
+    """Every code point (surrogates aside), and each control character alone."""
+    import sys
+
+    conn = sqlite3.connect(":memory:")
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    for text in (every, *map(chr, range(0x20)), '"', "\\", "\x7f", ""):
+        quoted = conn.execute("SELECT json_quote(?)", (text,)).fetchone()[0]
+        assert quoted == json.dumps(text, ensure_ascii=False)
+
+
+def test_white_space_is_every_character_strip_takes() -> None:
+    import sys
+
+    from desk.core.quick import WHITE_SPACE
+
+    spaces = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
+    assert spaces == WHITE_SPACE and spaces.strip() == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -195,13 +196,16 @@ def test_a_store_not_as_save_writes_it_is_read_whole(tmp_path: Path) -> None:
     path = tmp_path / ACRONYMS_NAME
     _dev_store(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["payload"]["docs"][0].append(data["payload"]["docs"][0][1])  # an index twice in a row
-    body = json.dumps(data["payload"], ensure_ascii=False)  # spaces: not save()'s text
+    payload = data["payload"]
+    payload["flat"].insert(payload["sizes"][0], payload["flat"][0])  # an index twice in a row
+    payload["sizes"][0] += 1
+    payload["counts"][payload["flat"][0]] += 1  # counted as the rows say
+    body = json.dumps(payload, ensure_ascii=False)  # spaces: not save()'s text
     import hashlib
 
-    compact = json.dumps(data["payload"], ensure_ascii=False, separators=(",", ":"))
+    compact = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     digest = hashlib.sha256(compact.encode("utf-8")).hexdigest()  # what read() checks
-    path.write_text(f'{{"format":1,"sha256":"{digest}","payload":{body}}}', encoding="utf-8")
+    path.write_text(f'{{"format":2,"sha256":"{digest}","payload":{body}}}', encoding="utf-8")
     store = Acronyms(path)
     store.refresh()
     found = read(path)
@@ -251,8 +255,12 @@ def test_the_rows_read_are_held_as_flat_arrays_not_a_list_per_document(tmp_path:
         lazy.refresh()
         held, _ = tracemalloc.get_traced_memory()
         text = path.read_text(encoding="utf-8")
-        as_lists = json.loads(text[text.index('"payload":') + 10 : -1])["docs"]  # the rows as lists
+        payload = json.loads(text[text.index('"payload":') + 10 : -1])
         del text
+        starts = list(accumulate(payload["sizes"], initial=0))
+        flat = payload["flat"]
+        as_lists = [[doc, *flat[starts[k] : starts[k + 1]]] for k, doc in enumerate(payload["ids"])]
+        del payload, flat, starts  # the rows as lists, as format 1 read them
         with_lists, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -261,3 +269,96 @@ def test_the_rows_read_are_held_as_flat_arrays_not_a_list_per_document(tmp_path:
     whole = read(path) or {}
     assert all(lazy._defs_of(doc) == found for doc, found in whole.items())
     assert lazy.by_doc == whole
+
+
+def _as_format_1(store: Acronyms, path: Path) -> None:
+    """``store`` written as desk wrote acronyms files before format 2: a list per document."""
+    import hashlib
+
+    defs = sorted({d for found in store.by_doc.values() for d in found})
+    number = {d: k for k, d in enumerate(defs)}
+    docs = [[doc, *sorted(number[d] for d in found)] for doc, found in sorted(store.by_doc.items())]
+    body = json.dumps({"defs": defs, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    path.write_text(f'{{"format":1,"sha256":"{digest}","payload":{body}}}', encoding="utf-8")
+
+
+def test_save_writes_flat_rows_and_a_format_1_file_reads_the_same(tmp_path: Path) -> None:
+    """Format 2 keeps the rows as three flat lists after the definitions' counts and order; a file
+    desk wrote in format 1 answers every lookup alike, through both readers, and the next save
+    writes it in format 2."""
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    saved = _dev_store(new)
+    payload = json.loads(new.read_text(encoding="utf-8"))["payload"]
+    assert json.loads(new.read_text(encoding="utf-8"))["format"] == 2
+    assert list(payload) == ["defs", "counts", "order", "ids", "sizes", "flat"] and len(payload["ids"]) > 100
+    assert sum(payload["sizes"]) == len(payload["flat"])
+    _as_format_1(saved, old)
+    assert read(old) == read(new) == saved.by_doc
+    readers = []
+    for path in (new, old):
+        store = Acronyms(path)
+        store.refresh()
+        assert store._file is not None  # the rows as save() wrote them, in either format
+        readers.append(store)
+    a, b = readers
+    assert a._lookup() == b._lookup()
+    assert all(a.expansions(key) == b.expansions(key) for key in a._lookup()[0])
+    assert a.longest == b.longest and a.by_doc == b.by_doc == saved.by_doc
+    b.save()
+    assert new.read_bytes() == old.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["sizes short", "sizes negative", "ids unsorted", "index out of range", "rows not lists", "counts off"],
+)
+def test_format_2_rows_that_do_not_add_up_are_left_to_read(tmp_path: Path, damage: str) -> None:
+    """Rows with a checksum that matches but that save() never writes, or that disagree with the
+    counts a search read: the rows are not taken, and by_doc is what read() makes of the file."""
+    import hashlib
+
+    path = tmp_path / ACRONYMS_NAME
+    _dev_store(path)
+    payload = json.loads(path.read_text(encoding="utf-8"))["payload"]
+    if damage == "sizes short":
+        payload["sizes"].pop()
+    elif damage == "sizes negative":
+        payload["sizes"][0], payload["sizes"][1] = -1, payload["sizes"][1] + payload["sizes"][0] + 1
+    elif damage == "ids unsorted":
+        payload["ids"][0], payload["ids"][1] = payload["ids"][1], payload["ids"][0]
+    elif damage == "index out of range":
+        payload["flat"][0] = len(payload["defs"])
+    elif damage == "rows not lists":
+        payload["flat"] = {"0": 1}
+    else:
+        payload["counts"][0] += 1
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    path.write_text(f'{{"format":2,"sha256":"{digest}","payload":{body}}}', encoding="utf-8")
+    store = Acronyms(path)
+    store.refresh()
+    assert store._file is not None and store._file.rows() is None  # the summary read, the rows refused
+    assert store.by_doc == (read(path) or {})
+    if damage in ("sizes short", "rows not lists", "counts off"):
+        assert read(path) is None and store.by_doc == {}
+
+
+def test_a_search_parses_the_summary_only_and_an_edit_the_rows(tmp_path: Path) -> None:
+    """Format 2's definitions, counts and order are all a lookup reads; the rows (three quarters of
+    the file at 100k papers) are parsed when an edit asks for a document's definitions."""
+    path = tmp_path / ACRONYMS_NAME
+    saved = _dev_store(path)
+    payload = json.loads(path.read_text(encoding="utf-8"))["payload"]
+    assert list(payload)[:3] == ["defs", "counts", "order"]
+    store = Acronyms(path)
+    store.refresh()
+    assert store._file is not None
+    whole = Acronyms(path)
+    whole.by_doc = read(path) or {}
+    assert store._lookup() == whole._lookup() and store.longest == whole.longest
+    assert all(store.expansions(k) == whole.expansions(k) for k in whole._lookup()[0])
+    assert store._file._parse is not None  # no row parsed
+    some = next(iter(saved.by_doc))
+    assert store._defs_of(some) == saved.by_doc[some]
+    assert store._file is not None and store._file._parse is None  # parsed, still no set per document

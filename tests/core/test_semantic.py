@@ -268,3 +268,55 @@ def test_a_query_vectors_cosines_are_kept_while_its_last_word_is_typed(topics: L
         sem._cosines.clear()
         cold.append([(h.id, h.score) for h in topics.search_ids(t + "*", 20).hits])
     assert kept == cold
+
+
+def test_a_one_shot_read_skips_the_crcs_of_files_as_written_and_checks_any_other(
+    topics: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """store.read(verify="changed") (a command-line search): files whose size and time are those
+    vectors.json recorded at the write are not read for their CRC; a file written since (another
+    time) is, and fails. A change that keeps a file's size and time is found by the full read
+    (the window, desk check), not by the one-shot one: the trade the module's doc states."""
+    topics.ensure_vectors()
+    folder = _vectors_dir(topics)
+    entries = json.loads((folder / store.MANIFEST_NAME).read_text(encoding="utf-8"))["files"]
+    for name, entry in entries.items():
+        info = (folder / f"{name}.npy").stat()
+        assert (entry["size"], entry["mtime_ns"]) == (info.st_size, info.st_mtime_ns)
+    crcs: list[Path] = []
+    real_crc = store._crc
+    monkeypatch.setattr(store, "_crc", lambda path: crcs.append(path) or real_crc(path))
+    whole, quick = store.read(folder), store.read(folder, verify="changed")
+    assert len(crcs) == len(store.ARRAYS)  # the full read's only
+    assert np.array_equal(whole.ids, quick.ids) and np.array_equal(whole.vectors, quick.vectors)
+    assert np.array_equal(whole.model.components, quick.model.components)
+    path = folder / "idf.npy"
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    info = path.stat()
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000))  # written later
+    with pytest.raises(StoreError) as changed:
+        store.read(folder, verify="changed")
+    assert changed.value.state is StoreState.CORRUPT
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # size and time as recorded
+    store.read(folder, verify="changed")
+    assert store.state(folder) is StoreState.CORRUPT  # the full read finds it
+
+
+def test_a_store_written_before_sizes_were_recorded_is_checked_whole(topics: Library) -> None:
+    topics.ensure_vectors()
+    folder = _vectors_dir(topics)
+    manifest = json.loads((folder / store.MANIFEST_NAME).read_text(encoding="utf-8"))
+    for entry in manifest["files"].values():
+        del entry["size"], entry["mtime_ns"]
+    (folder / store.MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+    assert store.read(folder, verify="changed").ids.size
+    path = folder / "idf.npy"
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    info = path.stat()
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    with pytest.raises(StoreError):
+        store.read(folder, verify="changed")

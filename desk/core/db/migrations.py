@@ -25,6 +25,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: schema_steps.upgrade_4_tags_history_trash,
     5: schema_steps.upgrade_5_covering_indexes,
     6: schema_steps.upgrade_6_paper_digest,
+    7: schema_steps.upgrade_7_list_row_index,
 }
 
 

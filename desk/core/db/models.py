@@ -32,6 +32,8 @@ class Paper(Base):
     __table_args__ = (
         # Noted papers counted from the index alone (the note sits behind the abstracts in a row).
         Index("ix_paper_noted", "id", sqlite_where=text("trim(note) != ''")),
+        # Every column of a list row, in id order: `desk list` reads no table page (schema step 7).
+        Index("ix_paper_row", "id", "starred", "read", "short_name", "derived_title", "user_title"),
         {"sqlite_autoincrement": True},
     )
 

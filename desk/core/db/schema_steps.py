@@ -249,3 +249,14 @@ END""",
 def upgrade_6_paper_digest(conn: Connection) -> None:
     """Version 6: the papers' (id, rev) digest, kept current by triggers (a table and its row)."""
     _run(conn, V6_DDL)
+
+
+# Version 7: every column a list row shows, in an index of its own (id first: in id order). A row
+# of the table holds the abstract twice before them (~2.7 KB at 100k real papers), so listing every
+# paper read ~400 MB of table pages (~110 ms of CPU at 100k); the index holds ~12 MB.
+V7_DDL = ("CREATE INDEX ix_paper_row ON paper (id, starred, read, short_name, derived_title, user_title)",)
+
+
+def upgrade_7_list_row_index(conn: Connection) -> None:
+    """Version 7: the covering index `desk list` reads (no table changes)."""
+    _run(conn, V7_DDL)

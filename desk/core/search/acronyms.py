@@ -10,6 +10,13 @@ NeRF; a plural ``s`` is dropped), so "(e.g. ...)", "(see Fig. 2)" or "(1)" never
 The store maps each short form to its long forms with the number of documents defining it.
 It is derived data kept beside the index (``acronyms.json``: a format number, the entries and
 their SHA-256); an unreadable or altered file reads as CORRUPT and the index is rebuilt.
+Format 2 starts with what a search needs: the definitions, how many documents define each, and
+the order they first appear in; then the rows as three flat lists of numbers (each row's doc id,
+how many definitions it has, every row's definition indexes in turn). A search parses only the
+first three (``JSONDecoder.raw_decode`` member by member, the whole text checksummed); the rows
+are parsed when an edit needs them and must agree with the counts and the order. Format 1 (a
+list per document: at 100k papers ~75 ms to parse and check in every `desk search`) is still
+read, and the next save writes format 2.
 Counts grow as papers are indexed and are recomputed by a rebuild (a deleted paper's
 definitions stay until then, as the lexicon's words do).
 """
@@ -27,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whoosh.analysis import STOP_WORDS
 
@@ -37,7 +44,8 @@ from desk.core.search.schema import TOKEN_PATTERN, cached_stem
 if TYPE_CHECKING:  # index workers load this module: the query parser stays out of them
     from desk.core.search.query import Word
 
-FORMAT = 1
+FORMAT = 2
+FORMATS_READ = (1, 2)  # 1: a list per document ([doc id, index, ...]), as desk wrote it before
 MAX_LONG_FORMS = 3  # long forms kept per short form (the most defined first)
 MIN_SHARE = 0.2  # a long form defined by less than this share of the short form's definitions is noise
 
@@ -162,7 +170,7 @@ class Acronyms:
         # document: 481k rows held ~110 MB at a million papers as lists, ~12 MB as arrays). A
         # search counts definitions from the rows; an edit of a paper whose definitions stay the
         # same finds them by bisection: neither builds a frozenset per document (48k at 100k).
-        self._file: tuple[list[Definition], _Rows] | None = None
+        self._file: _Stored | None = None
         self._stamp: tuple[int, int] | None = None
         self._tables: (
             tuple[dict[str, dict[Definition, int]], dict[tuple[str, ...], dict[str, int]]] | None
@@ -173,9 +181,12 @@ class Acronyms:
     def by_doc(self) -> dict[int, frozenset[Definition]]:
         """Document id -> the definitions its abstract holds (documents with none left out)."""
         if self._file is not None:
-            defs, rows = self._file
-            self._by_doc = {doc: frozenset(defs[k] for k in rows.of(i)) for i, doc in enumerate(rows.ids)}
-            self._file = None
+            defs, rows = self._file.defs, self._file.rows()
+            if rows is None:  # rows that disagree with the file's counts: read() decides
+                self._by_doc = (read(self.path) if self.path is not None else None) or {}
+            else:
+                self._by_doc = {doc: frozenset(defs[k] for k in rows.of(i)) for i, doc in enumerate(rows.ids)}
+            self._file, self._tables = None, None
         return self._by_doc
 
     @by_doc.setter
@@ -186,13 +197,15 @@ class Acronyms:
         return len(self.by_doc)
 
     def __bool__(self) -> bool:
-        return bool(self._file[1].ids) if self._file is not None else bool(self._by_doc)
+        return bool(self._file.defs) if self._file is not None else bool(self._by_doc)  # a row each
 
     def _defs_of(self, doc_id: int) -> frozenset[Definition]:
         """One document's definitions (by_doc.get), without building the others'."""
         if self._file is None:
             return self._by_doc.get(doc_id, frozenset())
-        defs, rows = self._file
+        defs, rows = self._file.defs, self._file.rows()
+        if rows is None:
+            return self.by_doc.get(doc_id, frozenset())
         ids = rows.ids
         at = bisect_left(ids, doc_id)
         if at < len(ids) and ids[at] == doc_id:
@@ -234,8 +247,13 @@ class Acronyms:
             return
         defs = sorted({d for found in self.by_doc.values() for d in found})
         number = {d: k for k, d in enumerate(defs)}
-        docs = [[doc_id, *sorted(number[d] for d in found)] for doc_id, found in sorted(self.by_doc.items())]
-        body = _dump({"defs": defs, "docs": docs})
+        ids = sorted(self.by_doc)
+        rows = [sorted(number[d] for d in self.by_doc[doc_id]) for doc_id in ids]
+        flat = list(chain.from_iterable(rows))
+        counts, order = _summed(len(defs), flat)
+        sizes = [len(row) for row in rows]
+        summary = {"defs": defs, "counts": counts, "order": order}
+        body = _dump({**summary, "ids": ids, "sizes": sizes, "flat": flat})
         digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
         data = f'{{"format":{FORMAT},"sha256":"{digest}","payload":{body}}}'
         tmp = target.with_name(target.name + ".tmp")
@@ -267,9 +285,9 @@ class Acronyms:
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
             return
-        rows = _read_rows(self.path)
-        if rows is not None:
-            self._by_doc, self._file = {}, rows
+        stored = _read_stored(self.path)
+        if stored is not None:
+            self._by_doc, self._file = {}, stored
         else:
             self.by_doc = read(self.path) or {}
         self._stamp, self._tables = stamp, None
@@ -284,10 +302,8 @@ class Acronyms:
             if self._file is not None:
                 # Each definition once, with the documents holding it, in the order the documents
                 # first hold them: the walk below's order (ties between long forms rank alike).
-                defs, rows = self._file
-                held = Counter(rows.flat)
-                first = dict.fromkeys(rows.flat)
-                counted = [(defs[k], held[k]) for k in first]
+                defs, counts = self._file.defs, self._file.counts
+                counted = [(defs[k], counts[k]) for k in self._file.order]
             else:
                 # A document's own definitions in sorted order (the file's), not its set's: a set
                 # of strings iterates in an order of their hashes, which differ process to process.
@@ -345,44 +361,150 @@ class _Rows:
     """Rows of an acronyms file as flat arrays: doc ids (ascending), where each row's definition
     indexes start in ``flat``, and those indexes, row after row."""
 
-    def __init__(self, rows: list[list[int]]) -> None:
-        self.ids = array("q", [row[0] for row in rows])
-        self.starts = array("q", accumulate((len(row) - 1 for row in rows), initial=0))
-        self.flat = array("i", chain.from_iterable(row[1:] for row in rows))  # < len(defs)
+    def __init__(self, ids: Sequence[int], sizes: Iterable[int], flat: Iterable[int]) -> None:
+        self.ids = array("q", ids)
+        self.starts = array("q", accumulate(sizes, initial=0))
+        self.flat = array("i", flat)  # < len(defs)
 
     def of(self, i: int) -> array[int]:
         """The definition indexes of row ``i``."""
         return self.flat[self.starts[i] : self.starts[i + 1]]
 
 
-def _read_rows(path: Path) -> tuple[list[Definition], _Rows] | None:
-    """(definitions, rows) of an acronyms file as save() writes it (its payload's
-    very text checksummed: nothing dumped again; each row's indexes ascending, as save() sorts
-    them), doc ids and indexes whole numbers in range, doc ids ascending; None for anything
-    else (read() then decides)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        head = f'{{"format":{FORMAT},"sha256":"'
-        at = len(head) + 64
-        if not text.startswith(head) or not text.startswith('","payload":', at) or not text.endswith("}"):
+def _summed(count: int, flat: Sequence[int]) -> tuple[list[int], list[int]]:
+    """(documents defining each of ``count`` definitions, the definitions in the order rows first
+    hold them) of every row's definition indexes."""
+    held = Counter(flat)
+    return [held[k] for k in range(count)], list(dict.fromkeys(flat))
+
+
+class _Stored:
+    """An acronyms file as save() writes it: its definitions, how many documents define each and
+    the order rows first hold them (a search's part), and its rows, parsed when first wanted
+    (``rows``: None when they are not as save() writes them or disagree with the counts)."""
+
+    def __init__(
+        self, defs: list[Definition], counts: list[int], order: list[int], rows: Callable[[], _Rows | None]
+    ) -> None:
+        self.defs, self.counts, self.order = defs, counts, order
+        self._rows: _Rows | None = None
+        self._parse: Callable[[], _Rows | None] | None = rows
+
+    def rows(self) -> _Rows | None:
+        """The rows, parsed the first time (None: not as save() writes them)."""
+        if self._parse is not None:
+            self._rows, self._parse = self._parse(), None
+        return self._rows
+
+
+_DECODER = json.JSONDecoder()
+SUMMARY = ("defs", "counts", "order")  # format 2's first members: what a search reads
+
+
+def _checked_body(text: str) -> tuple[int, str] | None:
+    """(format, payload text) of an acronyms file's text as save() writes it (the payload's very
+    text checksummed: nothing dumped again), None for any other text (read() then decides)."""
+    for number in FORMATS_READ:
+        head = f'{{"format":{number},"sha256":"'
+        if text.startswith(head):
+            break
+    else:
+        return None
+    at = len(head) + 64
+    if not text.startswith('","payload":', at) or not text.endswith("}"):
+        return None
+    body = text[at + len('","payload":') : -1]
+    if hashlib.sha256(body.encode("utf-8")).hexdigest() != text[len(head) : at]:
+        return None
+    return number, body
+
+
+def _summary(body: str) -> tuple[list[Definition], list[int], list[int]] | None:
+    """Format 2's definitions, counts and order, parsed member by member from the payload's start
+    (the rows after them are not parsed); None unless the three are as save() writes them."""
+    values: list[Any] = []
+    at = 0
+    for k, name in enumerate(SUMMARY):
+        key = ('{"' if k == 0 else ',"') + name + '":'
+        if not body.startswith(key, at):
             return None
-        body = text[at + len('","payload":') : -1]
-        if hashlib.sha256(body.encode("utf-8")).hexdigest() != text[len(head) : at]:
-            return None
-        payload = json.loads(body)
-        defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
+        value, at = _DECODER.raw_decode(body, at + len(key))
+        values.append(value)
+    defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in values[0]]
+    counts, order = values[1], values[2]
+    if not (
+        isinstance(counts, list)
+        and isinstance(order, list)
+        and set(map(type, counts)) <= {int}
+        and len(counts) == len(defs) == len(order) == len(set(defs))
+        and (not counts or min(counts) >= 1)
+        and set(order) == set(range(len(defs)))
+    ):
+        return None
+    return defs, counts, order
+
+
+def _flat_rows(number: int, payload: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
+    """(doc ids, definitions per row, every row's definition indexes) of a payload of format ``number``."""
+    if number == 1:
         rows = payload["docs"]
-        ids = [row[0] for row in rows]
         flat = list(chain.from_iterable(row[1:] for row in rows))
+        return [row[0] for row in rows], [len(row) - 1 for row in rows], flat
+    ids, sizes, flat = payload["ids"], payload["sizes"], payload["flat"]
+    if not (isinstance(ids, list) and isinstance(sizes, list) and isinstance(flat, list)):
+        raise TypeError("the rows are not lists")
+    return ids, sizes, flat
+
+
+def _rows_of(number: int, body: str, count: int) -> _Rows | None:
+    """The rows of a payload holding ``count`` definitions: doc ids and indexes whole numbers in
+    range, doc ids ascending, every row holding a definition; None for anything else."""
+    try:
+        payload = json.loads(body)
+        ids, sizes, flat = _flat_rows(number, payload)
         if not (  # C-speed checks: rows of whole numbers, defs in range, doc ids ascending
             set(map(type, ids)) <= {int}
+            and set(map(type, sizes)) <= {int}
             and set(map(type, flat)) <= {int}
-            and (not flat or (min(flat) >= 0 and max(flat) < len(defs)))
+            and len(sizes) == len(ids)
+            and (not sizes or min(sizes) >= 1)
+            and sum(sizes) == len(flat)
+            and (not flat or (min(flat) >= 0 and max(flat) < count))
             and ids == sorted(set(ids))
-            and len(set(defs)) == len(defs)
         ):
             return None
-        return defs, _Rows(rows)
+        return _Rows(ids, sizes, flat)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError):
+        return None
+
+
+def _read_stored(path: Path) -> _Stored | None:
+    """An acronyms file as save() writes it (see _Stored), None for anything else (read() decides).
+
+    Format 2: the summary now, the rows when wanted, checked then against the counts and order.
+    Format 1: the rows now, and the counts and order summed from them."""
+    try:
+        checked = _checked_body(path.read_text(encoding="utf-8"))
+        if checked is None:
+            return None
+        number, body = checked
+        if number == 1:
+            defs = [(str(a), str(b), str(c)) for a, b, c in json.loads(body)["defs"]]
+            rows = _rows_of(1, body, len(defs))
+            if rows is None or len(set(defs)) != len(defs):
+                return None
+            counts, order = _summed(len(defs), rows.flat)
+            return _Stored(defs, counts, order, lambda: rows)
+        summary = _summary(body)
+        if summary is None:
+            return None
+        defs, counts, order = summary
+
+        def agreeing_rows() -> _Rows | None:
+            rows = _rows_of(2, body, len(defs))
+            return rows if rows is not None and _summed(len(defs), rows.flat) == (counts, order) else None
+
+        return _Stored(defs, counts, order, agreeing_rows)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError):
         return None
 
@@ -393,10 +515,19 @@ def read(path: Path) -> dict[int, frozenset[Definition]] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         payload = data["payload"]
         digest = hashlib.sha256(_dump(payload).encode("utf-8")).hexdigest()
-        if data.get("format") != FORMAT or data.get("sha256") != digest:
+        number = data.get("format")
+        if number not in FORMATS_READ or data.get("sha256") != digest:
             return None
         defs = [(str(short), str(long), str(stemmed)) for short, long, stemmed in payload["defs"]]
-        return {int(row[0]): frozenset(defs[k] for k in row[1:]) for row in payload["docs"]}
+        ids, sizes, flat = _flat_rows(number, payload)
+        if len(sizes) != len(ids) or sum(sizes) != len(flat):
+            return None
+        if number != 1 and _summed(len(defs), flat) != (payload["counts"], payload["order"]):
+            return None
+        starts = list(accumulate(sizes, initial=0))
+        return {
+            int(doc): frozenset(defs[k] for k in flat[starts[i] : starts[i + 1]]) for i, doc in enumerate(ids)
+        }
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None
 

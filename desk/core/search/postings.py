@@ -25,6 +25,7 @@ from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.flat_postings import EXT, FlatPostings, open_trusted
 from desk.core.search.positions import merged, positions
+from desk.core.search.stored_column import prime
 from desk.core.search.whoosh_internals import fast
 
 #: Postings kept decoded across queries and generations, per segment (8 bytes each: int32
@@ -197,6 +198,7 @@ class PostingCache:
         if hit is not None:
             self._stored.move_to_end(key)
             return hit
+        prime(leaf)  # its column opened without Whoosh's Python loop over every document
         fields: dict[str, Any] = leaf.stored_fields(docnum)
         self._stored[key] = fields
         if len(self._stored) > STORED_CACHE:

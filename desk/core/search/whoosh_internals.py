@@ -36,6 +36,9 @@ building an index: the version pin and the equivalence tests stand for them):
   ``written()``, ``_mini_ids()``, ``_mini_weights()``, ``W3TermInfo.add_block()`` /
   ``set_inlined()`` (2.7.5's own ``finish_postings`` calls a misspelt ``set_inline``);
   ``W3FieldWriter.add_postings()``; a per-document reader's ``_cached_reader()``.
+* ``stored_column.py`` (read): ``CompressedBytesColumn.Reader`` ``_read_offsets_and_lengths()``
+  and its ``_dbfile``, ``_basepos``, ``_length``, ``_doccount``, ``_offsets``, ``_lengths``;
+  ``W3PerDocReader`` ``_readers``, ``has_column()``, ``column_reader()``.
 * ``staging.py``: ``SegmentWriter`` ``_finalize_segment()``, ``_finish()``,
   ``_merge_segments()``, ``_close_segment()``, ``_commit_toc()``.
 * ``segment_merge.py`` (merging segments after an import): ``SegmentReader`` ``_terms``
@@ -80,7 +83,8 @@ CLASS_ATTRIBUTES: dict[str, tuple[str, ...]] = {
         "add_postings", "start_field", "start_term", "finish_term", "finish_field", "close",
     ),
     "whoosh.codec.whoosh3:W3TermInfo": ("_struct", "add_block", "set_inlined", "to_bytes", "from_bytes"),
-    "whoosh.codec.whoosh3:W3PerDocReader": ("_cached_reader", "deleted_docs"),
+    "whoosh.codec.whoosh3:W3PerDocReader": ("_cached_reader", "deleted_docs", "has_column", "column_reader"),
+    "whoosh.columns:CompressedBytesColumn.Reader": ("_read_offsets_and_lengths",),
     "whoosh.codec.whoosh3:W3Segment": ("delete_document", "is_deleted", "segment_id"),
     "whoosh.codec.whoosh3:W3Codec": ("field_writer", "postings_writer"),
     "whoosh.writing:SegmentWriter": (

@@ -15,11 +15,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from desk.core.semantic import lsa, store
+from desk.core.semantic import blas, lsa, store
 from desk.core.semantic.store import StoreError, StoreState, Vectors
 
 log = logging.getLogger(__name__)
@@ -52,10 +52,11 @@ class SemanticVectors:
         """The vectors in use, or None before they are loaded or built."""
         return self._current
 
-    def load(self) -> StoreState:
-        """Read the store from disk if it is sound (it may still lag behind the database)."""
+    def load(self, verify: bool | Literal["changed"] = True) -> StoreState:
+        """Read the store from disk if it is sound (it may still lag behind the database);
+        ``verify``: as store.read's ("changed": a one-shot search's)."""
         try:
-            self._set(store.read(self.directory))
+            self._set(store.read(self.directory, verify))
         except StoreError as exc:
             return exc.state
         except OSError:
@@ -217,6 +218,9 @@ def one_blas_thread() -> Iterator[None]:
     """BLAS on one thread for a query's product: a matrix-vector product is memory-bound, and
     OpenBLAS's second thread spins against the window's threads and other processes on a busy
     2-core machine (10k x 192 under load: ~4 ms on one thread, 16-80 ms on two)."""
+    if blas.pinned():  # OpenBLAS started with one thread (the command line): nothing to limit
+        yield
+        return
     try:
         if not _CONTROLLER:
             from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
@@ -274,6 +278,8 @@ def _build(ids: np.ndarray, abstracts: Abstracts, progress: Progress | None) -> 
 
 
 def _fit(docs: list[list[str]]) -> lsa.LsaModel:
+    if blas.pinned():  # one thread already (the command line)
+        return lsa.fit(docs)
     try:  # OpenBLAS's threads fight other processes for the cores: one thread is faster then
         from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - a dependency, but the fit works without it
