@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -210,7 +211,9 @@ class SemanticVectors:
         return rows, known
 
 
-_CONTROLLER: list[Any] = []  # threadpoolctl's controller, made on the first query (it lists the libraries)
+#: threadpoolctl's controller and len(sys.modules) when it was made: it lists the BLAS libraries
+#: loaded then, so it is made again once modules were imported since (SciPy brings its own OpenBLAS).
+_CONTROLLER: list[tuple[int, Any]] = []
 
 
 @contextlib.contextmanager
@@ -222,11 +225,11 @@ def one_blas_thread() -> Iterator[None]:
         yield
         return
     try:
-        if not _CONTROLLER:
+        if not _CONTROLLER or _CONTROLLER[0][0] != len(sys.modules):
             from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
-            _CONTROLLER.append(ThreadpoolController())
-        limit = _CONTROLLER[0].limit(limits=1, user_api="blas")
+            _CONTROLLER[:] = [(len(sys.modules), ThreadpoolController())]
+        limit = _CONTROLLER[0][1].limit(limits=1, user_api="blas")
     except Exception:  # pragma: no cover - without threadpoolctl the product runs as BLAS likes
         yield
         return
