@@ -177,3 +177,26 @@ def test_cleaning_a_paragraph_skips_only_the_passes_that_would_change_nothing(te
         return " ".join(cleaned.split())
 
     assert parse.clean_paragraph(text) == general(text)
+
+
+own_words = st.sampled_from(
+    ["a", "A", "an", "AN", "the", "THE", "novel", "NOVEL", "Nový", "new", "NEW", "nEw", "proposed",
+     "PROPOSED", "propoſed", "PROPOſED", "ſ", "İ", "ı", "K", " ", "  ", "\t", ",", "-", "x", "renew", "anew"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=80),
+        st.lists(own_words, max_size=12).map(" ".join),
+        st.lists(own_words, max_size=12).map("".join),
+    )
+)
+@example("This is enabled by A NOVEL framework")
+@example("we extend thE PROPOſED method")
+def test_the_own_sentence_filter_passes_every_sentence_the_regex_matches(sentence: str) -> None:
+    from desk.core.text import short_names
+
+    if short_names._OWN_RE.search(sentence):
+        assert short_names._may_bring_own(sentence)
