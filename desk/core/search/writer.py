@@ -78,6 +78,8 @@ def _learn_stems(words: list[str]) -> None:
 
 def lowered_tokens(text: str) -> list[str]:
     """The lowercased word tokens of ``text``, as the stemmed fields' analyzer cuts them ([""] for none)."""
+    if text.isascii():  # lower() only maps A-Z to a-z, all \w either way: the same tokens, lowered
+        return _TOKENS.findall(text.lower()) or [""]
     # One lower() over the joined tokens equals one per token: tokens hold no space, and
     # the context lower() looks at (final sigma) ends at a space as at a token's end.
     return " ".join(_TOKENS.findall(text)).lower().split(" ")
