@@ -200,3 +200,24 @@ def test_the_own_sentence_filter_passes_every_sentence_the_regex_matches(sentenc
 
     if short_names._OWN_RE.search(sentence):
         assert short_names._may_bring_own(sentence)
+
+
+title_words = st.sampled_from(
+    ["We", "we", "WE", "and", "And", "This paper", "this work", "our study", "Our", "propose", "introduces",
+     "address", "tackles", "this", "by", "using", "study", "investigate", "further", "reframe", "reframes",
+     "provide", "show", "that", "how", "first", "newly", "RACER", "x", ",", "(", "thıs paper", "thiſ work",
+     "İn", "K", "α", "\t", "\xa0", "weand", "swe", "tower", "andwe", "thisour"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.lists(title_words, max_size=20).map(" ".join)))
+@example("In thıs paper we propose RACER by using x.")
+@example("Here, we further reframe the task, and we show that it works")
+def test_title_cues_searched_from_their_first_words_match_as_searching_everywhere(sentence: str) -> None:
+    from desk.core.text import titles
+
+    for regex in (titles._WE_PROPOSE_RE, titles._BY_RE, titles._STUDY_RE, titles._GERUND_RE,
+                  titles._OFFER_RE, titles._THAT_RE):  # fmt: skip
+        fast, plain = titles.search_from(regex, sentence), regex.search(sentence)
+        assert (fast and (fast.span(), fast.groups())) == (plain and (plain.span(), plain.groups()))
