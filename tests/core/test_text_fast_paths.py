@@ -221,3 +221,22 @@ def test_title_cues_searched_from_their_first_words_match_as_searching_everywher
                   titles._OFFER_RE, titles._THAT_RE):  # fmt: skip
         fast, plain = titles.search_from(regex, sentence), regex.search(sentence)
         assert (fast and (fast.span(), fast.groups())) == (plain and (plain.span(), plain.groups()))
+
+
+markup_text = st.lists(
+    st.sampled_from(["a", "h", "H", "ht", "http://", "HTTPS://", "httpſ://", "hTtP://x", "https:/", "\\", "$",
+                     "*", "_", "`", "[", "<", " ", "é", "th", "hh"]),
+    max_size=30,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(max_size=80), markup_text), st.integers(0, 10))
+def test_markup_starts_are_found_where_the_two_alternatives_found_them(text: str, start: int) -> None:
+    import re
+
+    from desk.core.text import markup
+
+    plain = re.compile(r"[\\$*_`\[<]|(?i:https?://)").search(text, start)
+    fast = markup._TEXT_TOKEN_RE.search(text, start)
+    assert (fast and fast.span()) == (plain and plain.span())
