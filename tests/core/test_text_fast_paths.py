@@ -240,3 +240,20 @@ def test_markup_starts_are_found_where_the_two_alternatives_found_them(text: str
     plain = re.compile(r"[\\$*_`\[<]|(?i:https?://)").search(text, start)
     fast = markup._TEXT_TOKEN_RE.search(text, start)
     assert (fast and fast.span()) == (plain and plain.span())
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=60),
+        st.lists(st.sampled_from(["a", "-", "'", "\\", "{", "}", "~", "`", " ", "é"]), max_size=12).map(
+            "".join
+        ),
+    )
+)
+def test_text_markup_is_found_as_the_regex_found_it(text: str) -> None:
+    import re
+
+    from desk.core.text.latex import has_text_markup
+
+    assert has_text_markup(text) == bool(re.search(r"[\\{}~`]|--|''", text))
