@@ -78,7 +78,9 @@ def _learn_stems(words: list[str]) -> None:
 
 def lowered_tokens(text: str) -> list[str]:
     """The lowercased word tokens of ``text``, as the stemmed fields' analyzer cuts them ([""] for none)."""
-    if text.isascii():  # lower() only maps A-Z to a-z, all \w either way: the same tokens, lowered
+    # lower() only maps A-Z to a-z in ASCII text, all \w either way: the same tokens, lowered.
+    # (str.isascii(text): a value that is not text raises TypeError, as findall() did.)
+    if str.isascii(text):
         return _TOKENS.findall(text.lower()) or [""]
     # One lower() over the joined tokens equals one per token: tokens hold no space, and
     # the context lower() looks at (final sigma) ends at a space as at a token's end.
