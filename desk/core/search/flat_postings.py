@@ -76,7 +76,7 @@ class PositionTable(dict[Any, list[int]]):
     """Whoosh Positions values -> the positions they hold, decoding (and keeping) a value not known yet.
 
     A segment writer puts in the values it encodes as it encodes them, so the flat file's
-    positions are not decoded again from the bytes just written (a tenth of writing a segment).
+    positions are not decoded again from the bytes just written (3 % of writing a segment).
     """
 
     def __missing__(self, value: Any) -> list[int]:
