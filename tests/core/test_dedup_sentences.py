@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from dedup_texts import PAPER, SAME_TOPIC, SECOND, head, reordered, revised, shared_opening
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desk.core.dedup.detector import prepare
-from desk.core.dedup.sentences import KEY_WORDS, normalized_sentences
+from desk.core.dedup.sentences import KEY_WORDS, MARK, mark_sentences, normalized_sentences, split_marked
 from desk.core.dedup.shingles import normalize
 from desk.core.dedup.verify import SENTENCE_MATCH, scored_sentence_pairs, sentence_sets
 
@@ -91,3 +93,45 @@ def sentences_of(text: str) -> list[str]:
     from dedup_texts import sentences
 
     return sentences(text)
+
+
+_END_BY_LOOKBEHIND = re.compile(r"(?<=[.!?])\s+(?=[\"“'‘(\[]?[A-Z0-9])|(?<=[。！？])")
+
+
+def _split_marked_word_by_word(normalized: str) -> tuple[list[str], list[int]]:
+    """The former split_marked: a Python step per word."""
+    words: list[str] = []
+    starts = [0]
+    for word in normalized.split():
+        if word == MARK:
+            if len(words) > starts[-1]:
+                starts.append(len(words))
+        else:
+            words.append(word)
+    if starts[-1] == len(words) and len(starts) > 1:
+        starts.pop()
+    return words, starts if words else []
+
+
+_PIECES = st.sampled_from(
+    ["a", "B", "7", ".", "!", "?", "。", "！", "？", " ", "  ", "\n", '"', "“", "'", "‘", "(", "[", "x.", "Q"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_sentence_ends_are_marked_as_the_lookbehind_pattern_marked_them(text: str) -> None:
+    assert mark_sentences(text) == _END_BY_LOOKBEHIND.sub(f" {MARK} ", text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["w", "word", MARK, f"x{MARK}", " ", "  "]), max_size=30).map(" ".join))
+def test_split_marked_equals_the_word_by_word_split(normalized: str) -> None:
+    assert split_marked(normalized) == _split_marked_word_by_word(normalized)
+
+
+def test_marked_sentences_of_real_abstracts_are_unchanged() -> None:
+    for text in (PAPER, SAME_TOPIC, SECOND, revised(PAPER), head(PAPER, 40)):
+        assert mark_sentences(text) == _END_BY_LOOKBEHIND.sub(f" {MARK} ", text)
+        marked = normalize(mark_sentences(text))
+        assert split_marked(marked) == _split_marked_word_by_word(marked)

@@ -327,3 +327,13 @@ def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
             assert column.tolist() == expected.tolist() and column.typecode == "q"
             found = np.flatnonzero(np.isin(expected, np.array(wanted, dtype=np.int64))).tolist()
             assert docnums_of(column, wanted) == found  # a scan per id (up to FEW_IDS), else isin
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), texts, dotted))
+def test_lowered_tokens_of_ascii_text_are_the_tokens_lowered_one_by_one(text: str) -> None:
+    import re
+
+    from desk.core.search.schema import TOKEN_PATTERN
+
+    assert lowered_tokens(text) == " ".join(re.findall(TOKEN_PATTERN, text)).lower().split(" ")

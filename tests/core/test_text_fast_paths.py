@@ -177,3 +177,83 @@ def test_cleaning_a_paragraph_skips_only_the_passes_that_would_change_nothing(te
         return " ".join(cleaned.split())
 
     assert parse.clean_paragraph(text) == general(text)
+
+
+own_words = st.sampled_from(
+    ["a", "A", "an", "AN", "the", "THE", "novel", "NOVEL", "Nový", "new", "NEW", "nEw", "proposed",
+     "PROPOSED", "propoſed", "PROPOſED", "ſ", "İ", "ı", "K", " ", "  ", "\t", ",", "-", "x", "renew", "anew"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=80),
+        st.lists(own_words, max_size=12).map(" ".join),
+        st.lists(own_words, max_size=12).map("".join),
+    )
+)
+@example("This is enabled by A NOVEL framework")
+@example("we extend thE PROPOſED method")
+def test_the_own_sentence_filter_passes_every_sentence_the_regex_matches(sentence: str) -> None:
+    from desk.core.text import short_names
+
+    if short_names._OWN_RE.search(sentence):
+        assert short_names._may_bring_own(sentence)
+
+
+title_words = st.sampled_from(
+    ["We", "we", "WE", "and", "And", "This paper", "this work", "our study", "Our", "propose", "introduces",
+     "address", "tackles", "this", "by", "using", "study", "investigate", "further", "reframe", "reframes",
+     "provide", "show", "that", "how", "first", "newly", "RACER", "x", ",", "(", "thıs paper", "thiſ work",
+     "İn", "K", "α", "\t", "\xa0", "weand", "swe", "tower", "andwe", "thisour"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.lists(title_words, max_size=20).map(" ".join)))
+@example("In thıs paper we propose RACER by using x.")
+@example("Here, we further reframe the task, and we show that it works")
+def test_title_cues_searched_from_their_first_words_match_as_searching_everywhere(sentence: str) -> None:
+    from desk.core.text import titles
+
+    for regex in (titles._WE_PROPOSE_RE, titles._BY_RE, titles._STUDY_RE, titles._GERUND_RE,
+                  titles._OFFER_RE, titles._THAT_RE):  # fmt: skip
+        fast, plain = titles.search_from(regex, sentence), regex.search(sentence)
+        assert (fast and (fast.span(), fast.groups())) == (plain and (plain.span(), plain.groups()))
+
+
+markup_text = st.lists(
+    st.sampled_from(["a", "h", "H", "ht", "http://", "HTTPS://", "httpſ://", "hTtP://x", "https:/", "\\", "$",
+                     "*", "_", "`", "[", "<", " ", "é", "th", "hh"]),
+    max_size=30,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(max_size=80), markup_text), st.integers(0, 10))
+def test_markup_starts_are_found_where_the_two_alternatives_found_them(text: str, start: int) -> None:
+    import re
+
+    from desk.core.text import markup
+
+    plain = re.compile(r"[\\$*_`\[<]|(?i:https?://)").search(text, start)
+    fast = markup._TEXT_TOKEN_RE.search(text, start)
+    assert (fast and fast.span()) == (plain and plain.span())
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=60),
+        st.lists(st.sampled_from(["a", "-", "'", "\\", "{", "}", "~", "`", " ", "é"]), max_size=12).map(
+            "".join
+        ),
+    )
+)
+def test_text_markup_is_found_as_the_regex_found_it(text: str) -> None:
+    import re
+
+    from desk.core.text.latex import has_text_markup
+
+    assert has_text_markup(text) == bool(re.search(r"[\\{}~`]|--|''", text))

@@ -20,7 +20,7 @@ from desk.core.dedup.groups import Candidate, join
 from desk.core.dedup.sentences import normalized_sentences, structure
 from desk.core.dedup.shingles import shingle
 from desk.core.dedup.signature import band_keys, signatures
-from desk.core.dedup.verify import DEFAULT_THRESHOLD, KINDS, Match, compare, function_words
+from desk.core.dedup.verify import DEFAULT_THRESHOLD, KINDS, Match, compare, content_mask
 from desk.core.workers import WorkerPool
 
 DEFAULT_NUM_PERM = 192
@@ -424,7 +424,7 @@ class NearDuplicateIndex:
             held = [cast(np.ndarray, self._words[r]) for r in todo]
             words = np.concatenate(held)
             owner = np.repeat(np.array(todo, dtype=np.int64), [len(w) for w in held])
-            content = ~np.isin(words, np.array(sorted(function_words()), dtype=np.uint32))
+            content = content_mask(words)
             bits = (words[content] % np.uint32(SKETCH_BITS)).astype(np.int64)
             flat = self._sketch.reshape(-1)
             cell = owner[content] * (SKETCH_BITS // 64) + (bits >> 6)

@@ -217,7 +217,7 @@ def _function_array() -> np.ndarray:
 _FUNCTION_ARRAY: np.ndarray | None = None
 
 
-def _content(words: np.ndarray) -> np.ndarray:
+def content_mask(words: np.ndarray) -> np.ndarray:
     """Which words are not function words (a sorted lookup: ``np.isin`` costs more on short arrays)."""
     skip = _function_array()
     at = np.minimum(np.searchsorted(skip, words), len(skip) - 1)
@@ -240,7 +240,7 @@ def scored_sentence_pairs(
     ``(share, i, j)`` best first (ties: later sentences first), and how many sentences of each
     text have content words. One matrix product over the pair's vocabulary; ``sentence_sets``
     says the same with Python sets (a test compares them)."""
-    keep_a, keep_b = _content(words_a), _content(words_b)
+    keep_a, keep_b = content_mask(words_a), content_mask(words_b)
     vocab = np.unique(np.concatenate([words_a[keep_a], words_b[keep_b]]))
     ia = _incidence(words_a, starts_a, vocab, keep_a)
     ib = _incidence(words_b, starts_b, vocab, keep_b)

@@ -33,7 +33,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Sequence
-from itertools import accumulate
+from itertools import accumulate, chain, islice
 from pathlib import Path
 from pickle import dumps
 from typing import TYPE_CHECKING, Any
@@ -72,33 +72,40 @@ def _decode_positions(value: bytes) -> list[int]:
     return list(accumulate(loads(body if body.endswith(b".") else body + b".")))
 
 
-def positions_of(values: Sequence[Any]) -> tuple[list[int], list[int]] | None:
+class PositionTable(dict[Any, list[int]]):
+    """Whoosh Positions values -> the positions they hold, decoding (and keeping) a value not known yet.
+
+    A segment writer puts in the values it encodes as it encodes them, so the flat file's
+    positions are not decoded again from the bytes just written (3 % of writing a segment).
+    """
+
+    def __missing__(self, value: Any) -> list[int]:
+        found = _decode_positions(value) if value else []
+        self[value] = found
+        return found
+
+
+def positions_of(
+    values: Sequence[Any], known: PositionTable | None = None
+) -> tuple[list[int], list[int]] | None:
     """(positions per posting, all of them in order) of a list's Whoosh values; None when no
-    posting has positions (a field indexed without them)."""
+    posting has positions (a field indexed without them). ``known`` holds values already decoded."""
     firsts = list(map(_ONCE_POS.get, values))
     if None not in firsts:
         return [1] * len(firsts), firsts  # type: ignore[return-value]
     if not any(values):
         return None
-    counts: list[int] = []
-    flat: list[int] = []
-    for value, first in zip(values, firsts, strict=True):
-        if first is not None:
-            counts.append(1)
-            flat.append(first)
-        elif value:
-            found = _decode_positions(value)
-            counts.append(len(found))
-            flat.extend(found)
-        else:
-            counts.append(0)
-    return counts, flat
+    table = PositionTable() if known is None else known
+    held = list(map(table.__getitem__, values))
+    return list(map(len, held)), list(chain.from_iterable(held))
 
 
 class FlatWriter:
     """Gathers one segment's posting lists, field by field and term by term in term order."""
 
-    def __init__(self) -> None:
+    def __init__(self, known: PositionTable | None = None) -> None:
+        #: Positions values already decoded (by the segment writer that encoded them).
+        self.known = known
         self._fields: dict[str, tuple[list[bytes], array[int], array[int], array[float]]] = {}
         # field -> (each posting's end in the positions, the positions); fields with any
         self._positions: dict[str, tuple[array[int], list[int]]] = {}
@@ -122,7 +129,7 @@ class FlatWriter:
         all_ids.extend(ids)
         all_weights.extend(weights)
         ends.append(len(all_ids))
-        found = positions_of(values) if values else None
+        found = positions_of(values, self.known) if values else None
         held = self._positions.get(fieldname)
         if found is None and held is None:
             return
@@ -135,7 +142,7 @@ class FlatWriter:
         counts, more = found
         base = len(flat)
         flat.extend(more)
-        pos_ends.extend(base + end for end in accumulate(counts))
+        pos_ends.extend(islice(accumulate(counts, initial=base), 1, None))
 
     def __bool__(self) -> bool:
         return bool(self._fields)

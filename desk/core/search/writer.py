@@ -45,7 +45,7 @@ from whoosh.writing import SegmentWriter
 
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
-from desk.core.search.flat_postings import FlatWriter, path_of
+from desk.core.search.flat_postings import FlatWriter, PositionTable, path_of
 from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
@@ -78,6 +78,10 @@ def _learn_stems(words: list[str]) -> None:
 
 def lowered_tokens(text: str) -> list[str]:
     """The lowercased word tokens of ``text``, as the stemmed fields' analyzer cuts them ([""] for none)."""
+    # lower() only maps A-Z to a-z in ASCII text, all \w either way: the same tokens, lowered.
+    # (str.isascii(text): a value that is not text raises TypeError, as findall() did.)
+    if str.isascii(text):
+        return _TOKENS.findall(text.lower()) or [""]
     # One lower() over the joined tokens equals one per token: tokens hold no space, and
     # the context lower() looks at (final sigma) ends at a space as at a token's end.
     return " ".join(_TOKENS.findall(text)).lower().split(" ")
@@ -192,6 +196,8 @@ class FastSegmentWriter(SigningSegmentWriter):
         self.acronyms: dict[int, frozenset[Definition]] = {}
         #: The new segment's flat postings, written beside it once it is assembled (flat_postings.py).
         self.flat: FlatWriter | None = None
+        #: The Positions values of terms seen more than once in a document, with their positions.
+        self._encoded = PositionTable()
 
     def add_reader(self, reader: Any) -> None:
         self._pooled = True
@@ -273,7 +279,9 @@ class FastSegmentWriter(SigningSegmentWriter):
         for term, pos in last.items():
             if term in repeated:
                 poslist = repeated[term]
-                terms[term].extend((docnum, float(len(poslist)), encode_positions(poslist), stored_length))
+                value = encode_positions(poslist)
+                self._encoded[value] = poslist
+                terms[term].extend((docnum, float(len(poslist)), value, stored_length))
             elif pos < _ONCE_UP_TO:  # a list lookup, no call
                 terms[term].extend((docnum, 1.0, once[pos], stored_length))
             else:
@@ -289,11 +297,12 @@ class FastSegmentWriter(SigningSegmentWriter):
                     for doc, weight, value in zip(*columns, strict=True):
                         self.pool.add((name, tbytes, doc, weight, value))
             self._grouped.clear()
+            self._encoded = PositionTable()
             super()._flush_segment()
             return
         self.perdocwriter.close()
         fieldwriter = self.fieldwriter
-        flat = self.flat = FlatWriter()
+        flat = self.flat = FlatWriter(self._encoded)
         for name in sorted(self._grouped):
             terms = self._grouped[name]
             fieldwriter.start_field(name, self.schema[name])
@@ -313,6 +322,8 @@ class FastSegmentWriter(SigningSegmentWriter):
                 fieldwriter.finish_term()
             fieldwriter.finish_field()
         self._grouped.clear()
+        self._encoded = PositionTable()
+        flat.known = None
         fieldwriter.close()
 
     def _assemble_segment(self) -> None:

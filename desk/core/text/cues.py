@@ -52,7 +52,7 @@ CUES = (
 )
 _STARTS = tuple(sorted({word for cue in CUES for word in cue.starts}))
 # Characters outside ASCII that IGNORECASE matches to an ASCII letter but lower() does not map to it.
-_CASE_TWINS = ("\u0130", "\u0131", "\u017f", "\u212a")
+CASE_TWINS = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 class CueScan:
@@ -94,7 +94,7 @@ def _start_positions(text: str) -> dict[str, list[int]] | None:
     lowered = text.lower()
     if len(lowered) != len(text) or not text.isprintable():
         return None
-    if not text.isascii() and any(c in text for c in _CASE_TWINS):
+    if not text.isascii() and any(c in text for c in CASE_TWINS):
         return None
     found: dict[str, list[int]] = {}
     for word in _STARTS:

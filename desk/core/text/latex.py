@@ -60,7 +60,7 @@ _RELATION_RE = re.compile(r"\s*([=<>≤≥≠≈∈∉∋⊂⊆⊃⊇⊊⊋∼�
 _MATH_FIX_RE = re.compile(r"\\(ne(?![A-Za-z])|\|)")
 _DROP_WITH_ARGS = {"cite", "citep", "citet", "citealp", "ref", "eqref", "label", "vspace", "hspace"}
 _MACRO_RE = re.compile(r"\\(?:([A-Za-z]+)\*?|(.))", re.DOTALL)
-_TEXT_SPECIAL_RE = re.compile(r"[\\{}~`]|--|''")
+_TEXT_SPECIALS = ("\\", "{", "}", "~", "`", "--", "''")  # text holding none of these is plain text
 _OPEN_QUOTES_RE = re.compile(r"(?<!\S)''(?=\w)")
 _UNESCAPED_RE = re.compile(r"(?<!\\)([%&#])")
 _WS_RE = re.compile(r"\s+")
@@ -235,9 +235,16 @@ def _plain(chunk: str) -> str:
     return chunk
 
 
+def has_text_markup(text: str) -> bool:
+    """True when ``text`` holds a backslash, a brace, a tilde, a backtick, "--" or "''": substring
+    tests at C speed, where the regex it replaced (two alternatives with no common first
+    character) was tried at every position of every abstract."""
+    return any(special in text for special in _TEXT_SPECIALS)
+
+
 def convert_text(text: str, depth: int = 0) -> str:
     """Convert LaTeX text-mode markup (no `$` math) to Unicode."""
-    if not _TEXT_SPECIAL_RE.search(text):
+    if not has_text_markup(text):
         return text
     if depth > _MAX_DEPTH:
         return crude_strip(text)
