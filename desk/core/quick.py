@@ -33,6 +33,8 @@ def id_digest_of(ids: Any) -> tuple[int, int, int]:
     ``QuickLibrary.id_digest`` computes inside SQLite (no numpy import here: the array's own)."""
     squares = int(((ids % ID_PRIME) * (ids % ID_PRIME) % ID_PRIME).sum())
     return len(ids), int(ids.sum()), squares
+
+
 BUSY_TIMEOUT_MS = 10_000  # as desk.core.db.database waits for a writer
 CHUNK = 900  # below SQLite's bound-parameter limit
 LIST_FETCHED = 4096  # list_json's rows fetched at once

@@ -320,3 +320,75 @@ def test_a_store_written_before_sizes_were_recorded_is_checked_whole(topics: Lib
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     with pytest.raises(StoreError):
         store.read(folder, verify="changed")
+
+
+# ---- which cosines a search reads --------------------------------------------------------------
+
+
+@pytest.fixture
+def real(tmp_path: Path):
+    from dev_texts import dev_abstracts
+
+    lib = Library(tmp_path / "real")
+    lib.import_paths([write_list(tmp_path / "real.txt", dev_abstracts()[:400])])
+    assert lib.ensure_vectors() == "built"
+    yield lib
+    lib.close()
+
+
+def test_cosines_of_some_papers_equal_the_product_over_all(real: Library) -> None:
+    sem = real.vectors
+    ids = np.asarray(sorted(real.paper_ids()), np.int64)
+    vec = sem.vector_of(int(ids[3]))
+    assert vec is not None
+    every = sem.cosines(vec, ids)
+    some = ids[[5, 0, 77, 3, 200]]
+    # BLAS may sum a lone row in another order than a block's: equal to the last bit or two
+    assert np.allclose(sem.cosines_of(vec, some), every[[5, 0, 77, 3, 200]], rtol=1e-6, atol=1e-7)
+    assert np.array_equal(sem.cosines_of(vec, np.asarray([10**9], np.int64)), np.zeros(1, np.float32))
+
+
+def test_a_query_whose_words_fill_a_page_reads_only_its_hits_cosines(
+    real: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The product over every paper is skipped once the words find JOIN_BELOW papers: nothing would
+    join on a page. The page is what the full product ranks, and the total counts the matches."""
+    from desk.core.search import searching
+    from desk.core.search.rescore import RESCORE_DEPTH
+    from desk.core.semantic import fusion
+
+    assert fusion.JOIN_BELOW <= RESCORE_DEPTH  # every match is in hand when papers may join
+    query = "image segmentation"
+    with monkeypatch.context() as always:  # the product over every paper, as before JOIN_BELOW
+        always.setattr(searching, "JOIN_BELOW", 10**9)
+        full = [(h.id, h.score) for h in real.search_ids(query, 50).hits]
+    real.vectors._cosines.clear()
+
+    products = store.Vectors.products
+    computed: list[int] = []
+
+    def counted(self: store.Vectors, query: np.ndarray) -> np.ndarray:
+        computed.append(len(self.ids))
+        return products(self, query)
+
+    monkeypatch.setattr(store.Vectors, "products", counted)
+    result = real.search_ids(query, 50)
+    assert computed == []
+    assert result.total >= fusion.JOIN_BELOW
+    assert [h.id for h in result.hits] == [i for i, _ in full]
+    assert [h.score for h in result.hits] == pytest.approx([s for _, s in full], rel=1e-6)
+    vectors = real.index.semantic
+    real.index.semantic = None
+    try:
+        assert real.search_ids(query, 50).total == result.total  # no paper joined on meaning alone
+    finally:
+        real.index.semantic = vectors
+    few = real.search_ids("radiance", 50)  # few matches: the nearest papers in meaning join
+    assert computed == [400]
+    real.index.semantic = None
+    try:
+        words = real.search_ids("radiance", 50)
+    finally:
+        real.index.semantic = vectors
+    assert 0 < words.total < fusion.JOIN_BELOW and few.total > words.total
+    assert {h.id for h in words.hits} < {h.id for h in few.hits}

@@ -38,5 +38,3 @@ def shown_ids(window, n: int) -> list[int]:
     """The ids of n rows of the list from the highlighted one down."""
     start = window.results_view.currentIndex().row()
     return [window.model.id_at(r) for r in range(start, start + n)]
-
-

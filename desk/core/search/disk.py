@@ -119,8 +119,6 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-
-
 def revision_digest(ids: Any, revs: Any) -> tuple[int, int]:
     """(count, digest) of (id, rev) pairs; the same formula as IndexSync's SQL over the database,
     so an index holding other revisions than the database is told apart from a current one."""

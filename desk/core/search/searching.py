@@ -25,7 +25,7 @@ from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import TEXT_FIELDS, analyze
 from desk.core.search.snippets import Highlighter
 from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
-from desk.core.semantic.fusion import fuse
+from desk.core.semantic.fusion import JOIN_BELOW, fuse, nearest
 
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
     from desk.core.semantic.vectors import SemanticVectors
@@ -95,7 +95,7 @@ def run_search(
     elif compiled.ranked and compiled.words:
         found = _rescore(corpus, lexicon, compiled, found, hl, stored)
         if semantic is not None:
-            found, joined = _fuse(semantic, corpus, compiled, found)
+            found, joined = _fuse(semantic, corpus, compiled, found, total)
             total += joined
     hits = make_hits(corpus, found[offset : offset + limit], hl, stored)
     return SearchResult(
@@ -166,17 +166,23 @@ def _terms(corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:
 
 
 def _fuse(
-    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found]
+    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found], total: int
 ) -> tuple[list[Found], int]:
     """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
 
     Papers holding none of the words may join only a plain ranked query: not one with
-    required parts, filters or exclusions, which meaning alone cannot satisfy.
+    required parts, filters or exclusions, which meaning alone cannot satisfy; and only when
+    the words found fewer than JOIN_BELOW papers (``found`` then holds every match, whatever
+    the page). Otherwise only the hits' own cosines are read.
     """
     vec = semantic.query_vector([w.stem for w in compiled.words])
     if vec is None:
         return found, 0
-    cosine = semantic.cosines(vec, corpus.ids)
     plan = compiled.plan
-    open_query = not (plan.musts or plan.filters or plan.negatives)
-    return fuse(found, cosine, np.flatnonzero(corpus.alive) if open_query else None)
+    if total < JOIN_BELOW and not (plan.musts or plan.filters or plan.negatives):
+        cosine = semantic.cosines(vec, corpus.ids)
+        docnums = np.fromiter((d for d, _, _ in found), np.int64, len(found))
+        joiners = nearest(cosine, np.flatnonzero(corpus.alive), found)
+        return fuse(found, cosine[docnums], joiners), len(joiners)
+    ids = corpus.ids[np.fromiter((d for d, _, _ in found), np.int64, len(found))]
+    return fuse(found, semantic.cosines_of(vec, ids)), 0

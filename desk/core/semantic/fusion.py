@@ -5,7 +5,10 @@ paper matches, by the part's idf). The fusion reorders them by ``relevance + WEI
 best_relevance * cosine``: the cosine, scaled to the query's best relevance, counts for up to
 WEIGHT of it. Papers close in
 meaning that hold none of the words (a paraphrase) join with 0 parts, after every lexical
-match; where the query's words match little, they are what fills the page.
+match, when the words match fewer than a page of papers (JOIN_BELOW): they are what fills the
+page. Past that, joined papers would sit below every match, where no page shows them, and only
+the cosines of the lexical hits are computed: the product with every paper's vector is most of
+a search's time in a large library.
 
 WEIGHT was chosen on the development set (bench/semantic_rankers.py with relevance_dev.py): it
 lifts recall@10 and nDCG@10 of researcher queries without lowering known-item MRR; a linear
@@ -14,6 +17,8 @@ mix of normalised scores and reciprocal rank fusion (RRF) both lowered MRR there
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 Found = tuple[int, int, float]  # (docnum, parts matched, relevance), as SearchIndex ranks them
@@ -21,34 +26,45 @@ Found = tuple[int, int, float]  # (docnum, parts matched, relevance), as SearchI
 WEIGHT = 0.3
 SEMANTIC_DEPTH = 50  # papers nearest in meaning considered beside the lexical candidates
 MIN_COSINE = 0.05  # a paper this far in meaning never joins on meaning alone
+JOIN_BELOW = 50  # papers join on meaning alone only when the words match fewer than this
 RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key terms' normalised BM25F
 
 
 def fuse(
-    found: list[Found], cosine: np.ndarray, candidates: np.ndarray | None, weight: float | None = None
-) -> tuple[list[Found], int]:
-    """``found``, best first, reordered with ``cosine`` (one per docnum); and how many joined.
+    found: list[Found],
+    cosines: np.ndarray,
+    joiners: Sequence[tuple[int, float]] = (),
+    weight: float | None = None,
+) -> list[Found]:
+    """``found``, best first, reordered with ``cosines`` (one per hit of ``found``), then ``joiners``.
 
-    ``candidates``: docnums allowed to join on meaning alone (None: none may). ``weight``: WEIGHT
-    unless given (read at the call, so a benchmark may set it).
+    ``joiners``: (docnum, cosine) of papers that join on meaning alone (``nearest``). ``weight``:
+    WEIGHT unless given (read at the call, so a benchmark may set it).
     """
     weight = WEIGHT if weight is None else weight
     best = max((r for _, _, r in found), default=0.0) or 1.0
     scale = weight * best
     fused: dict[int, tuple[int, float]] = {
-        d: (parts, relevance + scale * max(0.0, float(cosine[d]))) for d, parts, relevance in found
+        d: (parts, relevance + scale * max(0.0, c))
+        for (d, parts, relevance), c in zip(found, cosines.tolist(), strict=True)
     }
-    joined = 0
-    if candidates is not None and len(candidates):
-        depth = min(SEMANTIC_DEPTH, len(candidates))
-        nearest = candidates[np.argpartition(-cosine[candidates], depth - 1)[:depth]]
-        for d in nearest.tolist():
-            if d not in fused and cosine[d] >= MIN_COSINE:
-                fused[d] = (0, scale * float(cosine[d]))
-                joined += 1
+    for d, c in joiners:
+        if d not in fused:
+            fused[d] = (0, scale * c)
     # Lexical matches first (any parts), by fused relevance; then the papers joined on meaning.
     order = sorted(fused.items(), key=lambda item: (item[1][0] == 0, -item[1][1], item[0]))
-    return [(d, parts, relevance) for d, (parts, relevance) in order], joined
+    return [(d, parts, relevance) for d, (parts, relevance) in order]
+
+
+def nearest(cosine: np.ndarray, candidates: np.ndarray, found: Sequence[Found]) -> list[tuple[int, float]]:
+    """The SEMANTIC_DEPTH ``candidates`` (docnums) nearest in meaning, by ``cosine`` (one per
+    docnum), that are not in ``found`` and not farther than MIN_COSINE: (docnum, cosine)."""
+    if not len(candidates):
+        return []
+    depth = min(SEMANTIC_DEPTH, len(candidates))
+    near = candidates[np.argpartition(-cosine[candidates], depth - 1)[:depth]]
+    held = {d for d, _, _ in found}
+    return [(d, float(cosine[d])) for d in near.tolist() if d not in held and cosine[d] >= MIN_COSINE]
 
 
 def related_fusion(scores: np.ndarray, mask: np.ndarray, cosine: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -125,6 +125,16 @@ class Vectors:
             self.pages.release(0, self.vectors.nbytes)
         return out
 
+    def products_at(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """The dot products of the rows ``rows`` alone with ``query``, as ``products`` computes them."""
+        out = np.empty(len(rows), np.float32)
+        if len(rows):
+            q = (np.asarray(query, dtype=np.float32) / np.float32(SCALE)).astype(np.float32)
+            _chunk_product(np.asarray(self.vectors[rows], dtype=np.float32), q, out)
+            if self.pages is not None and resident.over_budget():
+                self.pages.release(0, self.vectors.nbytes)
+        return out
+
     def products(self, query: np.ndarray) -> np.ndarray:
         """Every row's dot product with ``query`` (float32), CHUNK_ROWS rows converted at a time."""
         n = len(self.vectors)

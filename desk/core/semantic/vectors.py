@@ -196,6 +196,21 @@ class SemanticVectors:
             self._cosines.popitem(last=False)
         return out
 
+    def cosines_of(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """Cosine of ``vec`` with the papers ``ids`` alone (0 for a paper without a vector).
+
+        Reads only those papers' rows: a search whose words found a page of papers needs their
+        cosines, not the product over every paper (a million rows, most of a search's time).
+        """
+        data = self._current
+        ids = np.asarray(ids, dtype=np.int64)
+        if data is None or not len(data.ids) or not len(ids):
+            return np.zeros(len(ids), np.float32)
+        rows = np.minimum(np.searchsorted(data.ids, ids), len(data.ids) - 1)
+        known = data.ids[rows] == ids
+        products = data.products_at(rows, vec)
+        return np.where(known, products, np.float32(0)).astype(np.float32)
+
     def _rows(self, data: Vectors, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Store rows of ``ids`` and which have one (cached per ids array and store)."""
         key = (id(ids), id(data))
