@@ -76,7 +76,10 @@ def _compare_every_term(ix: SearchIndex) -> int:
                     wanted = np.union1d(wanted, [seg.doc_count_all() - 1]).astype(np.int64)
                     matcher = reader._terms.matcher(field, btext, reader.schema[field].format)
                     expected = {d: set(p) for d, p in positions(matcher, wanted).items()}
-                    assert flat.positions(field, btext, wanted) == expected, (field, btext)
+                    assert _as_map(flat.positions(field, btext, wanted)) == _nonempty(expected), (
+                        field,
+                        btext,
+                    )
                 else:
                     assert not flat.has_positions(field) or field not in flat.fields()
                 compared += 1
@@ -248,7 +251,7 @@ def test_the_file_gives_back_every_list_and_prefix_written(
         if (name, term) in where:
             wanted = np.array(sorted(set(ids[::2]) | {499}), np.int64)
             expected = {d: p for d, p in where[(name, term)].items() if d in set(wanted.tolist())}
-            assert flat.positions(name, term, wanted) == expected
+            assert _as_map(flat.positions(name, term, wanted)) == _nonempty(expected)
         else:
             assert not flat.has_positions(name)
     probe = data.draw(st.binary(min_size=1, max_size=12))
@@ -283,3 +286,17 @@ def test_backfill_reads_nothing_of_an_index_its_record_does_not_vouch_for(tmp_pa
     with pytest.raises(manifest.Untrusted):
         backfill(ix.directory)
     assert not list(ix.directory.glob(f"*{EXT}"))
+
+
+def _as_map(pairs: tuple[np.ndarray, np.ndarray]) -> dict[int, set[int]]:
+    """(docnum, position) pairs as docnum -> positions; the pairs' docnums must come ascending."""
+    docs, where = pairs
+    assert docs.dtype == np.int64 and where.dtype == np.int64 and np.all(np.diff(docs) >= 0)
+    out: dict[int, set[int]] = {}
+    for d, p in zip(docs.tolist(), where.tolist(), strict=True):
+        out.setdefault(d, set()).add(p)
+    return out
+
+
+def _nonempty(expected: dict[int, set[int]]) -> dict[int, set[int]]:
+    return {d: p for d, p in expected.items() if p}

@@ -313,3 +313,40 @@ def test_a_prefix_walk_lists_whooshs_terms_and_their_postings_need_no_lookup(
         assert weights.tolist() == np.array(want_w, np.float32).tolist()
         assert corpus.doc_frequency(fieldname, term) == len(want_ids)
     assert corpus.cache.lookups == looked_up  # each segment's entries came from the walk
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_bm25f_at_some_papers_equals_bm25f_over_all_to_the_last_bit(
+    data: st.DataObject, index: SearchIndex
+) -> None:
+    """A phrase's score is read at the papers where it holds (bm25f_at), not spread over every
+    paper holding its words: the same float32 values."""
+    from desk.core.search import ranking
+    from desk.core.search.schema import analyze
+
+    corpus = _corpus(index)
+    stems = analyze(data.draw(st.sampled_from(dev_abstracts()[:600])))
+    words = data.draw(st.lists(st.sampled_from(stems), min_size=1, max_size=4, unique=True))
+    fields = data.draw(
+        st.lists(st.sampled_from([("title", 2.5), ("abstract", 1.0), ("note", 1.5)]), min_size=1, unique=True)
+    )
+    items = [(f, w, weight) for f, weight in fields for w in words]
+    scores, mask = ranking.bm25f(corpus, items)
+    held = np.flatnonzero(mask)
+    some = data.draw(st.sets(st.integers(0, max(0, len(held) - 1)), max_size=30)) if len(held) else set()
+    stray = data.draw(st.sets(st.integers(0, corpus.n - 1), max_size=10))  # holding none, maybe
+    docs = np.array(sorted({int(held[i]) for i in some} | stray), np.int64)
+    assert ranking.bm25f_at(corpus, items, docs).tolist() == scores[docs].tolist()
+
+
+@given(
+    st.lists(st.sets(st.integers(0, 300), max_size=60), min_size=1, max_size=4),
+)
+def test_intersections_and_union_sizes_of_sorted_docnums(sets: list[set[int]]) -> None:
+    from desk.core.search import ranking
+
+    arrays = [np.array(sorted(s), np.int64) for s in sets]
+    assert ranking._union_size(arrays) == len(set().union(*sets))
+    a, b = arrays[0], arrays[-1]
+    assert ranking._intersect(a, b).tolist() == sorted(sets[0] & sets[-1])

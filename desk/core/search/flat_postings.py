@@ -32,7 +32,7 @@ import struct
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from itertools import accumulate, chain, islice
 from pathlib import Path
 from pickle import dumps
@@ -354,28 +354,30 @@ class FlatPostings:
         table = self._fields.get(fieldname)
         return table is None or table.positions is not None
 
-    def positions(self, fieldname: str, btext: bytes, wanted: np.ndarray) -> dict[int, Collection[int]]:
-        """Positions of the sorted local docnums ``wanted`` that the term's list holds (phrases)."""
+    def positions(self, fieldname: str, btext: bytes, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(docnum, position) pairs of the sorted local docnums ``wanted`` that the term's list
+        holds, as two int64 arrays, docnums ascending (phrases)."""
+        import numpy as np
+
         table = self._fields.get(fieldname)
         k = -1 if table is None else table.find(btext)
         if k < 0 or not len(wanted):
-            return {}
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
         assert table is not None and table.pos_ends is not None and table.positions is not None
-        import numpy as np
-
         lo = table.post_ends[k - 1] if k else 0
         ids = table.ids[lo : table.post_ends[k]]
         where = np.searchsorted(ids, wanted)
         found = where < len(ids)
         found[found] = ids[where[found]] == wanted[found]
         rows = lo + where[found]
-        ends = table.pos_ends[rows]
-        starts = np.where(rows > 0, table.pos_ends[np.maximum(rows - 1, 0)], 0)
-        allpos = table.positions
-        return {
-            d: set(allpos[a:b].tolist())
-            for d, a, b in zip(wanted[found].tolist(), starts.tolist(), ends.tolist(), strict=True)
-        }
+        ends = table.pos_ends[rows].astype(np.int64)
+        starts = np.where(rows > 0, table.pos_ends[np.maximum(rows - 1, 0)], 0).astype(np.int64)
+        counts = ends - starts
+        # Every posting's run of positions gathered at once: index i of the output reads
+        # positions[start of its posting + its place in the run].
+        before = np.cumsum(counts) - counts
+        at = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(starts - before, counts)
+        return np.repeat(wanted[found].astype(np.int64), counts), table.positions[at].astype(np.int64)
 
     def prefixed(self, fieldname: str, bprefix: bytes, limit: int) -> tuple[list[bytes], bool]:
         """(the first ``limit`` terms starting with ``bprefix``, in term order; whether that is all)."""

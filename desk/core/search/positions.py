@@ -65,15 +65,6 @@ def positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
     return out
 
 
-def merged(maps: list[dict[int, Collection[int]]]) -> dict[int, Collection[int]]:
-    """The positions of several terms together, per document."""
-    out: dict[int, set[int]] = {}
-    for positions in maps:
-        for d, pos in positions.items():
-            out.setdefault(d, set()).update(pos)
-    return dict(out)
-
-
 def _plain_positions(matcher: Any, wanted: np.ndarray) -> dict[int, Collection[int]]:
     """positions() through the matcher's public methods: a skip and a decode per document."""
     out: dict[int, Collection[int]] = {}

@@ -24,7 +24,7 @@ from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.flat_postings import EXT, FlatPostings, open_trusted
-from desk.core.search.positions import merged, positions
+from desk.core.search.positions import positions
 from desk.core.search.stored_column import prime
 from desk.core.search.whoosh_internals import fast
 
@@ -536,6 +536,9 @@ class Corpus:
         The places are read rarest first, each only for the documents where the places read so
         far still stand in a row: a common word's positions ("image" in "contrastive language
         image pre-training") are read for the few documents left, not for every candidate.
+        Where a phrase could start is kept as one sorted array of keys (docnum << 32 | start),
+        narrowed place by place with array operations: a million-paper library has tens of
+        thousands of candidates for a long acronym's expansion.
         """
         keep = np.zeros(len(candidates), bool)
         field_obj = self.searcher.schema[fieldname]
@@ -548,32 +551,31 @@ class Corpus:
             flat = self.cache.flat.get(segid)
             if flat is not None and not flat.has_positions(fieldname):
                 flat = None
-            # docnum -> positions the phrase could start at, given the places read so far
-            starts: dict[int, set[int]] | None = None
+            keys: np.ndarray | None = None  # docnum << 32 | where the phrase could start, sorted
             for k in order:
-                wanted = local if starts is None else np.array(sorted(starts), np.int64)
+                wanted = local if keys is None else np.unique(keys >> 32)
                 if not len(wanted):
                     break
-                found: list[dict[int, Collection[int]]] = []
+                docs: list[np.ndarray] = []
+                where: list[np.ndarray] = []
                 for alt in places[k]:
                     btext = field_obj.to_bytes(alt)
                     if flat is not None:  # in place, not a block of Whoosh's decoded per document
-                        found.append(flat.positions(fieldname, btext, wanted))
+                        d, p = flat.positions(fieldname, btext, wanted)
                         self.cache.flat_read(4 * len(wanted))
                     elif (fieldname, btext) in leaf:
-                        found.append(positions(leaf.postings(fieldname, btext), wanted))
+                        d, p = _pairs(positions(leaf.postings(fieldname, btext), wanted))
+                    else:
+                        continue
+                    docs.append(d)
+                    where.append(p)
                 self.positions_read += len(wanted)
-                at = found[0] if len(found) == 1 else merged(found)
-                if starts is None:
-                    starts = {d: {p - k for p in pos} for d, pos in at.items() if pos}
-                else:
-                    starts = {
-                        d: kept
-                        for d, begin in starts.items()
-                        if (kept := {b for b in begin if b + k in at.get(d, ())})
-                    }
-            if starts:
-                keep[lo + np.searchsorted(local, np.array(sorted(starts), np.int64))] = True
+                start = np.concatenate(where) - k if where else np.zeros(0, np.int64)
+                ok = start >= 0  # a place before the text's start: the phrase cannot start there
+                here = np.unique((np.concatenate(docs)[ok] << 32) | start[ok]) if docs else start
+                keys = here if keys is None else keys[np.isin(keys, here, assume_unique=True)]
+            if keys is not None and len(keys):
+                keep[lo + np.searchsorted(local, np.unique(keys >> 32))] = True
         return candidates[keep]
 
     def flag(self, fieldname: str, value: bool) -> np.ndarray:
@@ -583,3 +585,11 @@ class Corpus:
             mask[self.postings(fieldname, value)[0]] = True  # type: ignore[arg-type]
             self._flags[(fieldname, value)] = mask
         return mask
+
+
+def _pairs(at: dict[int, Collection[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A docnum -> positions map as (docnum, position) int64 arrays, docnums ascending."""
+    docs = sorted(at)
+    counts = [len(at[d]) for d in docs]
+    where = [p for d in docs for p in sorted(at[d])]
+    return np.repeat(np.asarray(docs, np.int64), counts), np.asarray(where, np.int64)

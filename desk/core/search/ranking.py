@@ -318,16 +318,69 @@ def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.
             scored.extend((fieldname, t, weight) for t in slots[-1])
         candidates = _slot_docs(corpus, fieldname, slots[0])
         for slot in slots[1:]:
-            candidates = np.intersect1d(candidates, _slot_docs(corpus, fieldname, slot), assume_unique=True)
+            candidates = _intersect(candidates, _slot_docs(corpus, fieldname, slot))
         if len(candidates):
             mask[corpus.phrase_docs(fieldname, [s[0] if len(s) == 1 else s for s in slots], candidates)] = (
                 True
             )
-    if not mask.any():
-        return np.zeros(corpus.n, np.float32), mask
-    scores, _ = bm25f(corpus, scored)
-    scores[~mask] = 0
+    scores = np.zeros(corpus.n, np.float32)
+    docs = np.flatnonzero(mask)
+    if len(docs):  # the words' BM25F where the phrase holds: not over every paper holding a word
+        scores[docs] = bm25f_at(corpus, scored, docs)
     return scores, mask
+
+
+def bm25f_at(corpus: Corpus, items: Sequence[tuple[str, str, float]], docs: np.ndarray) -> np.ndarray:
+    """``bm25f(corpus, items)``'s scores of the sorted docnums ``docs`` alone, equal to the last bit.
+
+    Each term's postings are looked up at ``docs`` instead of spread over every paper: a
+    phrase of common words ("image" in an acronym's long form) holds in a few papers of a
+    million that hold its words.
+    """
+    fields_of: dict[str, list[tuple[str, str, float]]] = {}
+    for fieldname, term, weight in items:
+        fields_of.setdefault(term, []).append((fieldname, term, weight))
+    n = corpus.n
+    out = np.zeros(len(docs), np.float32)
+    for fields in fields_of.values():
+        found: list[tuple[np.ndarray, np.ndarray, float]] = []
+        for fieldname, term, weight in fields:
+            ids, tf = corpus.norm_tf(fieldname, term, B)
+            if len(ids):
+                found.append((ids, tf, weight))
+        if not found:
+            continue
+        freq = np.zeros(len(docs), np.float32)
+        held = np.zeros(len(docs), bool)
+        for ids, tf, weight in found:  # in bm25f's order: the float32 sums are the same
+            at = np.minimum(np.searchsorted(ids, docs), len(ids) - 1)
+            hit = ids[at] == docs
+            freq[hit] += tf[at[hit]] * np.float32(weight)
+            held |= hit
+        df = _union_size([ids for ids, _, _ in found])
+        idf = np.float32(math.log(1 + (n - df + 0.5) / (df + 0.5)))
+        f = freq[held]
+        out[held] += idf * f * np.float32(K1 + 1) / (f + np.float32(K1))
+    return out
+
+
+def _intersect(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Docnums in both sorted distinct arrays: the shorter looked up in the longer (no sort of both)."""
+    if len(a) > len(b):
+        a, b = b, a
+    if not len(a) or not len(b):
+        return a[:0]
+    at = np.minimum(np.searchsorted(b, a), len(b) - 1)
+    return a[b[at] == a]
+
+
+def _union_size(arrays: list[np.ndarray]) -> int:
+    """How many distinct docnums sorted distinct arrays hold together."""
+    if len(arrays) == 1:
+        return len(arrays[0])
+    arrays = sorted(arrays, key=len)
+    largest, rest = arrays[-1], _union(arrays[:-1])
+    return len(largest) + len(rest) - len(_intersect(rest, largest))
 
 
 def _slot_docs(corpus: Corpus, fieldname: str, terms: tuple[str, ...]) -> np.ndarray:
