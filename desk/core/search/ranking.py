@@ -16,7 +16,7 @@ the documents holding every word.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -250,21 +250,11 @@ def bm25f(
     ``one_term``: the terms are spellings of one word ("generalis", "gener"): their frequencies
     are added and saturated once, with the idf of the papers holding any of them.
     """
-    fields_of: dict[str, list[tuple[str, str, float]]] = {}
-    for fieldname, term, weight in items:
-        fields_of.setdefault("" if one_term else term, []).append((fieldname, term, weight))
     n = corpus.n
     scores = np.zeros(n, np.float32)
     mask = np.zeros(n, bool)
     dense: np.ndarray | None = None  # reused across terms, cleared after each
-    for fields in fields_of.values():
-        found: list[tuple[np.ndarray, np.ndarray, float]] = []
-        for fieldname, term, weight in fields:
-            ids, tf = corpus.norm_tf(fieldname, term, B)
-            if len(ids):
-                found.append((ids, tf, weight))
-        if not found:
-            continue
+    for found in _lists_by_term(corpus, items, one_term):
         if len(found) == 1:
             docs, freq = found[0][0], found[0][1] * np.float32(found[0][2])
         else:
@@ -330,6 +320,28 @@ def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.
     return scores, mask
 
 
+TermLists = list[tuple[np.ndarray, np.ndarray, float]]  # (docnums, normalised tf, field weight) per field
+
+
+def _lists_by_term(
+    corpus: Corpus, items: Sequence[tuple[str, str, float]], one_term: bool = False
+) -> Iterator[TermLists]:
+    """The posting lists of each term of (field, term, weight) triples, in the triples' order (the
+    fields where a term has none left out; a term with none at all skipped). ``one_term``: all
+    the triples as one term (bm25f)."""
+    fields_of: dict[str, list[tuple[str, str, float]]] = {}
+    for fieldname, term, weight in items:
+        fields_of.setdefault("" if one_term else term, []).append((fieldname, term, weight))
+    for fields in fields_of.values():
+        found: TermLists = []
+        for fieldname, term, weight in fields:
+            ids, tf = corpus.norm_tf(fieldname, term, B)
+            if len(ids):
+                found.append((ids, tf, weight))
+        if found:
+            yield found
+
+
 def bm25f_at(corpus: Corpus, items: Sequence[tuple[str, str, float]], docs: np.ndarray) -> np.ndarray:
     """``bm25f(corpus, items)``'s scores of the sorted docnums ``docs`` alone, equal to the last bit.
 
@@ -337,19 +349,9 @@ def bm25f_at(corpus: Corpus, items: Sequence[tuple[str, str, float]], docs: np.n
     phrase of common words ("image" in an acronym's long form) holds in a few papers of a
     million that hold its words.
     """
-    fields_of: dict[str, list[tuple[str, str, float]]] = {}
-    for fieldname, term, weight in items:
-        fields_of.setdefault(term, []).append((fieldname, term, weight))
     n = corpus.n
     out = np.zeros(len(docs), np.float32)
-    for fields in fields_of.values():
-        found: list[tuple[np.ndarray, np.ndarray, float]] = []
-        for fieldname, term, weight in fields:
-            ids, tf = corpus.norm_tf(fieldname, term, B)
-            if len(ids):
-                found.append((ids, tf, weight))
-        if not found:
-            continue
+    for found in _lists_by_term(corpus, items):
         freq = np.zeros(len(docs), np.float32)
         held = np.zeros(len(docs), bool)
         for ids, tf, weight in found:  # in bm25f's order: the float32 sums are the same
