@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dev_texts import dev_abstracts
+from dev_texts import dev_abstracts, needs_dev_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_segment_merge import _doc, _segmented
@@ -170,6 +170,7 @@ def test_segments_written_by_worker_processes_bring_their_flat_lists(tmp_path: P
     assert ix.search("diffusion").hits
 
 
+@needs_dev_corpus
 def test_a_file_the_record_does_not_list_or_a_damaged_one_is_not_read(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 2, 200)
     expected = _answers(ix)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from dev_texts import dev_abstracts
+from dev_texts import dev_abstracts, needs_dev_corpus
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
@@ -196,6 +196,7 @@ def _run(tmp: Path, store: Any, files: list[Path]) -> tuple[list[FileOutcome], d
     return outcomes, _dump(db)
 
 
+@needs_dev_corpus
 def test_plain_sql_store_writes_what_the_orm_wrote(tmp_path: Path) -> None:
     files = _lists(tmp_path / "lists")
     want_outcomes, want = _run(tmp_path / "orm", orm_store_parsed, files)
@@ -225,6 +226,7 @@ def _orm_statements() -> Iterator[list[object]]:
         event.remove(Session, "before_flush", flushed)
 
 
+@needs_dev_corpus
 def test_storing_a_file_issues_no_orm_statement(tmp_path: Path) -> None:
     files = _lists(tmp_path / "lists")
     db = Database(tmp_path / "desk.sqlite3")

@@ -15,7 +15,7 @@ from sqlalchemy import event
 from desk.core import freshness
 from desk.core.library import Library
 from desk.core.paths import DATABASE_NAME
-from tests.core.dev_texts import dev_abstracts
+from tests.core.dev_texts import dev_abstracts, needs_dev_corpus
 
 
 def _kept_and_computed(library: Path) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -32,6 +32,7 @@ def _write_list(path: Path, name: str, abstracts: list[str]) -> Path:
     return path
 
 
+@needs_dev_corpus
 def test_the_kept_digest_follows_every_kind_of_change(tmp_path: Path) -> None:
     texts = dev_abstracts()[:60]
     library = tmp_path / "lib"

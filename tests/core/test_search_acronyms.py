@@ -7,6 +7,7 @@ from itertools import accumulate
 from pathlib import Path
 
 import pytest
+from dev_texts import needs_dev_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -169,6 +170,7 @@ def _dev_store(path: Path) -> Acronyms:
     return store
 
 
+@needs_dev_corpus
 def test_a_search_reads_the_store_without_a_set_per_document(tmp_path: Path) -> None:
     path = tmp_path / ACRONYMS_NAME
     _dev_store(path)
@@ -192,6 +194,7 @@ def test_a_search_reads_the_store_without_a_set_per_document(tmp_path: Path) -> 
     assert lazy._file is None and some not in lazy.by_doc and len(lazy) == len(whole) - 1
 
 
+@needs_dev_corpus
 def test_a_store_not_as_save_writes_it_is_read_whole(tmp_path: Path) -> None:
     path = tmp_path / ACRONYMS_NAME
     _dev_store(path)
@@ -283,6 +286,7 @@ def _as_format_1(store: Acronyms, path: Path) -> None:
     path.write_text(f'{{"format":1,"sha256":"{digest}","payload":{body}}}', encoding="utf-8")
 
 
+@needs_dev_corpus
 def test_save_writes_flat_rows_and_a_format_1_file_reads_the_same(tmp_path: Path) -> None:
     """Format 2 keeps the rows as three flat lists after the definitions' counts and order; a file
     desk wrote in format 1 answers every lookup alike, through both readers, and the next save

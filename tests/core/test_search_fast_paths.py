@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from dev_texts import dev_abstracts
+from dev_texts import dev_abstracts, needs_dev_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +21,7 @@ from desk.core.search.postings import MAX_EXPANSION, Corpus
 from desk.core.search.writer import TINY_SEGMENT
 
 SEGMENTS = 4
+pytestmark = needs_dev_corpus  # the segments' words and phrases are the dev corpus's
 
 
 def _doc(i: int, text: str, note: str) -> IndexDoc:

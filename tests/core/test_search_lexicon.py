@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dev_texts import needs_dev_corpus
+
 from desk.core.search import spelling
 from desk.core.search.spelling import Lexicon
 
@@ -79,6 +81,7 @@ def _dev_lexicon(path: Path) -> Lexicon:
     return lex
 
 
+@needs_dev_corpus
 def test_words_are_looked_up_in_the_file_without_parsing_it(tmp_path: Path) -> None:
     path = tmp_path / "words.tsv"
     _dev_lexicon(path)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dev_texts import dev_abstracts
+from dev_texts import dev_abstracts, needs_dev_corpus
 from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import SegmentReader
 from whoosh.writing import SegmentWriter
@@ -152,6 +152,7 @@ def test_merged_segments_replace_their_sources_and_searches_answer_the_same(tmp_
     assert not list(ix.directory.glob(".stage-*"))
 
 
+@needs_dev_corpus
 def test_papers_deleted_while_a_merge_ran_stay_deleted(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 200)
     segments = ix._index()._segments()
@@ -198,6 +199,7 @@ def test_the_plan_merges_ten_of_a_size_class_and_lets_fewer_wait() -> None:
     assert plan([_Seg(25_000) for _ in range(10)]) != []  # at a million: merged a level up
 
 
+@needs_dev_corpus
 @pytest.mark.parametrize("files", [12])
 def test_an_import_of_many_files_leaves_a_handful_of_segments(tmp_path: Path, files: int) -> None:
     from desk.core.library import Library

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from dev_texts import needs_dev_corpus
 from semantic_corpus import ALL, NERF, POINTS, SPEECH, write_list
 
 from desk.core.library import Library
@@ -336,6 +337,7 @@ def real(tmp_path: Path):
     lib.close()
 
 
+@needs_dev_corpus
 def test_cosines_of_some_papers_equal_the_product_over_all(real: Library) -> None:
     sem = real.vectors
     ids = np.asarray(sorted(real.paper_ids()), np.int64)
@@ -348,6 +350,7 @@ def test_cosines_of_some_papers_equal_the_product_over_all(real: Library) -> Non
     assert np.array_equal(sem.cosines_of(vec, np.asarray([10**9], np.int64)), np.zeros(1, np.float32))
 
 
+@needs_dev_corpus
 def test_a_query_whose_words_fill_a_page_reads_only_its_hits_cosines(
     real: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
