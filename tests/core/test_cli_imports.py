@@ -145,6 +145,7 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
         "numpy",
         "whoosh.searching",
         "whoosh.query",
+        "desk.core.search.query",  # the query language: a note's words are counted, not corrected
         "desk.core.search.postings",
         "desk.core.search.ranking",
     )
@@ -258,3 +259,25 @@ def test_a_command_runs_with_fewer_collections_and_puts_the_thresholds_back(
     assert main(["--library", str(seeded_dir), "stats"]) == 0
     assert seen and seen[0][0] == GC_THRESHOLD  # while the command ran
     assert gc.get_threshold() == before
+
+
+def test_a_command_leaves_no_collection_over_everything_it_made(seeded_dir: Path) -> None:
+    """With the threshold back at CPython's 700, the objects a command made (GC_THRESHOLD lets
+    tens of thousands pile up) were collected all at once as it returned: a collection never starts
+    over more young objects than the threshold in force lets pile up."""
+    import gc
+
+    from desk.cli.main import main
+
+    piled: list[tuple[int, int]] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            piled.append((gc.get_count()[0], gc.get_threshold()[0]))
+
+    gc.callbacks.append(watch)
+    try:
+        assert main(["--library", str(seeded_dir), "note", "1", "--set", "read with the group"]) == 0
+    finally:
+        gc.callbacks.remove(watch)
+    assert [(young, limit) for young, limit in piled if young > limit + 10] == []
