@@ -68,6 +68,7 @@ def measure(
     return {
         "library": str(library),
         "open_ms": engine.open_ms,
+        "rehearse_ms": engine.rehearse_ms,  # after the first search, as the window after its first results
         "note_to_searchable_ms": summary(notes),
         "note_cpu_ms_each": note_cpu * 1000 / max(1, len(notes)),
         "star_to_searchable_ms": summary(stars),

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from desk.core import history
 from desk.core.db import Paper
 from desk.core.db.models import utcnow
 from desk.core.db.queries import CHUNK, load_papers, require_papers
@@ -26,6 +27,46 @@ from desk.core.index_sync import queue
 FIELDS = ("starred", "read", "note", "user_title")
 FLAGS = ("starred", "read")  # answered by the database at query time: no re-indexing
 Change = list[Any]  # [paper_id, field, before, after]
+
+
+def record(
+    session: Session, ids: Sequence[int], field: str, value: object, group: str | None = None
+) -> list[Change]:
+    """Set a field on papers and record the changes as one undo step (``set_value`` + history).
+
+    Saves with the same ``group`` (a note's editing session) extend the newest step while it
+    is that session's, so one session of typing is one step.
+    """
+    changes = set_value(session, ids, field, value)
+    if changes:
+        coalesce = group is not None and not history.in_batch()
+        step = history.newest_in_group(session, group) if coalesce and group else None
+        if step is not None:
+            first = history.payload_of(step)["changes"]
+            history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
+        else:
+            words = label(field, value, len(changes), changes[0][0])
+            history.record(session, "fields", words, {"changes": changes}, group)
+    return changes
+
+
+#: The token of the note session a rehearsal's note save belongs to (no real session has it).
+REHEARSAL_SESSION = "note:rehearsal"
+
+
+def rehearse(session: Session) -> list[int]:
+    """Make, in a rehearsal (``Database.rehearsing``: rolled back), the edits a user makes most
+    (a note saved in an editing session, a star, the reading state) on the library's first
+    paper, so that SQLAlchemy compiles their statements; returns the papers queued for the
+    index (none when the library is empty)."""
+    first = select(Paper.id, Paper.note, Paper.starred, Paper.read).order_by(Paper.id).limit(1)
+    paper = session.execute(first).first()
+    if paper is None:
+        return []
+    changes = record(session, [paper.id], "note", f"{paper.note} rehearsed", REHEARSAL_SESSION)
+    record(session, [paper.id], "starred", not paper.starred)
+    record(session, [paper.id], "read", not paper.read)
+    return [c[0] for c in changes]
 
 
 def set_value(session: Session, ids: Sequence[int], field: str, value: object) -> list[Change]:

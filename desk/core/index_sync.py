@@ -59,6 +59,16 @@ def _chunks(ids: Sequence[int]) -> list[list[int]]:
     return [ordered[k : k + IDS_PER_STATEMENT] for k in range(0, len(ordered), IDS_PER_STATEMENT)]
 
 
+def _queued(session: Session, limit: int) -> list[int]:
+    """Up to ``limit`` papers queued for the index."""
+    return list(session.scalars(select(IndexQueue.paper_id).limit(limit)))
+
+
+def _unqueue(session: Session, ids: Sequence[int]) -> None:
+    """Take papers (at most IDS_PER_STATEMENT) off the index queue."""
+    session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+
+
 def _docs(session: Session, ids: Sequence[int]) -> list[IndexDoc]:
     """The index documents of the papers ``ids`` in id order (plain rows: no ORM objects for
     thousands of papers)."""
@@ -127,14 +137,14 @@ class IndexSync:
     def _flush(self, pool: WorkerPool | None, merge: Merge) -> int:
         written = 0
         with self.db.reading() as session:
-            if session.scalar(select(IndexQueue.paper_id).limit(1)) is None:
+            if not _queued(session, 1):
                 return 0  # nothing queued: no write lock taken, so a busy library still opens
         if merge == "auto" and self.defer_folds and self.index.small_segments() < MAX_DEFERRED_SEGMENTS:
             merge, self._folds_owed = "emptied", True
         while True:
             # The write transaction doubles as the cross-process lock on the index writer.
             with self.db.writing() as session:
-                ids = list(session.scalars(select(IndexQueue.paper_id).limit(BATCH)))
+                ids = _queued(session, BATCH)
                 if not ids:
                     _stamp(self.index, session)
                     return written
@@ -143,8 +153,17 @@ class IndexSync:
                 gone = set(ids) - {d.id for d in docs}
                 if gone:
                     self.index.delete(gone)
-                session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
+                _unqueue(session, ids)
                 written += len(ids)
+
+    def rehearse_flush(self, session: Session, queued: Sequence[int]) -> None:
+        """In a rehearsal (``Database.rehearsing``) that queued papers ``queued``: the statements
+        of flushing them (the queue read, their documents, their removal from the queue), so that
+        SQLAlchemy has compiled them; the index is not touched."""
+        _queued(session, BATCH)
+        if queued:
+            _docs(session, queued)
+            _unqueue(session, queued)
 
     def merge_small(self) -> None:
         """Fold the index's small segments into one (after an import that left them), in one commit.
@@ -241,7 +260,7 @@ class IndexSync:
         A small queue is flushed here and now instead (its commit folding in what ``merge`` says).
         """
         with self.db.reading() as session:
-            ids = list(session.scalars(select(IndexQueue.paper_id).limit(limit)))
+            ids = _queued(session, limit)
             big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
             docs = _docs(session, ids) if big else []
         if not big:
@@ -443,7 +462,7 @@ class PendingFlush:
                 return
             self.sync.index.commit_staged(ids, staged, self.merge)
             for chunk in _chunks(ids):
-                session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(chunk)))
+                _unqueue(session, chunk)
             _stamp(self.sync.index, session)
 
     def abandon(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -19,6 +20,7 @@ from desk.core import tags as tagging
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import require_papers
 from desk.core.discovery import Discovery
+from desk.core.errors import DeskError
 from desk.core.index_sync import IndexSync
 from desk.core.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.quick import QuickLibrary
@@ -48,6 +50,7 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
     from desk.core.merge_plan import PlannedMerge
     from desk.core.search.model import Marks
 
+log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 CACHE_FILE_NAME = "near-duplicates.npz"  # desk.core.duplicates.CACHE_FILE_NAME (checked by a test)
 
@@ -105,8 +108,9 @@ class Library(Workflow, Discovery):
 
         ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
         ``full_check``: check the index in full even when its stamp says it is current (desk check).
-        ``defer_folds``: edits are searchable without folding earlier edits' small index segments;
-        the owner calls fold_edits() when idle (the window does).
+        ``defer_folds``: edits are searchable without folding earlier edits' small index segments
+        nor freeing the search caches they replaced; the owner calls fold_edits() when idle (the
+        window does).
         """
         self.directory = directory
         self.tuning = tuning
@@ -115,7 +119,9 @@ class Library(Workflow, Discovery):
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
         self._sync.defer_folds = defer_folds
+        self.index.defer_frees = defer_folds
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
+        self._edits_rehearsed = False  # see rehearse_edits
         self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
@@ -156,8 +162,10 @@ class Library(Workflow, Discovery):
         self.close()
 
     def fold_edits(self) -> int:
-        """Fold the small index segments that edits left unfolded (``defer_folds``): for an idle
-        moment. Returns how many papers were written again; 0 at once when no edit left any."""
+        """Fold the small index segments that edits left unfolded (``defer_folds``) and free the
+        search caches they replaced: for an idle moment. Returns how many papers were written
+        again; 0 at once when no edit left any."""
+        self.index.release_retired()
         return self._sync.fold_edits()
 
     # -- reading -----------------------------------------------------------------------------
@@ -281,20 +289,39 @@ class Library(Workflow, Discovery):
         Saves with the same ``group`` (a note's editing session) extend the newest step while it
         is that session's, so one session of typing is one step.
         """
+        self._edits_rehearsed = True  # a rehearsal after a real edit would compile nothing new
         with self.db.writing() as session:
-            changes = edits.set_value(session, ids, field, value)
-            if changes:
-                coalesce = group is not None and not history.in_batch()
-                step = history.newest_in_group(session, group) if coalesce and group else None
-                if step is not None:
-                    first = history.payload_of(step)["changes"]
-                    history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
-                else:
-                    label = edits.label(field, value, len(changes), changes[0][0])
-                    history.record(session, "fields", label, {"changes": changes}, group)
+            changes = edits.record(session, ids, field, value, group)
         if changes:
             self._sync.flush()
         return [c[0] for c in changes]
+
+    def rehearse_edits(self) -> bool:
+        """Ready the edit path before a user's first edit, for a quiet moment after the window
+        shows its first results (on its worker thread, never the UI's).
+
+        The first edit of a process paid for SQLAlchemy compiling its statements and for the
+        index writer's first use (its modules, each segment's id column): it was the slowest
+        note → searchable. Here a note save, a star and a read mark are made and rolled back
+        (``Database.rehearsing``: nothing is written, no other process waited for) with the
+        statements of the flush that follows them, and the writer's path is read, not written.
+        Once per library, and not after an edit (which did it). Returns whether it ran.
+        """
+        if self._edits_rehearsed:
+            return False
+        self._edits_rehearsed = True
+        try:
+            with self.db.rehearsing() as session:
+                queued = edits.rehearse(session)
+                self._sync.rehearse_flush(session, queued)
+        except DeskError:  # busy, read-only, damaged: the first edit compiles them itself
+            log.debug("could not rehearse an edit", exc_info=True)
+            return False
+        except Exception:  # a speed-up only: never a failure the window shows
+            log.warning("could not rehearse an edit", exc_info=True)
+            return False
+        self.index.ready_writer()
+        return True
 
     def set_starred(self, ids: Sequence[int], starred: bool) -> list[int]:
         """Star or unstar papers (one undo step); returns the ids that changed."""

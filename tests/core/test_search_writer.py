@@ -309,6 +309,34 @@ def id_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return ix
 
 
+def _read_both_ways(ix: Any) -> list[bool]:
+    """Each segment's id column and stored fields read by SegmentDocs and by Whoosh's SegmentReader
+    must agree; returns which segments were compound."""
+    from whoosh.reading import SegmentReader
+
+    from desk.core.search.writer import SegmentDocs
+
+    compound = []
+    for segment in ix._segments():
+        whole = SegmentReader(ix.storage, ix.schema, segment)
+        docs = SegmentDocs(ix.storage, ix.schema, segment)
+        try:
+            every = range(segment.doc_count_all())
+            assert list(docs.column("id")) == list(whole.column_reader("id", translate=False))
+            assert [docs.stored_fields(n) for n in every] == [whole.stored_fields(n) for n in every]
+        finally:
+            docs.close()
+            whole.close()
+        compound.append(segment.is_compound())
+    return compound
+
+
+def test_a_segments_documents_read_without_its_terms_are_whooshs(id_index: Any, seeded: Any) -> None:
+    assert _read_both_ways(id_index) == [False, False]  # segments in files of their own
+    seeded.set_note(seeded.paper_ids()[0], "a second segment, with a note")
+    assert True in _read_both_ways(seeded.index._index())  # a library's: compound segments
+
+
 @settings(max_examples=40, deadline=None)
 @given(wanted=st.lists(st.integers(min_value=-3, max_value=130), max_size=80))
 def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(

@@ -41,8 +41,15 @@ def _on_connect_read_only(dbapi_connection: sqlite3.Connection, _record: Any) ->
 
 def _on_begin(conn: Any) -> None:
     # Writers take the write lock up front so two copies queue instead of deadlocking.
-    write = conn.get_execution_options().get("desk_write", False)
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+    options = conn.get_execution_options()
+    if options.get("desk_nowait", False):  # a rehearsal: the lock now or not at all
+        conn.exec_driver_sql("PRAGMA busy_timeout = 0")
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        finally:
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get("desk_write", False) else "BEGIN")
 
 
 class Database:
@@ -80,6 +87,7 @@ class Database:
         self._write_engine = self.engine.execution_options(desk_write=True)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
+        self._rehearse = sessionmaker(self._write_engine.execution_options(desk_nowait=True))
 
     def _open_read_only(self) -> bool:
         """Open a library in a folder that cannot be written, for reading (True when it can be).
@@ -134,6 +142,31 @@ class Database:
         try:
             with self._write() as session, session.begin():
                 yield session
+        except (DBAPIError, sqlite3.Error) as exc:
+            plain = self._plain(exc)
+            if plain is exc:
+                raise
+            raise plain from exc
+
+    @contextmanager
+    def rehearsing(self) -> Iterator[Session]:
+        """A write session that is always rolled back: nothing it does is written.
+
+        For running a change's statements once before a user makes one, so that SQLAlchemy has
+        compiled them (it keeps what it compiled per statement shape). The write lock is taken
+        only if it is free at once (LibraryBusy otherwise): a rehearsal never waits for another
+        process, and holds the lock for the few milliseconds its statements take.
+        """
+        if self.read_only:
+            raise LibraryReadOnly(f"the library folder is read-only: {self.path.parent} cannot be written")
+        try:
+            with self._rehearse() as session:
+                session.begin()
+                try:
+                    session.connection()  # BEGIN IMMEDIATE here: the lock now, or LibraryBusy
+                    yield session
+                finally:
+                    session.rollback()
         except (DBAPIError, sqlite3.Error) as exc:
             plain = self._plain(exc)
             if plain is exc:

@@ -21,6 +21,7 @@ from desk.core.search.staging import StagedSegment, discard, install
 from desk.core.search.whoosh_internals import fast
 from desk.core.search.writer import (
     FEW_IDS,
+    SegmentDocs,
     delete_ids,
     docnums_of,
     drop_emptied,
@@ -98,8 +99,6 @@ def _same_abstracts(writer: Any, latest: Mapping[int, IndexDoc | None]) -> set[i
     docs = {i: d for i, d in latest.items() if d is not None}
     if not docs or len(docs) > FEW_IDS or not fast():
         return set()
-    from whoosh.reading import SegmentReader
-
     wanted = sorted(docs)
     same: set[int] = set()
     for segment in writer.segments:
@@ -107,14 +106,14 @@ def _same_abstracts(writer: Any, latest: Mapping[int, IndexDoc | None]) -> set[i
         live = [n for n in docnums_of(column, wanted) if not segment.is_deleted(n)]
         if not live:
             continue
-        reader = SegmentReader(writer.storage, writer.schema, segment)
+        stored = SegmentDocs(writer.storage, writer.schema, segment)
         try:
             for docnum in live:
                 doc_id = int(column[docnum])
-                if reader.stored_fields(docnum).get("abstract") == docs[doc_id].abstract:
+                if stored.stored_fields(docnum).get("abstract") == docs[doc_id].abstract:
                     same.add(doc_id)
         finally:
-            reader.close()
+            stored.close()
     return same
 
 

@@ -366,6 +366,11 @@ class Corpus:
         corpus._offsets = np.array([offset for _, offset, _ in corpus.leaves], np.int64)
         return corpus
 
+    def cached_entries(self) -> int:
+        """How many answers this generation keeps (phrases, normalised postings, term entries,
+        prefix expansions): what freeing it costs grows with them (a few arrays each)."""
+        return len(self.phrases) + len(self._norm) + len(self._infos) + len(self._expansions)
+
     def adopt_flat(self, folder: Path, signed: dict[str, Any] | None) -> int:
         """Read from now on from the flat postings the record lists for segments read from Whoosh
         until now (written by flat_backfill since this generation was loaded); how many."""

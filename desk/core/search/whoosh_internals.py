@@ -31,7 +31,10 @@ building an index: the version pin and the equivalence tests stand for them):
   ``_postwriter``; ``W3PostingsWriter`` ``_blocklimit``, ``_ids``, ``_weights``, ``_values``,
   ``_maxweight``, ``_minlength``, ``_maxlength``, ``_write_block()``; the term-table row of an
   inlined list (``W3TermInfo._struct``, ``"!BfIBBfII"``, then a pickle of ids, weights, values);
-  ``W3Segment.delete_document()`` / ``is_deleted()`` (deletes read from the id column).
+  ``W3Segment.delete_document()`` / ``is_deleted()`` (deletes read from the id column);
+  ``SegmentDocs``: a segment's per-document reader opened as ``SegmentReader`` opens it
+  (``codec().per_document_reader()`` over ``open_compound_file()`` in an ``OverlayStorage``)
+  without its terms reader, for the id column and a stored abstract.
 * ``schema.py`` (the codec): ``W3PostingsWriter`` ``_terminfo``, ``_inlinelimit``, ``_byteids``,
   ``written()``, ``_mini_ids()``, ``_mini_weights()``, ``W3TermInfo.add_block()`` /
   ``set_inlined()`` (2.7.5's own ``finish_postings`` calls a misspelt ``set_inline``);
@@ -83,9 +86,14 @@ CLASS_ATTRIBUTES: dict[str, tuple[str, ...]] = {
         "add_postings", "start_field", "start_term", "finish_term", "finish_field", "close",
     ),
     "whoosh.codec.whoosh3:W3TermInfo": ("_struct", "add_block", "set_inlined", "to_bytes", "from_bytes"),
-    "whoosh.codec.whoosh3:W3PerDocReader": ("_cached_reader", "deleted_docs", "has_column", "column_reader"),
+    "whoosh.codec.whoosh3:W3PerDocReader": (
+        "_cached_reader", "deleted_docs", "has_column", "column_reader", "stored_fields", "doc_count_all",
+    ),
     "whoosh.columns:CompressedBytesColumn.Reader": ("_read_offsets_and_lengths",),
-    "whoosh.codec.whoosh3:W3Segment": ("delete_document", "is_deleted", "segment_id"),
+    "whoosh.codec.whoosh3:W3Segment": (
+        "delete_document", "is_deleted", "segment_id", "is_compound", "open_compound_file", "codec",
+    ),
+    "whoosh.filedb.filestore:OverlayStorage": ("close",),
     "whoosh.codec.whoosh3:W3Codec": ("field_writer", "postings_writer"),
     "whoosh.writing:SegmentWriter": (
         "_check_state", "_check_fields", "_flush_segment", "_finalize_segment", "_finish",

@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self._deferred: list[Callable[[], object]] = []  # keys pressed while a search was on its way
         self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
+        self._edits_rehearsed = False  # see _searched
         self.executor = LibraryExecutor(self)
         self.settings = WindowSettings(library_dir)
         # Qt adds " — desk" (the application's name) to a title not ending in it.
@@ -394,6 +395,11 @@ class MainWindow(QMainWindow):
         if self.model.rowCount() == 0 and self.ready:
             self.reading.show_message(empty_text(outcome.query.strip(), self.controller.filter))
         self._run_deferred()
+        if not self._edits_rehearsed:
+            # The first results are on screen: the worker readies the edit path meanwhile (nothing
+            # written), so that the first note or star is as quick as the ones after it.
+            self._edits_rehearsed = True
+            self.executor.submit(lambda lib: lib.rehearse_edits())
 
     # -- keys pressed while a search is on its way -------------------------------------------
     def _after_search(self, action: Callable[[], object]) -> None:
