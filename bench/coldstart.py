@@ -132,8 +132,10 @@ def probe(library: Path, timeout: float = 60.0, queries: Sequence[str] = ()) -> 
     """Start the window on library; seconds to first painted results, rows shown, peak RSS
     (with ``queries``: also the RSS settled, after typing each query, and the peak)."""
     with tempfile.TemporaryDirectory(prefix="desk-bench-home-") as home:
+        # Bytecode cached as an installed desk has it: with PYTHONDONTWRITEBYTECODE every start
+        # would compile each module changed since its cached bytecode was last written.
         env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
             "QT_QPA_PLATFORM": "offscreen",
             "DESK_LIBRARY": str(library),
             "XDG_CONFIG_HOME": str(Path(home) / "config"),
