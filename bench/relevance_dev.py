@@ -153,9 +153,7 @@ def load_sets(corpus: Path, queries_file: Path, titles: bool) -> dict[str, list[
         for a in abstracts:
             for w in {w.lower() for w in _TITLE_WORD.findall(a)}:
                 df[w] = df.get(w, 0) + 1
-        sets["rare"] = [
-            Query(q, "rare", {int(i): 1}) for _, i, t in rows if (q := rare_query(t, int(i), df))
-        ]
+        sets["rare"] = [Query(q, "rare", {int(i): 1}) for _, i, t in rows if (q := rare_query(t, int(i), df))]
     data = json.loads(queries_file.read_text(encoding="utf-8"))
     sets["researcher"] = [
         Query(q["q"], q["kind"], {int(i): int(g) for i, g in q["rel"].items()}) for q in data["queries"]

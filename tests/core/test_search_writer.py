@@ -337,3 +337,40 @@ def test_lowered_tokens_of_ascii_text_are_the_tokens_lowered_one_by_one(text: st
     from desk.core.search.schema import TOKEN_PATTERN
 
     assert lowered_tokens(text) == " ".join(re.findall(TOKEN_PATTERN, text)).lower().split(" ")
+
+
+_EDGE_WEIGHTS = [1.0, 2.0, 0.5, 1e39, -1e39, 3.4028235e38]  # past float32's range: inf either way
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(width=64) | st.sampled_from(_EDGE_WEIGHTS), max_size=300))
+def test_weights_packed_by_struct_are_the_bytes_array_writes(weights: list[float]) -> None:
+    """float32_bytes replaces array("f", ...).tobytes() (the flat files, Whoosh's block buffers):
+    the same C cast to float32, overflow and NaN included."""
+    from array import array
+
+    from desk.core.search.flat_postings import float32_bytes
+
+    assert float32_bytes(weights) == array("f", weights).tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 0xFFFF), max_size=500))
+def test_narrow_positions_packed_by_struct_are_the_bytes_array_writes(positions: list[int]) -> None:
+    from array import array
+
+    from desk.core.search.flat_postings import uint16_bytes
+
+    assert uint16_bytes(positions) == array("H", positions).tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([1.0, 2.0, 0.1, 1e-50, 7.3]) | st.just(1.0), min_size=1, max_size=8))
+def test_inlined_weights_are_the_float32_values_the_writer_reads_back(weights: list[float]) -> None:
+    from array import array
+
+    from desk.core.search.writer import _as_float32
+
+    got = _as_float32(weights)
+    assert got == tuple(array("f", weights))
+    assert [type(w) for w in got] == [float] * len(weights)

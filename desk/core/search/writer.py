@@ -45,7 +45,7 @@ from whoosh.writing import SegmentWriter
 
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
-from desk.core.search.flat_postings import FlatWriter, PositionTable, path_of
+from desk.core.search.flat_postings import FlatWriter, PositionTable, float32_bytes, path_of
 from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
@@ -361,7 +361,7 @@ def inlined_term_info(postings: list[Any]) -> bytes | None:
         if any(values):
             return None
         values = (b"",) * len(docs)
-    weights = tuple(array("f", postings[1::_FLAT]))  # the writer's float32 buffer, read back
+    weights = _as_float32(postings[1::_FLAT])  # the writer's float32 buffer, read back
     present = [n for n in lengths if n]
     row = _TERM_INFO.pack(
         1,
@@ -376,6 +376,14 @@ def inlined_term_info(postings: list[Any]) -> bytes | None:
     return row + dumps((docs, weights, values), 2)
 
 
+def _as_float32(weights: list[float]) -> tuple[float, ...]:
+    """``tuple(array("f", weights))``: each weight rounded to float32 and back. Weights of 1.0
+    (most short lists: each document holds the term once) are kept as they are, exact in float32."""
+    if weights.count(1.0) == len(weights):
+        return tuple(weights)
+    return tuple(array("f", float32_bytes(weights)))
+
+
 def _add_all(postwriter: Any, postings: list[Any]) -> None:
     """W3PostingsWriter.add_posting for a whole (flat) list, a block at a time."""
     limit = postwriter._blocklimit
@@ -387,7 +395,7 @@ def _add_all(postwriter: Any, postings: list[Any]) -> None:
         lo, hi = start * _FLAT, end * _FLAT
         weights = postings[lo + 1 : hi : _FLAT]
         postwriter._ids.extend(postings[lo:hi:_FLAT])
-        postwriter._weights.extend(weights)
+        postwriter._weights.frombytes(float32_bytes(weights))  # what extend(weights) appends
         postwriter._maxweight = max(postwriter._maxweight, *weights)
         postwriter._values.extend(filter(None, postings[lo + 2 : hi : _FLAT]))
         present = list(filter(None, postings[lo + 3 : hi : _FLAT]))
