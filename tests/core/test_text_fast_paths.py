@@ -269,16 +269,21 @@ separated_text = st.lists(
 
 @settings(max_examples=500, deadline=None)
 @given(separated_text)
-def test_duplicate_key_of_text_whose_only_non_ascii_characters_separate_words(text: str) -> None:
-    """Curly quotes, dashes, × and ° made spaces take the ASCII path: the key is the general one."""
+def test_text_whose_only_non_ascii_characters_separate_words(text: str) -> None:
+    """Curly quotes and dashes (and, for the key, × and °) made spaces take the ASCII paths: the
+    duplicate key and the near-duplicate normal form are the general ones."""
     assert text_normalize.dedup_key_of_readable(text) == general_key(text)
+    assert shingles.normalize(text) == general_normalize(text)
 
 
-def test_duplicate_keys_of_the_dev_abstracts_are_the_general_ones() -> None:
+def test_keys_and_normal_forms_of_the_dev_abstracts_are_the_general_ones() -> None:
     from dev_texts import dev_abstracts
 
+    from desk.core.dedup.sentences import mark_sentences
     from desk.core.text import readable_text
 
     texts = [readable_text(a) for a in dev_abstracts()]
     assert sum(not t.isascii() for t in texts) > 100  # real text: curly quotes and dashes
     assert [text_normalize.dedup_key_of_readable(t) for t in texts] == [general_key(t) for t in texts]
+    marked = [mark_sentences(t) for t in texts]  # what near-duplicate hashing normalizes
+    assert [shingles.normalize(t) for t in marked] == [general_normalize(t) for t in marked]
