@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
@@ -365,3 +366,113 @@ def test_lowered_tokens_of_ascii_text_are_the_tokens_lowered_one_by_one(text: st
     from desk.core.search.schema import TOKEN_PATTERN
 
     assert lowered_tokens(text) == " ".join(re.findall(TOKEN_PATTERN, text)).lower().split(" ")
+
+
+_EDGE_WEIGHTS = [1.0, 2.0, 0.5, 1e39, -1e39, 3.4028235e38]  # past float32's range: inf either way
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(width=64) | st.sampled_from(_EDGE_WEIGHTS), max_size=300))
+def test_weights_packed_by_struct_are_the_bytes_array_writes(weights: list[float]) -> None:
+    """float32_bytes replaces array("f", ...).tobytes() (the flat files, Whoosh's block buffers):
+    the same C cast to float32, overflow and NaN included."""
+    from array import array
+
+    from desk.core.search.flat_postings import float32_bytes
+
+    assert float32_bytes(weights) == array("f", weights).tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 0xFFFF), max_size=500))
+def test_narrow_positions_packed_by_struct_are_the_bytes_array_writes(positions: list[int]) -> None:
+    from array import array
+
+    from desk.core.search.flat_postings import uint16_bytes
+
+    assert uint16_bytes(positions) == array("H", positions).tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([1.0, 2.0, 0.1, 1e-50, 7.3]) | st.just(1.0), min_size=1, max_size=8))
+def test_inlined_weights_are_the_float32_values_the_writer_reads_back(weights: list[float]) -> None:
+    from array import array
+
+    from desk.core.search.writer import _as_float32
+
+    got = _as_float32(weights)
+    assert got == tuple(array("f", weights))
+    assert [type(w) for w in got] == [float] * len(weights)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40))
+def test_the_term_hash_is_whooshs_md5_hash(key: bytes) -> None:
+    from whoosh.filedb.filetables import md5_hash
+
+    from desk.core.search.writer import term_hash
+
+    assert term_hash(key) == md5_hash(key)
+
+
+class _TableFile(BytesIO):
+    """A term table's file in memory, kept after close(), that says it starts ``offset`` bytes
+    in (positions past 16 and 31 bits without writing that much)."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__()
+        self.offset = offset
+
+    def tell(self) -> int:
+        return self.offset + super().tell()
+
+    def close(self) -> None:
+        pass
+
+
+def _table(offset: int) -> tuple[Any, _TableFile]:
+    """A term table (OrderedHashWriter) in memory, ``offset`` bytes into its file."""
+    from whoosh.filedb.filetables import OrderedHashWriter
+    from whoosh.filedb.structfile import StructFile
+
+    file = _TableFile(offset)
+    return OrderedHashWriter(StructFile(file)), file
+
+
+def _with_rows(keys: list[bytes]) -> Any:
+    return st.tuples(st.just(keys), st.lists(st.binary(max_size=30), min_size=len(keys), max_size=len(keys)))
+
+
+term_keys = st.lists(st.binary(min_size=1, max_size=12), unique=True, max_size=60).map(sorted)
+term_rows = term_keys.flatmap(_with_rows)
+
+
+@settings(max_examples=200, deadline=None)
+@given(term_rows, st.lists(st.integers(0, 3), max_size=4), st.sampled_from([0, 65_000, 2**31 - 200]))
+def test_term_rows_added_in_one_go_write_what_add_writes(rows: tuple, cuts: list[int], offset: int) -> None:
+    """add_rows() equals OrderedHashWriter.add() row by row: the file, its hash buckets and its
+    index of positions (widened past 16 and 31 bits as add() widens it); keys added in batches."""
+    from desk.core.search.writer import add_rows
+
+    keys, values = rows
+    one_by_one, file_a = _table(offset)
+    for key, value in zip(keys, values, strict=True):
+        one_by_one.add(key, value)
+    batched, file_b = _table(offset)
+    at = 0
+    for cut in [*cuts, len(keys)]:  # a field's rows come in one batch; several fields, several
+        add_rows(batched, keys[at : at + cut], values[at : at + cut])
+        at += len(keys[at : at + cut])
+    one_by_one.close()
+    batched.close()
+    assert file_b.getvalue() == file_a.getvalue()
+
+
+def test_term_rows_must_increase_as_whoosh_requires() -> None:
+    from desk.core.search.writer import add_rows
+
+    table, _ = _table(0)
+    add_rows(table, [b"b"], [b"1"])
+    for keys in ([b"a"], [b"b"], [b"c", b"c"], [b"d", b"c"]):
+        with pytest.raises(ValueError):
+            add_rows(table, keys, [b""] * len(keys))

@@ -257,3 +257,33 @@ def test_text_markup_is_found_as_the_regex_found_it(text: str) -> None:
     from desk.core.text.latex import has_text_markup
 
     assert has_text_markup(text) == bool(re.search(r"[\\{}~`]|--|''", text))
+
+
+separated_text = st.lists(
+    st.sampled_from(["We", "don’t", "“RACER”", "3–5", "2×2", "90°", "a—b", "‘x’", "«y»", "″", "´e", "x´",
+                     "e\u0301", "soft\u00adware", "α", "$\\alpha$", "GPT-4", "**S**", " ", "\t", "&amp;",
+                     "&#8217;"]),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(separated_text)
+def test_text_whose_only_non_ascii_characters_separate_words(text: str) -> None:
+    """Curly quotes and dashes (and, for the key, × and °) made spaces take the ASCII paths: the
+    duplicate key and the near-duplicate normal form are the general ones."""
+    assert text_normalize.dedup_key_of_readable(text) == general_key(text)
+    assert shingles.normalize(text) == general_normalize(text)
+
+
+def test_keys_and_normal_forms_of_the_dev_abstracts_are_the_general_ones() -> None:
+    from dev_texts import dev_abstracts
+
+    from desk.core.dedup.sentences import mark_sentences
+    from desk.core.text import readable_text
+
+    texts = [readable_text(a) for a in dev_abstracts()]
+    assert sum(not t.isascii() for t in texts) > 100  # real text: curly quotes and dashes
+    assert [text_normalize.dedup_key_of_readable(t) for t in texts] == [general_key(t) for t in texts]
+    marked = [mark_sentences(t) for t in texts]  # what near-duplicate hashing normalizes
+    assert [shingles.normalize(t) for t in marked] == [general_normalize(t) for t in marked]

@@ -91,6 +91,22 @@ def _command(match: re.Match[str]) -> str:
     return " " + _ALIASES.get(name, name) + " "
 
 
+def _spaces_only(candidates: str) -> str:
+    """The ``candidates`` (non-ASCII) that the general path below turns into one space and nothing
+    else, whatever stands around them: NFKC leaves them as they are (so none combines), casefold
+    too, and the last table makes them a space."""
+    return "".join(
+        c
+        for c in candidates
+        if unicodedata.normalize("NFKC", c) == c and c.casefold() == c and _last(c) == " "
+    )
+
+
+# Curly quotes and dashes: a third of real abstracts hold no other non-ASCII character; with
+# them made spaces (as the general path makes them) they take the ASCII path (85 -> 8 µs).
+_SPACED = re.compile(f"[{_spaces_only('‘’‚‛′“”„‟«»‐‑‒–—―−')}]")
+
+
 def normalize(text: str) -> str:
     """``text`` after cleanup, words separated by spaces: math by name, NFKC, casefold,
     punctuation and markup gone, each CJK character a word."""
@@ -107,6 +123,10 @@ def normalize(text: str) -> str:
         text = _SCRIPT.sub(lambda m: f" ^{m.group(1) or m.group(2)} ", text)
     if "\\" in text:
         text = _COMMAND.sub(_command, text)
+    if not text.isascii():
+        spaced = _SPACED.sub(" ", text)
+        if spaced.isascii():
+            text = spaced
     if text.isascii():  # NFKC leaves ASCII as it is, casefold is lower: one C-speed table
         return text.lower().encode("ascii").translate(_ASCII_LAST).decode("ascii")
     text = _last(unicodedata.normalize("NFKC", text).casefold())

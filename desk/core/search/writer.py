@@ -33,19 +33,22 @@ import sys
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from operator import sub
+from hashlib import md5
+from itertools import accumulate, chain, islice
+from operator import ge, sub
 from pathlib import Path
 from pickle import dumps
 from typing import Any
 
 from whoosh.analysis import STOP_WORDS
+from whoosh.filedb.filetables import md5_hash
 from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
-from desk.core.search.flat_postings import FlatWriter, PositionTable, path_of
+from desk.core.search.flat_postings import FlatWriter, PositionTable, float32_bytes, path_of
 from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
@@ -306,20 +309,22 @@ class FastSegmentWriter(SigningSegmentWriter):
         for name in sorted(self._grouped):
             terms = self._grouped[name]
             fieldwriter.start_field(name, self.schema[name])
-            add_row = fieldwriter._tindex.add
             field_key = pack_ushort(fieldwriter._fieldid)
+            keys: list[bytes] = []  # the field's term-table rows, added at its end in one go
+            rows: list[bytes] = []
             # UTF-8 keeps code point order, so str terms sort as their bytes will.
             for term in sorted(terms):
                 postings = terms[term]
                 btext = _as_bytes(term)
                 flat.add(name, btext, postings[0::_FLAT], postings[1::_FLAT], postings[2::_FLAT])
+                keys.append(field_key + btext)
                 row = inlined_term_info(postings) if len(postings) < INLINE_POSTINGS * _FLAT else None
-                if row is not None:  # most terms: the term table row, without a postings writer
-                    add_row(field_key + btext, row)
-                    continue
-                fieldwriter.start_term(btext)
-                _add_all(fieldwriter._postwriter, postings)
-                fieldwriter.finish_term()
+                if row is None:  # a longer list: its blocks, then the row W3FieldWriter.finish_term makes
+                    fieldwriter.start_term(btext)
+                    _add_all(fieldwriter._postwriter, postings)
+                    row = fieldwriter._postwriter.finish_postings().to_bytes()
+                rows.append(row)
+            add_rows(fieldwriter._tindex, keys, rows)
             fieldwriter.finish_field()
         self._grouped.clear()
         self._encoded = PositionTable()
@@ -361,7 +366,7 @@ def inlined_term_info(postings: list[Any]) -> bytes | None:
         if any(values):
             return None
         values = (b"",) * len(docs)
-    weights = tuple(array("f", postings[1::_FLAT]))  # the writer's float32 buffer, read back
+    weights = _as_float32(postings[1::_FLAT])  # the writer's float32 buffer, read back
     present = [n for n in lengths if n]
     row = _TERM_INFO.pack(
         1,
@@ -376,6 +381,61 @@ def inlined_term_info(postings: list[Any]) -> bytes | None:
     return row + dumps((docs, weights, values), 2)
 
 
+def _as_float32(weights: list[float]) -> tuple[float, ...]:
+    """``tuple(array("f", weights))``: each weight rounded to float32 and back. Weights of 1.0
+    (most short lists: each document holds the term once) are kept as they are, exact in float32."""
+    if weights.count(1.0) == len(weights):
+        return tuple(weights)
+    return tuple(array("f", float32_bytes(weights)))
+
+
+_ROW_LENGTHS = struct.Struct("!ii")  # filetables._lengths: a row's key and value lengths
+
+
+def term_hash(key: bytes) -> int:
+    """filetables.md5_hash(key), the term table's hash: the md5 digest's last 4 bytes (tested equal)."""
+    return int.from_bytes(md5(key, usedforsecurity=False).digest()[-4:], "big")
+
+
+def add_rows(tindex: Any, keys: list[bytes], rows: list[bytes]) -> None:
+    """``tindex.add(key, row)`` for each pair, in order, with one write (tested equal).
+
+    ``tindex``: Whoosh's OrderedHashWriter (the term table), whose add() makes five calls to
+    its file and one to md5 per row; the keys must increase, as there.
+    """
+    if not keys:
+        return
+    if keys[0] <= tindex.lastkey or any(map(ge, keys, islice(keys, 1, None))):
+        raise ValueError("Keys must increase")
+    dbfile = tindex.dbfile
+    heads = list(map(_ROW_LENGTHS.pack, map(len, keys), map(len, rows)))
+    positions = list(accumulate(map(_row_size, keys, rows), initial=dbfile.tell()))
+    positions.pop()  # the end of the last row
+    _append_positions(tindex.index, positions)
+    dbfile.write(b"".join(chain.from_iterable(zip(heads, keys, rows, strict=True))))
+    buckets = tindex.buckets
+    hashfn = term_hash if tindex.hashfn is md5_hash else tindex.hashfn
+    for h, pos in zip(map(hashfn, keys), positions, strict=True):
+        buckets[h & 255].append((h, pos))
+    tindex.lastkey = keys[-1]
+
+
+def _append_positions(index: Any, positions: list[int]) -> None:
+    """``index.append(p)`` for each of the increasing ``positions`` (a GrowableArray): it widens
+    its array once, to the type of the largest, as appending them one by one ends up doing."""
+    try:
+        index.array.append(positions[-1])
+    except OverflowError:
+        index._retype(positions[-1])
+    else:
+        index.array.pop()
+    index.array.extend(positions)
+
+
+def _row_size(key: bytes, row: bytes) -> int:
+    return _ROW_LENGTHS.size + len(key) + len(row)
+
+
 def _add_all(postwriter: Any, postings: list[Any]) -> None:
     """W3PostingsWriter.add_posting for a whole (flat) list, a block at a time."""
     limit = postwriter._blocklimit
@@ -387,7 +447,7 @@ def _add_all(postwriter: Any, postings: list[Any]) -> None:
         lo, hi = start * _FLAT, end * _FLAT
         weights = postings[lo + 1 : hi : _FLAT]
         postwriter._ids.extend(postings[lo:hi:_FLAT])
-        postwriter._weights.extend(weights)
+        postwriter._weights.frombytes(float32_bytes(weights))  # what extend(weights) appends
         postwriter._maxweight = max(postwriter._maxweight, *weights)
         postwriter._values.extend(filter(None, postings[lo + 2 : hi : _FLAT]))
         present = list(filter(None, postings[lo + 3 : hi : _FLAT]))

@@ -50,10 +50,21 @@ def stored_key(key: str) -> str:
     return hashlib.blake2b(key.encode("utf-8"), digest_size=16).hexdigest()
 
 
+# Non-ASCII characters that only ever stand between words: NFKC, casefold and _FOLD leave no
+# letter or digit of them, none is deleted (as soft hyphens are) and none combines with what is
+# around it. A third of real abstracts hold no other non-ASCII character (curly quotes, dashes,
+# ×, °): with these made spaces they take the ASCII path (0.10 -> 0.05 ms an abstract).
+_SEPARATORS = re.compile("[‘’‚‛′´“”„‟″«»‐‑‒–—―−×°]")
+
+
 def dedup_key_of_readable(text: str) -> str:
     """``dedup_key`` of an abstract already turned into ``readable_text``."""
     if "&" in text:
         text = html.unescape(text)
+    if not text.isascii():
+        spaced = _SEPARATORS.sub(" ", text)
+        if spaced.isascii():
+            text = spaced
     if text.isascii():  # the common case, at C speed: NFKC, NFC and _FOLD leave ASCII as it is
         folded = text.lower().encode("ascii").translate(None, _MARKUP_BYTES)
         return b" ".join(_ASCII_WORD_RE.findall(folded)).decode("ascii")
