@@ -8,6 +8,8 @@ the start-up (≈0.5 s per worker) once.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import ctypes
 import importlib
 import multiprocessing
@@ -66,7 +68,7 @@ class WorkerPool:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=exit_with_parent,
+                initializer=start_worker,
                 initargs=(os.getpid(),),
             )
         return self._pool
@@ -131,6 +133,32 @@ def load_modules(names: Sequence[str]) -> None:
     """Import the modules ``names`` (in a worker: see WorkerPool.preload)."""
     for name in names:
         importlib.import_module(name)
+
+
+def start_worker(parent: int) -> None:
+    """In a worker, first thing: end with ``parent`` (exit_with_parent), and end at once when
+    the pool shuts it down (exit_without_teardown)."""
+    exit_with_parent(parent)
+    atexit.register(exit_without_teardown)
+
+
+def exit_without_teardown() -> None:
+    """In a worker at its normal exit: end the process now, skipping the interpreter's teardown.
+
+    Tearing down a worker that analysed and indexed thousands of papers frees every object it
+    made, one by one (≈ 0.25 s each at 10k papers), and the pool's shutdown waits for it: an
+    import's last half second, one core idle. Nothing is left to write by then: a worker hands
+    its results back through the pool's queue before it takes the next job (a SimpleQueue: no
+    feeder thread to flush), and the files it writes are closed by the job that wrote them.
+    Registered as the worker starts, this runs after the exit handlers of modules its jobs
+    imported and before multiprocessing's own, which would only tidy up. The exit status is 0
+    even after a failed job: the pool reads a job's failure from its result, not the status.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            if stream is not None:
+                stream.flush()
+    os._exit(0)
 
 
 def exit_with_parent(parent: int) -> None:
