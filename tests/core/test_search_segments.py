@@ -216,3 +216,34 @@ def test_papers_written_again_to_fold_a_segment_are_not_counted_again_by_the_lex
         lexicon.refresh()
         assert lexicon.counts["zqonlyherex"] == counted
         assert lib.search("note:zqonlyherex").total == 1
+
+
+def test_an_open_that_meets_a_commit_replacing_the_newest_generation_reads_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another copy of desk (or the window's idle fold) may commit between an open listing the
+    newest table of contents and reading it, and remove it: the open lists again."""
+    from whoosh.filedb.filestore import FileStorage
+
+    from desk.core.search import disk
+
+    directory = tmp_path / "index"
+    writer = SearchIndex(directory)
+    writer.rebuild([_doc(i) for i in range(1, 4)], 3)
+    opened = FileStorage.open_file
+    raced: list[str] = []
+
+    def commit_first(self: FileStorage, name: str, *args: object, **kwargs: object) -> object:
+        if name.endswith(".toc") and not raced:
+            raced.append(name)
+            other = SearchIndex(directory)
+            other.update([_doc(4)], merge="none")  # a real commit: the next generation, this one removed
+            other.close()
+        return opened(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(FileStorage, "open_file", commit_first)
+    ix = disk.open_index(directory)
+    assert raced and not (directory / raced[0]).exists()  # the listed generation was really removed
+    with ix.searcher() as searcher:
+        assert searcher.doc_count() == 4  # the commit's generation was read
+    writer.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gui_helpers import press, type_text, wait_search
+from paper_helpers import wait_idle
 from PySide6.QtCore import QModelIndex, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QApplication
@@ -23,11 +24,13 @@ def test_restart_restores_geometry_split_and_query(open_window, library_dir: Pat
     type_text(qtbot, "diffusion")
     wait_search(qtbot, window, "diffusion")
     press(qtbot, "2", Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, window)  # the filter's search and what follows its results have landed
     size = window.size()
     sizes = window.main_splitter.sizes()
     window.close()
 
     again = open_window(library_dir)
+    wait_idle(qtbot, again)
     assert again.size() == size
     assert again.main_splitter.sizes() == sizes
     assert again.search_box.text() == "diffusion"

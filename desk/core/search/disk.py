@@ -21,6 +21,7 @@ from desk.core.search.unpickling import install
 
 BUILD_PREFIX = ".rebuild-"  # a rebuild writes into .rebuild-<pid>, then swaps its files in
 _TOC_RE = re.compile(r"^_(.+)_\d+\.toc$")
+OPEN_ATTEMPTS = 5  # tables of contents replaced while an open read them, at most
 
 
 def open_index(directory: Path) -> Any:
@@ -31,7 +32,16 @@ def open_index(directory: Path) -> Any:
     install()
     # No mmap: whoosh-reloaded copies each mmapped sub-file into a BytesIO, which holds
     # every segment in memory (≈ 320 MB at 100k papers); plain file reads do not.
-    return FileStorage(str(directory), supports_mmap=False).open_index(INDEX_NAME)
+    storage = FileStorage(str(directory), supports_mmap=False)
+    for attempt in range(OPEN_ATTEMPTS):
+        try:
+            return storage.open_index(INDEX_NAME)
+        except FileNotFoundError:
+            # The newest table of contents was listed, then a commit elsewhere (another copy
+            # of desk, or the window's idle fold) wrote the next one and removed it: list again.
+            if attempt == OPEN_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def probe(directory: Path) -> IndexState:
