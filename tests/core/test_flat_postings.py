@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_segment_merge import _doc, _segmented
 
-from desk.core.search import SearchIndex, flat_postings, manifest, writer
+from desk.core.search import SearchIndex, flat_postings, manifest, segment_upkeep
 from desk.core.search.flat_backfill import backfill
 from desk.core.search.flat_postings import EXT, FlatPostings, FlatWriter, open_trusted
 from desk.core.search.positions import positions
@@ -44,7 +44,7 @@ QUERIES = [
 
 @pytest.fixture(autouse=True)
 def _no_tiny_folding(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(writer, "TINY_SEGMENT", 10)
+    monkeypatch.setattr(segment_upkeep, "TINY_SEGMENT", 10)
 
 
 def _segments(ix: SearchIndex) -> list[Any]:

@@ -11,13 +11,13 @@ import pytest
 from test_flat_postings import _answers, _segmented
 
 from desk.core import resident
-from desk.core.search import flat_postings, postings, writer
+from desk.core.search import flat_postings, postings, segment_upkeep
 from desk.core.search.flat_postings import EXT
 
 
 @pytest.fixture(autouse=True)
 def _no_tiny_folding(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(writer, "TINY_SEGMENT", 10)
+    monkeypatch.setattr(segment_upkeep, "TINY_SEGMENT", 10)
 
 
 def _resident_kb(suffix: str) -> int | None:

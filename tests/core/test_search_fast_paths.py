@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from desk.core.search import IndexDoc, SearchIndex, postings
 from desk.core.search.postings import MAX_EXPANSION, Corpus
-from desk.core.search.writer import TINY_SEGMENT
+from desk.core.search.segment_upkeep import TINY_SEGMENT
 
 SEGMENTS = 4
 pytestmark = needs_dev_corpus  # the segments' words and phrases are the dev corpus's

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from desk.core.search import IndexDoc, SearchIndex
-from desk.core.search.writer import TINY_SEGMENT
+from desk.core.search.segment_upkeep import TINY_SEGMENT
 
 ROOT = Path(__file__).resolve().parents[2]
 DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"

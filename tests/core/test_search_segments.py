@@ -8,7 +8,7 @@ import pytest
 
 from desk.core.search import IndexDoc, SearchIndex
 from desk.core.search.commits import SMALL_BATCH
-from desk.core.search.writer import TINY_SEGMENT
+from desk.core.search.segment_upkeep import TINY_SEGMENT
 from desk.core.tuning import Tuning
 
 FROM_50 = Tuning(index_on_workers_from=50)  # a batch of 50 papers is written by the workers
@@ -107,7 +107,8 @@ def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path) -> None:
 def test_deleting_by_id_column_deletes_what_a_term_query_deletes(tmp_path: Path) -> None:
     from whoosh.query import Or, Term
 
-    from desk.core.search.writer import FastSegmentWriter, delete_ids
+    from desk.core.search.segment_upkeep import delete_ids
+    from desk.core.search.writer import FastSegmentWriter
 
     def build(folder: Path) -> SearchIndex:
         index = SearchIndex(folder)

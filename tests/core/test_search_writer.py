@@ -315,7 +315,7 @@ def _read_both_ways(ix: Any) -> list[bool]:
     must agree; returns which segments were compound."""
     from whoosh.reading import SegmentReader
 
-    from desk.core.search.writer import SegmentDocs
+    from desk.core.search.segment_upkeep import SegmentDocs
 
     compound = []
     for segment in ix._segments():
@@ -346,7 +346,7 @@ def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
     import numpy as np
 
     from desk.core.search.postings import column_array
-    from desk.core.search.writer import _column_ints, docnums_of
+    from desk.core.search.segment_upkeep import _column_ints, docnums_of
 
     with id_index.reader() as reader:
         for leaf, _ in reader.leaf_readers():

@@ -16,7 +16,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import SegmentReader
 from whoosh.writing import SegmentWriter
 
-from desk.core.search import IndexDoc, SearchIndex, segment_merge, writer
+from desk.core.search import IndexDoc, SearchIndex, segment_merge, segment_upkeep
 from desk.core.search.schema import build_schema, codec
 from desk.core.search.segment_merge import MERGE_FACTOR, commit_merged, merge_segments, plan
 
@@ -24,7 +24,7 @@ from desk.core.search.segment_merge import MERGE_FACTOR, commit_merged, merge_se
 @pytest.fixture(autouse=True)
 def _no_tiny_folding(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deletes and edits fold segments under TINY_SEGMENT: the segments here are bigger."""
-    monkeypatch.setattr(writer, "TINY_SEGMENT", 10)
+    monkeypatch.setattr(segment_upkeep, "TINY_SEGMENT", 10)
 
 
 def _doc(i: int, text: str, note: str = "") -> IndexDoc:

@@ -16,10 +16,7 @@ from desk.core.search.acronyms import Acronyms
 from desk.core.search.disk import abort
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc, Merge
-from desk.core.search.spelling import Lexicon
-from desk.core.search.staging import StagedSegment, discard, install
-from desk.core.search.whoosh_internals import fast
-from desk.core.search.writer import (
+from desk.core.search.segment_upkeep import (
     FEW_IDS,
     SegmentDocs,
     delete_ids,
@@ -28,8 +25,11 @@ from desk.core.search.writer import (
     merge_tiered,
     merge_tiny,
     segment_id_column,
-    segment_writer,
 )
+from desk.core.search.spelling import Lexicon
+from desk.core.search.staging import StagedSegment, discard, install
+from desk.core.search.whoosh_internals import fast
+from desk.core.search.writer import segment_writer
 
 SMALL_BATCH = 200  # updates smaller than this merge only tiny segments
 WRITE_TIMEOUT = 30.0  # seconds to wait for another writer (a second running copy)

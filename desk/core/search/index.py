@@ -278,10 +278,10 @@ class SearchIndex:
 
     def ready_writer(self) -> None:
         """Ready an edit's commit before the first one, reading only: the modules it and the
-        searcher's reopening after it load, and each segment's id column (writer.segment_id_column
+        searcher's reopening after it load, and each segment's id column (segment_upkeep.segment_id_column
         keeps them; the commit looks for the edited paper's old version in every segment)."""
         from desk.core.search import commits, readers  # noqa: F401 - loaded here, not by the edit
-        from desk.core.search.writer import segment_id_column
+        from desk.core.search.segment_upkeep import segment_id_column
 
         with self._lock:
             try:
@@ -292,14 +292,14 @@ class SearchIndex:
                 log.debug("could not read the index's id columns ahead of an edit", exc_info=True)
 
     def small_segments(self) -> int:
-        """How many segments of fewer than writer.TINY_SEGMENT documents the index has."""
-        from desk.core.search.writer import TINY_SEGMENT
+        """How many segments of fewer than segment_upkeep.TINY_SEGMENT documents the index has."""
+        from desk.core.search.segment_upkeep import TINY_SEGMENT
 
         return sum(1 for s in self._index()._segments() if s.doc_count_all() < TINY_SEGMENT)
 
     def fold_edits(self, reload: Callable[[Sequence[int]], Sequence[IndexDoc]], rounds: int = 8) -> int:
         """Fold the small segments that edits committed without folding (update's merge "emptied"),
-        as an edit's commit would have: writer.tiered_choice's size class, its papers written again
+        as an edit's commit would have: segment_upkeep.tiered_choice's size class, its papers written again
         from ``reload``, one commit per class, until none is due (at most ``rounds``). Returns how
         many papers were written again. The caller holds the cross-process lock on the writer."""
         if not fast():
@@ -318,8 +318,8 @@ class SearchIndex:
 
     def _fold_ids(self, every: bool) -> list[int]:
         """The live papers of the small segments a commit folds: every tiny one, or those of
-        writer.tiered_choice (an edit's)."""
-        from desk.core.search.writer import TINY_SEGMENT, segment_id_column, tiered_choice
+        segment_upkeep.tiered_choice (an edit's)."""
+        from desk.core.search.segment_upkeep import TINY_SEGMENT, segment_id_column, tiered_choice
 
         ix = self._index()
         segments = ix._segments()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 #: Which segments an index commit folds into its new one: "auto" a few tiny ones of one size
-#: class for a small batch (writer.merge_tiered; Whoosh's own policy for a bigger one), "tiny"
+#: class for a small batch (segment_upkeep.merge_tiered; Whoosh's own policy for a bigger one), "tiny"
 #: every tiny one, "none" none (a commit in the middle of an import, whose last one merges),
 #: "emptied" none, dropping the segments left without a live document (their papers given again).
 Merge = Literal["auto", "tiny", "none", "emptied"]
