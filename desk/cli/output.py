@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from collections.abc import Iterable
@@ -44,12 +45,23 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
     }
 
 
-def emit_list_json(papers: Iterable[str]) -> None:
-    """`desk list --json` from QuickLibrary.list_json (each paper's object as JSON text): the very
+def emit_list_json(papers: Iterable[bytes]) -> None:
+    """`desk list --json` from QuickLibrary.list_json (each paper's object as UTF-8 JSON): the very
     text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}`` (tests/core/test_quick.py
     compares the bytes). Written once every paper is read: a read failing halfway prints no half
-    object on stdout."""
-    sys.stdout.write('{"papers": [' + ", ".join(papers) + "]}\n")
+    object on stdout. To a UTF-8 stdout the bytes go straight to its buffer (one copy of them
+    joined, no str of them made); to any other stream as text, which it encodes as it does."""
+    body = b", ".join(papers)
+    out = sys.stdout
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None and codecs.lookup(out.encoding or "ascii").name == "utf-8":
+        out.flush()
+        buffer.write(b'{"papers": [')
+        buffer.write(body)
+        buffer.write(b"]}\n")
+        buffer.flush()
+        return
+    out.write('{"papers": [' + body.decode("utf-8") + "]}\n")
 
 
 def detail_json(p: PaperDetail) -> dict[str, Any]:

@@ -303,6 +303,22 @@ def _listed(emit: Callable[[], None]) -> str:
     return out.getvalue()
 
 
+def _listed_bytes(emit: Callable[[], None]) -> bytes:
+    """What emit writes to a UTF-8 stdout with a buffer (a terminal's, a pipe's), as bytes."""
+    import contextlib
+    import io
+
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+    with contextlib.redirect_stdout(out):
+        print("before", end=" ")  # text written first comes out first
+        emit()
+    out.flush()
+    data = raw.getvalue()
+    assert data.startswith(b"before ")
+    return data[len(b"before ") :]
+
+
 def test_list_json_written_by_sqlite_is_the_librarys_text_byte_for_byte(seeded_dir: Path) -> None:
     """`desk list --json` on a current index: each paper's object written by SQLite (json_quote,
     ordered subqueries) is the very text json.dumps gives for Library.list_papers' records: odd
@@ -327,6 +343,9 @@ def test_list_json_written_by_sqlite_is_the_librarys_text_byte_for_byte(seeded_d
     with reader:
         got = [_listed(lambda s=s: emit_list_json(reader.list_json(starred=s))) for s in (False, True)]
     assert got == expected
+    with QuickLibrary.open(seeded_dir) as reader:  # type: ignore[union-attr]
+        written = _listed_bytes(lambda: emit_list_json(reader.list_json()))
+    assert written == expected[0].encode("utf-8")  # straight to a UTF-8 stdout's buffer
     papers = json.loads(got[0])["papers"]
     tags = next(p["tags"] for p in papers if p["id"] == ids[16])
     assert [t.split()[0] for t in tags] == ["zeta", "alpha"]  # in the order the tags were made
