@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from fts import Fts5, read_abstracts
@@ -111,6 +112,47 @@ def _linear(x: object, pos: list[int], neg: list[int]) -> np.ndarray:
     return np.asarray(x @ theta[:-1])  # type: ignore[operator]
 
 
+MIXED = (3, 2)  # stars on the first topic of a pair, on the second
+
+
+def _two_topics(
+    lib: Any, title_of: dict[int, str], index_of: dict[int, int], id_of: dict[int, int], trials: int
+) -> dict[str, float]:
+    """A reader of two interests: 3 stars on one topic, 2 on another (each topic paired with
+    another of TOPICS), 20 papers of neither read and left; precision@K of `recommend` and of
+    "more like this" of the stars, a paper whose title has either word counting."""
+    scores: dict[str, list[float]] = {"recommend": [], "related": []}
+    for k, first in enumerate(TOPICS):
+        second = TOPICS[(k * 7 + 3) % len(TOPICS)]
+
+        def wanted(title: str, a: str = first, b: str = second) -> bool:
+            return has(a, title) or has(b, title)
+
+        for trial in range(trials):
+            rng = random.Random(f"{first}+{second}/{trial}")
+            on_first = [i for i, t in title_of.items() if has(first, t)]
+            on_second = [i for i, t in title_of.items() if has(second, t) and not has(first, t)]
+            starred = [id_of[i] for i in rng.sample(on_first, MIXED[0]) + rng.sample(on_second, MIXED[1])]
+            left = [id_of[i] for i in rng.sample([i for i, t in title_of.items() if not wanted(t)], LEFT)]
+            lib.set_starred(starred, True)
+            lib.set_read(left, True)
+            seen = set(starred) | set(left)
+
+            def precision(ids: list[int], seen: set[int] = seen, wanted: Any = wanted) -> float:
+                top = [i for i in ids if i not in seen][:K]
+                return sum(wanted(title_of[index_of[i]]) for i in top) / K
+
+            scores["recommend"].append(precision([r.paper.id for r in lib.recommend(limit=K).rows]))
+            fused: dict[int, float] = {}
+            for s in starred:
+                for rank, r in enumerate(lib.related(s, limit=K + 40).rows):
+                    fused[r.paper.id] = fused.get(r.paper.id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            scores["related"].append(precision(sorted(fused, key=lambda i: -fused[i])))
+            lib.set_starred(starred, False)
+            lib.set_read(left, False)
+    return {m: float(np.mean(v)) for m, v in scores.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every method on every topic and trial; print the table; write JSON."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -183,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                 lib.set_starred(starred, False)
                 lib.set_read(left, False)
             results[topic] = per
+        mixed = _two_topics(lib, title_of, index_of, id_of, args.trials)
         fts.close()
     methods = list(METHODS)
     print(
@@ -200,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {topic} | {n} | " + " | ".join(cells) + " |")
     print("| **mean** | | " + " | ".join(f"**{np.mean(means[m]):.3f}**" for m in methods) + " |")
     print(
+        f"stars on two topics ({MIXED[0]} + {MIXED[1]} of {len(TOPICS)} pairs, a paper of either counts): "
+        + ", ".join(f"{m} {v:.3f}" for m, v in mixed.items())
+    )
+    print(
         f"vectors built in {build_s:.1f} s; recommend {np.median(timing['recommend']):.0f} ms, "
         f"related {np.median(timing['related']):.0f} ms per paper (median; shared machine)"
     )
@@ -210,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         "trials": args.trials,
         "per_topic": {t: {m: float(np.mean(v)) for m, v in per.items()} for t, per in results.items()},
         "mean": {m: float(np.mean(v)) for m, v in means.items()},
+        "two_topics": mixed,
         "vectors_build_s": build_s,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run tim
 
     from desk.core.db import Database
     from desk.core.search import SearchIndex, SearchResult
+    from desk.core.semantic.recommend import Words
     from desk.core.semantic.store import Vectors
     from desk.core.semantic.vectors import SemanticVectors
 
@@ -166,7 +167,8 @@ class Discovery:
             return [], 0, message
         from desk.core.semantic import recommend as recommending
 
-        scored = recommending.rank(data, kept, left, candidates, limit)
+        words = self._shared_words(data, kept, left)
+        scored = recommending.rank(data, kept, left, candidates, limit, words)
         return scored, len(candidates) if scored else 0, None
 
     def _scores(self, tag: str | None) -> tuple[IdScores, str | None]:
@@ -176,8 +178,24 @@ class Discovery:
             return IdScores.empty(), message
         from desk.core.semantic import recommend as recommending
 
-        scored = recommending.score(data, kept, left, candidates)
+        scored = recommending.score(data, kept, left, candidates, self._shared_words(data, kept, left))
         return (IdScores.empty() if scored is None else IdScores.of(*scored)), None
+
+    def _shared_words(self, data: Vectors, kept: list[int], left: list[int]) -> Words | None:
+        """The BM25F of the words the kept papers share (``profile.py``), None when they share none."""
+        from desk.core.semantic import profile
+
+        kept, left = profile.sample(kept), profile.sample(left)
+        texts = self._abstracts(kept + left)
+        vocabulary = data.model.vocabulary
+        idf = dict(zip(vocabulary.words, vocabulary.idf.tolist(), strict=True))
+        words, strength = profile.shared_words(
+            [texts[i] for i in kept if i in texts], [texts[i] for i in left if i in texts], idf
+        )
+        if not words:
+            return None
+        ids, scores = self.index.word_scores(words)
+        return ids, scores, strength
 
     def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
         """Unread papers ranked by what the user starred and tagged against what they read and left.

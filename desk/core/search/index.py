@@ -526,6 +526,22 @@ class SearchIndex:
             finally:
                 corpus.cache.release_mapped()
 
+    def word_scores(self, words: Sequence[tuple[str, float]]) -> tuple[np.ndarray, np.ndarray]:
+        """(ids ascending, scores) of the papers holding any of ``words`` ((stem, weight)), by
+        their weighted BM25F over abstract and title; empty arrays before the index is read."""
+        import numpy as np
+
+        from desk.core.search.related import word_scores
+
+        with self._lock:
+            corpus = self._current()
+            if corpus is None or not words:
+                return np.zeros(0, np.int64), np.zeros(0, np.float64)
+            try:
+                return word_scores(corpus, words)
+            finally:
+                corpus.cache.release_mapped()
+
     def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
         """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
         from desk.core.search.hits import empty

@@ -57,6 +57,22 @@ def related(
     return SearchResult(label, total, hits, ms(started), None, False, terms, None, marks=Marks(terms))
 
 
+def word_scores(corpus: Corpus, words: Sequence[tuple[str, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids ascending, scores) of the live papers that hold any of ``words`` ((stem, weight)):
+    each stem's BM25F over the abstract and the title (as "more like this" weighs a key term)
+    times its weight, summed."""
+    scores = np.zeros(corpus.n, np.float32)
+    mask = np.zeros(corpus.n, bool)
+    for stem, weight in words:
+        s, m = bm25f(corpus, [("abstract", stem, 1.0), ("title", stem, 2.0)])
+        scores += s * np.float32(weight)
+        mask |= m
+    mask &= corpus.alive
+    ids = corpus.ids[mask]
+    order = np.argsort(ids, kind="stable")
+    return ids[order].astype(np.int64), scores[mask][order].astype(np.float64)
+
+
 def listing(
     corpus: Corpus, label: str, scored: Sequence[tuple[int, float]], total: int, started: float | None = None
 ) -> SearchResult:

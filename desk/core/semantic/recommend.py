@@ -6,7 +6,8 @@ dimensions, so a few Newton steps fit it in milliseconds): the papers starred or
 positives; the papers read and left (read, neither starred nor tagged) are the negatives; a
 sample of the rest counts as weak negatives (most of a conference is not what one wants), as
 arxiv-sanity counts every other paper. Classes are balanced, so five stars weigh as much as
-two hundred papers left. bench/recommend_bench.py measures it with a simulated reader.
+two hundred papers left. The words the kept papers share (``profile.py``), when they share
+some, are added to its ranking. bench/recommend_bench.py measures it with a simulated reader.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from desk.core.semantic import profile
 from desk.core.semantic.store import Vectors
+
+#: The shared words' BM25F: (ids ascending, scores), and how strongly the kept papers share them.
+Words = tuple[np.ndarray, np.ndarray, float]
 
 UNLABELED_SAMPLE = 2000  # papers neither kept nor left, drawn as weak negatives
 UNLABELED_WEIGHT = 0.25  # one such paper against one read and left
@@ -35,11 +40,12 @@ def rank(
     negatives: Sequence[int],
     candidates: Sequence[int],
     limit: int,
+    words: Words | None = None,
 ) -> list[tuple[int, float]]:
-    """(id, probability) of the best ``limit`` candidates, best first; [] without a positive."""
+    """(id, score) of the best ``limit`` candidates, best first; [] without a positive."""
     if limit <= 0:
         return []
-    scored = score(data, positives, negatives, candidates)
+    scored = score(data, positives, negatives, candidates, words)
     if scored is None:
         return []
     ids, prob = scored
@@ -52,10 +58,15 @@ def rank(
 
 
 def score(
-    data: Vectors, positives: Sequence[int], negatives: Sequence[int], candidates: Sequence[int]
+    data: Vectors,
+    positives: Sequence[int],
+    negatives: Sequence[int],
+    candidates: Sequence[int],
+    words: Words | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """(ids, probabilities) of the candidates that have a vector, in the order given (repeats
-    dropped); None without a positive that has one, or without such a candidate."""
+    """(ids, scores in (0, 1)) of the candidates that have a vector, in the order given (repeats
+    dropped): the classifier's probability, fused with ``words`` when given (``profile.fuse``);
+    None without a positive that has a vector, or without such a candidate."""
     pos, _ = _rows(data, positives)
     if not len(pos):
         return None
@@ -74,6 +85,8 @@ def score(
     for lo in range(0, len(cand), CHUNK_ROWS):
         xc = data.rows(cand[lo : lo + CHUNK_ROWS]).astype(np.float64)
         prob[lo : lo + len(xc)] = 1.0 / (1.0 + np.exp(-(xc @ w + b)))
+    if words is not None:
+        prob = profile.fuse(cand_ids, prob, *words)
     return cand_ids, prob
 
 
