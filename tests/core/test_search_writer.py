@@ -358,6 +358,30 @@ def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
             assert docnums_of(column, wanted) == found  # a scan per id (up to FEW_IDS), else isin
 
 
+# Ids made of a few byte values, so an id's bytes often stand across two items of the column.
+_BYTEY = st.builds(
+    lambda b: int.from_bytes(bytes(b), "little", signed=True),
+    st.lists(st.sampled_from([0, 1, 2, 255]), min_size=8, max_size=8),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    items=st.lists(st.one_of(_BYTEY, st.integers(-5, 5)), max_size=60),
+    wanted=st.lists(st.one_of(_BYTEY, st.integers(-5, 5), st.integers(2**63, 2**64)), max_size=32),
+)
+def test_a_few_ids_are_found_where_they_stand_whole_never_across_two_items(
+    items: list[int], wanted: list[int]
+) -> None:
+    from array import array
+
+    from desk.core.search.segment_upkeep import FEW_IDS, docnums_of
+
+    assert len(wanted) <= FEW_IDS  # the bytes path
+    column = array("q", items)
+    assert docnums_of(column, wanted) == [k for k, v in enumerate(items) if v in set(wanted)]
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), texts, dotted))
 def test_lowered_tokens_of_ascii_text_are_the_tokens_lowered_one_by_one(text: str) -> None:

@@ -107,18 +107,23 @@ def segment_id_column(storage: Any, schema: Any, segment: Any) -> array[int]:
 
 
 def docnums_of(column: array[int], wanted: list[int]) -> list[int]:
-    """The docnums whose id is in ``wanted``: a C-speed scan of the column per id for a few ids,
-    numpy's isin for many (an import's batch)."""
+    """The docnums whose id is in ``wanted``: for a few ids, each id's bytes found in the
+    column's bytes (``bytes.find`` runs at memchr speed; ``array.index`` made an int of every
+    item, 0.2 ms an id in a 25k-paper segment, 30 ms of a note's commit at 100k papers); numpy's
+    isin for many (an import's batch)."""
     if len(wanted) <= FEW_IDS:
+        raw, size = column.tobytes(), column.itemsize
         found: list[int] = []
         for i in set(wanted):
-            at = -1
-            while True:
-                try:
-                    at = column.index(i, at + 1)
-                except ValueError:
-                    break
-                found.append(at)
+            try:
+                key = i.to_bytes(size, sys.byteorder, signed=True)
+            except OverflowError:  # no item of the column can hold it
+                continue
+            at = raw.find(key)
+            while at != -1:
+                if at % size == 0:  # a match across two items is no item
+                    found.append(at // size)
+                at = raw.find(key, at + 1)
         return sorted(found)
     import numpy as np  # here: worker processes, which only write segments, never load numpy for it
 
