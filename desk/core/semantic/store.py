@@ -295,7 +295,7 @@ def read(directory: Path, verify: bool | Literal["changed"] = True) -> Vectors:
         or (len(ids) > 1 and bool(np.any(np.diff(ids) <= 0)))
     ):
         raise StoreError(StoreState.CORRUPT, "the semantic vectors' arrays do not fit together")
-    model = LsaModel(Vocabulary([str(w) for w in words], idf.astype(np.float32)), components)
+    model = LsaModel(Vocabulary([str(w) for w in words.tolist()], idf.astype(np.float32)), components)
     fitted = manifest.get("fitted_on")
     return Vectors(
         ids.astype(np.int64, copy=False),
