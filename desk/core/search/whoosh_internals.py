@@ -37,7 +37,10 @@ building an index: the version pin and the equivalence tests stand for them):
   without its terms reader, for the id column and a stored abstract.
 * ``schema.py`` (the codec): ``W3PostingsWriter`` ``_terminfo``, ``_inlinelimit``, ``_byteids``,
   ``written()``, ``_mini_ids()``, ``_mini_weights()``, ``W3TermInfo.add_block()`` /
-  ``set_inlined()`` (2.7.5's own ``finish_postings`` calls a misspelt ``set_inline``);
+  ``set_inlined()`` (2.7.5's own ``finish_postings`` calls a misspelt ``set_inline``); its
+  ``_write_block()`` as desk's pickles a block's data (``_postfile``, ``_blockcount``,
+  ``_compression``, ``_mini_values()``, ``_new_block()``, ``WHOOSH3_HEADER_MAGIC``; the block
+  layout: a signed int length, the info pickle, the data);
   ``W3FieldWriter.add_postings()``; a per-document reader's ``_cached_reader()``.
 * ``stored_column.py`` (read): ``CompressedBytesColumn.Reader`` ``_read_offsets_and_lengths()``
   and its ``_dbfile``, ``_basepos``, ``_length``, ``_doccount``, ``_offsets``, ``_lengths``;
@@ -80,7 +83,8 @@ VERIFIED_VERSION = "2.7.5"
 CLASS_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "whoosh.codec.whoosh3:W3LeafMatcher": ("_read_data", "_next_block", "block_max_id", "is_active"),
     "whoosh.codec.whoosh3:W3PostingsWriter": (
-        "_write_block", "_mini_ids", "_mini_weights", "written", "finish_postings",
+        "_write_block", "_mini_ids", "_mini_weights", "_mini_values", "_new_block", "written",
+        "finish_postings",
     ),
     "whoosh.codec.whoosh3:W3FieldWriter": (
         "add_postings", "start_field", "start_term", "finish_term", "finish_field", "close",
