@@ -181,9 +181,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Run the command args name; failures said in plain words on stderr (exit status 1)."""
     from desk.cli.light_imports import install
-    from desk.cli.output import warn
+    from desk.cli.output import tolerate_narrow_encodings, warn
     from desk.core.semantic.blas import pin_to_one_thread
 
+    tolerate_narrow_encodings()
     install()  # a command's Whoosh without urllib.request and asyncio (light_imports.py)
     pin_to_one_thread()  # before numpy loads: OpenBLAS starts no pool of spinning threads (blas.py)
     try:

@@ -11,9 +11,25 @@ from typing import Any
 from desk.core.records import PaperDetail, PaperSummary, ResultPage, SourceInfo
 
 
+def takes_utf8(stream: Any) -> bool:
+    """Whether ``stream`` takes any text: it encodes UTF-8, or it has no encoding (in memory)."""
+    encoding = getattr(stream, "encoding", None)
+    return encoding is None or codecs.lookup(encoding).name == "utf-8"
+
+
+def tolerate_narrow_encodings() -> None:
+    """On a stdout or stderr that cannot encode every character (a Latin-1 terminal,
+    PYTHONIOENCODING=ascii), a character it lacks is written as "?" rather than ending the
+    command with an encoding error; JSON is written with ``\\u`` escapes there (``emit_json``)."""
+    for stream in (sys.stdout, sys.stderr):
+        if not takes_utf8(stream) and callable(getattr(stream, "reconfigure", None)):
+            stream.reconfigure(errors="replace")
+
+
 def emit_json(obj: dict[str, Any]) -> None:
-    """Print one JSON object on stdout and nothing else."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    """Print one JSON object on stdout and nothing else (characters past ASCII as JSON's
+    ``\\u`` escapes when stdout cannot encode them all: the same JSON)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=not takes_utf8(sys.stdout)) + "\n")
 
 
 def say(line: str = "") -> None:
@@ -50,11 +66,14 @@ def emit_list_json(papers: Iterable[bytes]) -> None:
     text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}`` (tests/core/test_quick.py
     compares the bytes). Written once every paper is read: a read failing halfway prints no half
     object on stdout. To a UTF-8 stdout the bytes go straight to its buffer (one copy of them
-    joined, no str of them made); to any other stream as text, which it encodes as it does."""
+    joined, no str of them made); to a stream without one (in memory) as text."""
     body = b", ".join(papers)
     out = sys.stdout
     buffer = getattr(out, "buffer", None)
-    if buffer is not None and codecs.lookup(out.encoding or "ascii").name == "utf-8":
+    if not takes_utf8(out):  # a narrow stdout: what emit_json writes there
+        emit_json({"papers": json.loads(b"[" + body + b"]")})
+        return
+    if buffer is not None:
         out.flush()
         buffer.write(b'{"papers": [')
         buffer.write(body)
