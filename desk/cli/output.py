@@ -22,8 +22,9 @@ def tolerate_narrow_encodings() -> None:
     PYTHONIOENCODING=ascii), a character it lacks is written as "?" rather than ending the
     command with an encoding error; JSON is written with ``\\u`` escapes there (``emit_json``)."""
     for stream in (sys.stdout, sys.stderr):
-        if not takes_utf8(stream) and callable(getattr(stream, "reconfigure", None)):
-            stream.reconfigure(errors="replace")
+        reconfigure = getattr(stream, "reconfigure", None)  # a TextIOWrapper's (not every TextIO's)
+        if not takes_utf8(stream) and callable(reconfigure):
+            reconfigure(errors="replace")
 
 
 def emit_json(obj: dict[str, Any]) -> None:

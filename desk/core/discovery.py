@@ -160,16 +160,19 @@ class Discovery:
         message = NOT_READY if data is None else NOTHING_TO_GO_ON if not kept else None
         return data, sorted(kept), left, candidates, message
 
-    def _recommendation(self, tag: str | None, limit: int) -> tuple[list[tuple[int, float]], int, str | None]:
-        """(id, probability) of the best ``limit`` candidates, how many there are, and why none."""
+    def _recommendation(
+        self, tag: str | None, limit: int
+    ) -> tuple[list[tuple[int, float]], int, tuple[str, ...], str | None]:
+        """(id, score) of the best ``limit`` candidates, how many there are, the stems the kept
+        papers share (``profile.py``), and why there are none."""
         data, kept, left, candidates, message = self._training(tag)
         if data is None or message is not None:
-            return [], 0, message
+            return [], 0, (), message
         from desk.core.semantic import recommend as recommending
 
-        words = self._shared_words(data, kept, left)
+        words, stems = self._shared_words(data, kept, left)
         scored = recommending.rank(data, kept, left, candidates, limit, words)
-        return scored, len(candidates) if scored else 0, None
+        return scored, len(candidates) if scored else 0, stems, None
 
     def _scores(self, tag: str | None) -> tuple[IdScores, str | None]:
         """Every candidate's probability, and why there is none."""
@@ -178,11 +181,14 @@ class Discovery:
             return IdScores.empty(), message
         from desk.core.semantic import recommend as recommending
 
-        scored = recommending.score(data, kept, left, candidates, self._shared_words(data, kept, left))
+        scored = recommending.score(data, kept, left, candidates, self._shared_words(data, kept, left)[0])
         return (IdScores.empty() if scored is None else IdScores.of(*scored)), None
 
-    def _shared_words(self, data: Vectors, kept: list[int], left: list[int]) -> Words | None:
-        """The BM25F of the words the kept papers share (``profile.py``), None when they share none."""
+    def _shared_words(
+        self, data: Vectors, kept: list[int], left: list[int]
+    ) -> tuple[Words | None, tuple[str, ...]]:
+        """The BM25F of the words the kept papers share (``profile.py``; None when they share
+        none), and those words' stems, heaviest first."""
         from desk.core.semantic import profile
 
         kept, left = profile.sample(kept), profile.sample(left)
@@ -193,9 +199,9 @@ class Discovery:
             [texts[i] for i in kept if i in texts], [texts[i] for i in left if i in texts], idf
         )
         if not words:
-            return None
+            return None, ()
         ids, scores = self.index.word_scores(words)
-        return ids, scores, strength
+        return (ids, scores, strength), tuple(stem for stem, _ in words)
 
     def recommend(self, tag: str | None = None, limit: int = 50) -> ResultPage:
         """Unread papers ranked by what the user starred and tagged against what they read and left.
@@ -204,8 +210,8 @@ class Discovery:
         are not offered. Papers read, or starred, are never offered.
         """
         label = f"recommend:{tag}" if tag else "recommend"
-        scored, total, message = self._recommendation(tag, limit)
-        result = self.index.listing(label, scored, total)
+        scored, total, stems, message = self._recommendation(tag, limit)
+        result = self.index.listing(label, scored, total, stems)
         page = self._page(result)
         return page if message is None else _with_message(page, message)
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from desk.core.library import Library
 
 # Three topics; the NeRF papers share "radiance", "view" and "synthesis" with each other, and the
 # last one never says "radiance": only meaning connects it to the query "radiance".
@@ -38,3 +42,17 @@ def write_list(path: Path, abstracts: list[str]) -> Path:
 
 
 ALL = [*NERF, TARGET, *POINTS, *SPEECH]
+
+
+@contextmanager
+def nerf_starred(root: Path, stars: int) -> Iterator[tuple[Library, list[int], dict[str, int]]]:
+    """A library of ALL (vectors built) with the first ``stars`` NeRF papers starred and two
+    speech papers read and left: (the library, the NeRF papers' ids with TARGET's last, id by text)."""
+    with Library(root / "lib") as lib:
+        lib.import_paths([write_list(root / "t.txt", ALL)])
+        lib.ensure_vectors()
+        by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
+        nerf = [by_text[t] for t in [*NERF, TARGET]]
+        lib.set_starred(nerf[:stars], True)
+        lib.set_read([by_text[t] for t in SPEECH[:2]], True)
+        yield lib, nerf, by_text

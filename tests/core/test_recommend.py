@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from semantic_corpus import ALL, NERF, POINTS, SPEECH, TARGET, write_list
+from semantic_corpus import ALL, NERF, POINTS, TARGET, nerf_starred, write_list
 
 from desk.cli.main import main
 from desk.core.library import Library
@@ -38,13 +38,7 @@ def test_recommend_json_has_the_search_shape_and_skips_what_was_seen(capsys, see
 
 
 def test_recommend_follows_the_stars(tmp_path: Path) -> None:
-    with Library(tmp_path / "lib") as lib:
-        lib.import_paths([write_list(tmp_path / "t.txt", ALL)])
-        lib.ensure_vectors()
-        by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
-        nerf = [by_text[t] for t in [*NERF, TARGET]]
-        lib.set_starred(nerf[:2], True)
-        lib.set_read([by_text[t] for t in SPEECH[:2]], True)
+    with nerf_starred(tmp_path, 2) as (lib, nerf, by_text):
         recommended = [r.paper.id for r in lib.recommend(limit=4).rows]
         assert recommended == sorted(recommended, key=lambda i: -1 if i in nerf else 1)
         assert set(recommended) == set(nerf[2:])  # the unread NeRF papers, and nothing else first

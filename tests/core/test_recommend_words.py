@@ -110,3 +110,18 @@ def test_recommendations_follow_the_words_five_stars_share(tmp_path: Path) -> No
             lib.set_starred(starred, False)
             lib.set_read(left, False)
         assert sum(gains) / len(gains) >= 0.1, gains
+
+
+def test_recommended_papers_show_the_words_the_stars_share_marked(tmp_path: Path) -> None:
+    """The page of `recommend` names the shared stems (its terms) and marks them in each snippet,
+    as a search marks its words: why a paper is offered can be seen."""
+    from semantic_corpus import nerf_starred
+
+    with nerf_starred(tmp_path, 3) as (lib, nerf, _):
+        page = lib.recommend(limit=3)
+        assert "radianc" in page.terms  # every starred paper says "radiance"
+        first = page.rows[0]
+        assert first.paper.id in nerf
+        marked = [first.snippet[a:b] for a, b in first.highlights]
+        assert marked == ["novel", "view", "synthesis", "volume", "rendering"]  # its shared words
+        assert {terms(w)[0] for w in marked} <= set(page.terms)

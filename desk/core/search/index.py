@@ -542,8 +542,11 @@ class SearchIndex:
             finally:
                 corpus.cache.release_mapped()
 
-    def listing(self, label: str, scored: Sequence[tuple[int, float]], total: int) -> SearchResult:
-        """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+    def listing(
+        self, label: str, scored: Sequence[tuple[int, float]], total: int, terms: Sequence[str] = ()
+    ) -> SearchResult:
+        """Hits for papers ranked elsewhere, their snippets the passages richest in ``terms``
+        (stems, marked; else the abstract's lead); ids not indexed left out."""
         from desk.core.search.hits import empty
         from desk.core.search.related import listing
 
@@ -552,4 +555,4 @@ class SearchIndex:
             corpus = self._current()
             if corpus is None:
                 return empty(label, started, NOT_READY)
-            return listing(corpus, label, scored, total, started)
+            return listing(corpus, label, scored, total, started, terms)

@@ -74,12 +74,19 @@ def word_scores(corpus: Corpus, words: Sequence[tuple[str, float]]) -> tuple[np.
 
 
 def listing(
-    corpus: Corpus, label: str, scored: Sequence[tuple[int, float]], total: int, started: float | None = None
+    corpus: Corpus,
+    label: str,
+    scored: Sequence[tuple[int, float]],
+    total: int,
+    started: float | None = None,
+    terms: Sequence[str] = (),
 ) -> SearchResult:
-    """Hits (the abstract's lead as snippet) for papers ranked elsewhere; ids not indexed left out."""
+    """Hits for papers ranked elsewhere; ids not indexed left out. Each snippet is the abstract's
+    passage richest in ``terms`` (stems: why the papers were ranked so, marked), else its lead."""
     started = time.perf_counter() if started is None else started
     live = np.flatnonzero(corpus.alive)
     docnum_of = dict(zip(corpus.ids[live].tolist(), live.tolist(), strict=True))
     found = [(docnum_of[i], 0, score) for i, score in scored if i in docnum_of]
-    hits = make_hits(corpus, found, Highlighter(()), {})
-    return SearchResult(label, total, hits, ms(started), None, False, (), None)
+    stems = tuple(terms)
+    hits = make_hits(corpus, found, Highlighter(stems), {})
+    return SearchResult(label, total, hits, ms(started), None, False, stems, None, marks=Marks(stems))
