@@ -245,3 +245,30 @@ def _old_structure(hashes: np.ndarray, counts: np.ndarray, starts: Sequence[Sequ
         cuts = np.searchsorted(owner, np.arange(len(counts) + 1))
         keys = [np.unique(found[cuts[k] : cuts[k + 1]]) for k in range(len(counts))]
     return Structured(words, out_starts, keys)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.text(alphabet=st.characters(max_codepoint=127), max_size=200)))
+@example("a\x7fb")
+@example("tab\there")
+@example("\x85")
+def test_is_printable_is_str_isprintable(text: str) -> None:
+    from desk.core.text.chars import is_printable
+
+    assert is_printable(text) == text.isprintable()
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet=st.characters(max_codepoint=127), max_size=300),
+        st.lists(st.sampled_from(["HiDe", "x-Y", "a.B", "A.b", "-", ".", "_", " ", "3D", "GPT-4o",
+                                  "STAR-KV", "e.g.", "(RACER)", "a", "Z", "0", "\n", "a_B", "_Q"]),
+                 max_size=80).map("".join),
+    )
+)  # fmt: skip
+def test_the_ascii_token_scan_finds_what_the_general_one_finds(text: str) -> None:
+    from desk.core.text import short_names
+
+    general = [(m.span(), m.group()) for m in short_names._UNLOWER_TOKEN_RE.finditer(text)]
+    assert [(m.span(), m.group()) for m in short_names._UNLOWER_ASCII_TOKEN_RE.finditer(text)] == general

@@ -22,6 +22,11 @@ _TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
 # pattern that starts with a character class is only tried where that class matches (two
 # lookbehinds first were tried at every character, 45 µs an abstract; now 26).
 _UNLOWER_TOKEN_RE = re.compile(r"[^\W_a-z](?<![^\W_].)(?<![^\W_][-.].)[^\W_]*(?:[-.][^\W_]+)*")
+# The same pattern for ASCII text, where [^\W_] is [A-Za-z0-9]: plain ranges are a bitmap test,
+# not a Unicode category lookup per character (18 -> 11 µs an abstract).
+_UNLOWER_ASCII_TOKEN_RE = re.compile(
+    r"[A-Z0-9](?<![A-Za-z0-9].)(?<![A-Za-z0-9][-.].)[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*"
+)
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
 _DEFINED_RE = re.compile(r"\(([^\s()]{2,15})\)")  # "(NeRF)", "(PVT-SSD)": a one-token parenthetical
 # A sentence that brings in something of the authors' own even without a cue verb
@@ -272,7 +277,7 @@ def _find_short_name(readable: str) -> str | None:
                 _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
         elif not lead:
             background.update(m.group(1) for m in defined)
-    for m in _UNLOWER_TOKEN_RE.finditer(text):
+    for m in (_UNLOWER_ASCII_TOKEN_RE if text.isascii() else _UNLOWER_TOKEN_RE).finditer(text):
         token = m.group(0)
         if token[0].islower() or token[1:].islower() or token.isupper():
             continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
