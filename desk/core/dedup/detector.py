@@ -17,8 +17,8 @@ import numpy as np
 
 from desk.core.dedup.candidates import band_pairs, fingerprint_pairs, sentence_pairs, unique_pairs
 from desk.core.dedup.groups import Candidate, join
-from desk.core.dedup.sentences import normalized_sentences, structure
-from desk.core.dedup.shingles import shingle
+from desk.core.dedup.sentences import sentence_words, structure
+from desk.core.dedup.shingles import shingle_words
 from desk.core.dedup.signature import band_keys, signatures
 from desk.core.dedup.verify import DEFAULT_THRESHOLD, KINDS, Match, compare, content_mask
 from desk.core.workers import WorkerPool
@@ -75,8 +75,8 @@ class Prepared:
 
 def prepare(texts: Sequence[str], num_perm: int) -> Prepared:
     """Words, sentences, fingerprints and band keys of ``texts`` (readable abstracts)."""
-    normalized, starts = normalized_sentences(texts)
-    shingled = shingle(normalized)
+    words, starts = sentence_words(texts)
+    shingled = shingle_words(words)
     sets = shingled.sets
     keys = np.zeros((len(texts), num_perm // BAND_ROWS), dtype=np.uint32)
     filled = [k for k, s in enumerate(sets) if len(s)]

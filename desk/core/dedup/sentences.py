@@ -72,15 +72,21 @@ def split_marked(normalized: str) -> tuple[list[str], list[int]]:
     return words, starts if words else []
 
 
-def normalized_sentences(texts: Sequence[str]) -> tuple[list[str], list[list[int]]]:
-    """Each readable text normalized (as ``normalize`` gives it) and its sentence starts."""
-    joined: list[str] = []
+def sentence_words(texts: Sequence[str]) -> tuple[list[list[str]], list[list[int]]]:
+    """Each readable text's words (``normalize(text).split()``) and its sentence starts."""
+    words: list[list[str]] = []
     starts: list[list[int]] = []
     for text in texts:
-        words, at = split_marked(normalize(mark_sentences(text)))
-        joined.append(" ".join(words))
+        split, at = split_marked(normalize(mark_sentences(text)))
+        words.append(split)
         starts.append(at)
-    return joined, starts
+    return words, starts
+
+
+def normalized_sentences(texts: Sequence[str]) -> tuple[list[str], list[list[int]]]:
+    """Each readable text normalized (as ``normalize`` gives it) and its sentence starts."""
+    words, starts = sentence_words(texts)
+    return [" ".join(split) for split in words], starts
 
 
 _BASE = np.uint64(0x100000001B3)  # odd, so invertible modulo 2**64
@@ -129,6 +135,10 @@ def structure(hashes: np.ndarray, counts: np.ndarray, starts: Sequence[Sequence[
         owner = np.concatenate((np.tile(text_of, 3), text_of[joined]))
         order = np.lexsort((found, owner))
         owner, found = owner[order], found[order]
+        # Each text's keys once (np.unique of each text's run, for all texts in one pass).
+        fresh = np.ones(len(found), dtype=bool)
+        fresh[1:] = (found[1:] != found[:-1]) | (owner[1:] != owner[:-1])
+        owner, found = owner[fresh], found[fresh]
         cuts = np.searchsorted(owner, np.arange(len(counts) + 1))
-        keys = [np.unique(found[cuts[k] : cuts[k + 1]]) for k in range(len(counts))]
+        keys = [found[cuts[k] : cuts[k + 1]] for k in range(len(counts))]
     return Structured(words, out_starts, keys)

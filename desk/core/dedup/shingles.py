@@ -177,7 +177,11 @@ def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """What ``_hash_words(texts)`` gives: the hash of a word depends on the word alone, so each
     distinct word is hashed once (with ``_hash_words``) and looked up after; the vocabulary of
     abstracts is small beside their text."""
-    split = [t.split() for t in texts]  # the only spaces normalized text keeps are " "
+    return _hashed([t.split() for t in texts])  # the only spaces normalized text keeps are " "
+
+
+def _hashed(split: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """``_words`` of texts given as their lists of words."""
     words = list(chain.from_iterable(split))
     missing = set(words).difference(_WORD_HASH)
     if missing:
@@ -211,7 +215,12 @@ def shingle(normalized: Sequence[str]) -> Shingled:
 
     A text shorter than a shingle has one shingle, its whole word list; an empty one has none.
     """
-    hashes, counts = _words(normalized)
+    return shingle_words([t.split() for t in normalized])
+
+
+def shingle_words(split: Sequence[list[str]]) -> Shingled:
+    """``shingle`` of normalized texts given as their words (``text.split()`` of each)."""
+    hashes, counts = _hashed(split)
     starts = np.zeros(len(counts), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
     ends = starts + counts

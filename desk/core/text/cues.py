@@ -12,6 +12,8 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from desk.core.text.chars import is_printable
+
 STRONG_VERBS = r"propose|introduce|present|unveil|describe"
 _WEAK_VERBS = (
     r"develop|design|derive|establish|instantiate|build|construct|release|devise|create|contribute|"
@@ -92,7 +94,7 @@ def _start_positions(text: str) -> dict[str, list[int]] | None:
     a match can start), or None when positions in ``text.lower()`` would not be positions in
     ``text`` or when whitespace other than " " could follow a word."""
     lowered = text.lower()
-    if len(lowered) != len(text) or not text.isprintable():
+    if len(lowered) != len(text) or not is_printable(text):
         return None
     if not text.isascii() and any(c in text for c in CASE_TWINS):
         return None

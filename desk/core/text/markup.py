@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Literal
 from urllib.parse import urlsplit
 
+from desk.core.text.chars import is_printable
 from desk.core.text.latex import (
     STYLE_MACROS,
     brace_groups,
@@ -97,7 +98,7 @@ def one_space(text: str) -> str:
 
     Besides " ", every character ``\\s`` matches is unprintable (controls and separators).
     """
-    if "  " in text or not text.isprintable():
+    if "  " in text or not is_printable(text):
         return _WS_RE.sub(" ", text)
     return text
 
@@ -107,7 +108,7 @@ def clean_raw(text: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     text = _clean(unicodedata.normalize("NFC", text))
-    if not text.isprintable():  # every control character is unprintable
+    if not is_printable(text):  # every control character is unprintable
         text = _CONTROL_RE.sub(" ", text)
     return one_space(text).strip()
 

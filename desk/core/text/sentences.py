@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from desk.core.text.chars import is_printable
+
 _URL_RE = re.compile(r"(?i:https?://)\S+|\b(?:[\w-]++\.)++(?:io|com|org|net|ai)\b(?:/\S*)?")
 _URL_HINTS = ("://", ".io", ".com", ".org", ".net", ".ai")  # _URL_RE matches nothing without one
 
@@ -32,7 +34,7 @@ def url_spans(text: str) -> tuple[tuple[int, int], ...]:
     """
     if not any(h in text for h in _URL_HINTS):
         return ()
-    if not text.isprintable():  # whitespace other than " ": the whole text
+    if not is_printable(text):  # whitespace other than " ": the whole text
         return tuple(m.span() for m in _URL_RE.finditer(text))
     words = set()
     for hint in _URL_HINTS:
