@@ -17,13 +17,16 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desk.core import freshness
 from desk.core.errors import LibraryBusy, PaperNotFound
 from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
-from desk.core.records import PaperDetail, PaperSummary, SourceInfo, Stats, TagCount
+from desk.core.records import PaperSummary, SourceInfo
 from desk.core.schema_version import SCHEMA_VERSION
+
+if TYPE_CHECKING:  # records a search does not use: imported where they are made (records.py)
+    from desk.core.records import PaperDetail, Stats, TagCount
 
 ID_PRIME = 2147483647  # 2^31 - 1: a square of an id below it stays inside int64
 
@@ -169,6 +172,8 @@ class QuickLibrary:
     # -- what Library answers --------------------------------------------------------------
     def stats(self) -> Stats:
         """Counts over the whole library (``Library.stats``)."""
+        from desk.core.records import Stats
+
         one = self._conn.execute
         papers = one("SELECT count(*) FROM paper").fetchone()[0]
         starred = one("SELECT count(*) FROM paper WHERE starred = 1").fetchone()[0]
@@ -184,6 +189,8 @@ class QuickLibrary:
 
     def tags(self) -> list[TagCount]:
         """Every tag some paper carries, with its count, in the order tags were made (``Library.tags``)."""
+        from desk.core.records import TagCount
+
         rows = self._conn.execute(
             "SELECT tag.name, count(paper_tag.paper_id) FROM tag JOIN paper_tag ON paper_tag.tag_id = tag.id"
             " GROUP BY tag.id ORDER BY tag.id"
@@ -245,6 +252,8 @@ class QuickLibrary:
 
     def paper(self, paper_id: int) -> PaperDetail:
         """One paper in full (``Library.paper``); raises PaperNotFound."""
+        from desk.core.records import PaperDetail
+
         row = self._conn.execute(f"SELECT {_DETAIL} FROM paper WHERE id = ?", (paper_id,)).fetchone()
         if row is None:
             raise PaperNotFound(paper_id)

@@ -165,6 +165,37 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
     assert [r["id"] for r in json.loads(found.stdout)["results"]] == [1]
 
 
+def test_a_search_and_a_note_create_only_the_records_they_use(seeded_dir: Path) -> None:
+    """desk.core.records defines the records of a search's page; the others (a paper in full,
+    counts, an import's report, ...) wait in desk.core.library_records until asked for: eleven frozen
+    dataclasses a `desk search` or a `desk note` would create for nothing (≈ 4 ms)."""
+    _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    searched = _modules(seeded_dir, "search", "policy", "--json")
+    assert "desk.core.search.searching" in searched and "desk.core.library" not in searched
+    assert "desk.core.records" in searched and "desk.core.library_records" not in searched
+    noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
+    assert "desk.core.search.commits" in noted and "desk.core.library_records" not in noted
+    assert "desk.core.library_records" in _modules(seeded_dir, "stats")  # Stats is one of them
+
+
+def test_the_records_defined_later_are_the_records_modules_own() -> None:
+    from desk.core import library_records, records
+
+    for name in records.LATER:
+        assert getattr(records, name) is getattr(library_records, name)
+        assert name in dir(records)
+    from desk.core.records import PaperDetail, PaperSummary, Stats
+
+    assert issubclass(PaperDetail, PaperSummary) and Stats is library_records.Stats
+    here = library_records.__name__
+    defined = {n for n, v in vars(library_records).items() if getattr(v, "__module__", "") == here}
+    assert defined == records.LATER  # every one of them reachable from desk.core.records
+    with pytest.raises(AttributeError):
+        records.NoSuchRecord  # noqa: B018
+    with pytest.raises(ImportError):
+        from desk.core.records import NoSuchRecord  # noqa: F401
+
+
 _STAND_INS = (
     "import sys\n"
     "from desk.cli.light_imports import install\n"
