@@ -196,6 +196,57 @@ def test_the_records_defined_later_are_the_records_modules_own() -> None:
         from desk.core.records import NoSuchRecord  # noqa: F401
 
 
+def test_a_search_and_a_note_import_no_logging(seeded_dir: Path) -> None:
+    """They log nothing unless something went wrong: ``logging`` (with ``traceback`` and
+    ``string``, ≈ 4 ms) is imported by desk.core.logs' loggers when a record is made."""
+    _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    for command in (("search", "policy", "--json"), ("note", "1", "--set", "read again"), ("stats",)):
+        assert _loaded(_modules(seeded_dir, *command), ("logging", "traceback")) == [], command
+
+
+_LOGGED = (
+    "import sys\n"
+    "from desk.cli.main import main\n"
+    "assert main(sys.argv[1:]) == 0\n"
+    "assert 'logging' not in sys.modules\n"
+    "from desk.core.logs import logger\n"
+    "log = logger('desk.core.secret')\n"
+    "log.info('not shown')\n"
+    "log.warning('the key file %s is not usable', 'k')\n"
+    "import logging\n"
+    "assert log.getEffectiveLevel() == logging.WARNING and log.name == 'desk.core.secret'\n"
+    "logging.getLogger('other').error('from %s', 'elsewhere')\n"
+)
+
+
+def test_the_command_line_formats_what_is_logged_once_logging_is_imported(seeded_dir: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", _LOGGED, "--library", str(seeded_dir), "stats"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert proc.stderr == "desk: the key file k is not usable\ndesk: from elsewhere\n"
+
+
+def test_after_import_runs_once_the_module_is_imported() -> None:
+    code = (
+        "import sys\n"
+        "from desk.cli.light_imports import after_import\n"
+        "seen = []\n"
+        "after_import('colorsys', seen.append)\n"
+        "after_import('colorsys', seen.append)  # once, not twice\n"
+        "assert seen == [] and 'colorsys' not in sys.modules\n"
+        "import colorsys\n"
+        "assert seen == [colorsys] and colorsys.rgb_to_hsv(1, 0, 0)[2] == 1\n"
+        "after_import('colorsys', seen.append)  # imported already: now\n"
+        "assert seen == [colorsys, colorsys]\n"
+        "assert not [f for f in sys.meta_path if type(f).__name__ == '_AfterFinder']\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
 _STAND_INS = (
     "import sys\n"
     "from desk.cli.light_imports import install\n"
