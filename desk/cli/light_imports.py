@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
@@ -89,6 +88,10 @@ def _cached_property() -> types.ModuleType:
     return module
 
 
+# The finders and loaders below are what the import system calls (find_spec; create_module and
+# exec_module), without importlib.abc's base classes: importing importlib.abc (it brings
+# importlib.resources) was ≈ 1 ms of every command, and nothing else a command runs imports it.
+
 #: Whoosh module -> the modules stood in for while it runs.
 STAND_INS: dict[str, dict[str, Callable[[], types.ModuleType]]] = {
     "whoosh.compat": {"urllib.request": _urllib_request, "html": _deferred("html", "escape")},
@@ -103,7 +106,7 @@ STAND_INS: dict[str, dict[str, Callable[[], types.ModuleType]]] = {
 }
 
 
-class _StandInLoader(importlib.abc.Loader):
+class _StandInLoader:
     """The real loader of a Whoosh module, run with stand-ins in sys.modules meanwhile."""
 
     def __init__(self, real: Any, stand_ins: dict[str, Callable[[], types.ModuleType]]) -> None:
@@ -124,7 +127,7 @@ class _StandInLoader(importlib.abc.Loader):
                     del sys.modules[name]
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Finds the modules of STAND_INS as the path finder does, with their loader wrapped."""
 
     def find_spec(
@@ -136,11 +139,11 @@ class _Finder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _StandInLoader(spec.loader, stand_ins)
+        spec.loader = _StandInLoader(spec.loader, stand_ins)  # type: ignore[assignment]  # no importlib.abc (above STAND_INS)
         return spec
 
 
-class _ThenLoader(importlib.abc.Loader):
+class _ThenLoader:
     """The real loader of a module, then ``then`` on the module executed."""
 
     def __init__(self, real: Any, then: Callable[[types.ModuleType], None]) -> None:
@@ -155,7 +158,7 @@ class _ThenLoader(importlib.abc.Loader):
         self.then(module)
 
 
-class _AfterFinder(importlib.abc.MetaPathFinder):
+class _AfterFinder:
     """Finds the module ``name`` as the path finder does (once), with its loader wrapped."""
 
     def __init__(self, name: str, then: Callable[[types.ModuleType], None]) -> None:
@@ -172,7 +175,7 @@ class _AfterFinder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _ThenLoader(spec.loader, self.then)
+        spec.loader = _ThenLoader(spec.loader, self.then)  # type: ignore[assignment]  # no importlib.abc (above STAND_INS)
         return spec
 
 
