@@ -231,10 +231,13 @@ def _manifest(directory: Path) -> dict[str, object]:
     return manifest
 
 
-def _mapped(path: Path, kind: type[np.generic] = np.int16) -> tuple[np.ndarray, Pages] | None:
+def _mapped(
+    path: Path, kind: type[np.generic] = np.int16, any_order: bool = False
+) -> tuple[np.ndarray, Pages] | None:
     """The rows (``kind``: int16, the vectors') of a .npy file, mapped read-only instead of read, or
     None when the file holds another dtype (a float store written before: read whole and
-    quantized) or no rows.
+    quantized) or no rows, or its array in Fortran order unless ``any_order`` (the components
+    are written in the order their product left them: np.load would give that order too).
 
     The mapping keeps the file it opened: a store written again replaces the file (os.replace),
     so the rows held stay those of the store read. Raises ValueError for a file too short."""
@@ -244,11 +247,12 @@ def _mapped(path: Path, kind: type[np.generic] = np.int16) -> tuple[np.ndarray, 
         header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
         shape, fortran, dtype = header(f)
         offset = f.tell()
-        if fortran or np.dtype(dtype) != np.dtype(kind) or len(shape) != 2 or 0 in shape:
+        if (fortran and not any_order) or np.dtype(dtype) != np.dtype(kind) or len(shape) != 2 or 0 in shape:
             return None
         mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     count = int(shape[0]) * int(shape[1])
-    array = np.frombuffer(mapping, kind, count, offset).reshape(shape)  # read-only
+    flat = np.frombuffer(mapping, kind, count, offset)  # read-only
+    array = flat.reshape(shape, order="F" if fortran else "C")
     return array, Pages(mapping, offset)
 
 
@@ -277,7 +281,7 @@ def read(directory: Path, verify: bool | Literal["changed"] = True) -> Vectors:
             found = _mapped(path) if name == "vectors" else None
             if found is not None:
                 array, pages = found
-            elif name == "components" and (rows := _mapped(path, np.float32)) is not None:
+            elif name == "components" and (rows := _mapped(path, np.float32, any_order=True)) is not None:
                 # A query reads the rows of its few words: reading the whole file (6.7 MB at
                 # 10k papers) was ~3 ms of a `desk search`, the copy and the fresh pages.
                 array = rows[0]
