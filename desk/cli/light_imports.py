@@ -20,13 +20,17 @@ of CPU of a `desk note` together: the Porter stemmer and the double metaphone th
 stemmed fields stem with desk.core.stemming), ``calendar`` that ``whoosh.util.times`` imports
 for date fields desk has none of, and ``html`` that ``whoosh.compat`` imports for highlighting
 desk does itself: each stand-in is the function Whoosh uses, importing the real one when called.
+
+:func:`after_import` runs a function on a module as soon as anything imports it: the command
+line configures ``logging`` so (≈ 4 ms with ``traceback`` and ``string``, imported only when
+something is logged: desk.core.logs).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
@@ -84,6 +88,10 @@ def _cached_property() -> types.ModuleType:
     return module
 
 
+# The finders and loaders below are what the import system calls (find_spec; create_module and
+# exec_module), without importlib.abc's base classes: importing importlib.abc (it brings
+# importlib.resources) was ≈ 1 ms of every command, and nothing else a command runs imports it.
+
 #: Whoosh module -> the modules stood in for while it runs.
 STAND_INS: dict[str, dict[str, Callable[[], types.ModuleType]]] = {
     "whoosh.compat": {"urllib.request": _urllib_request, "html": _deferred("html", "escape")},
@@ -98,7 +106,7 @@ STAND_INS: dict[str, dict[str, Callable[[], types.ModuleType]]] = {
 }
 
 
-class _StandInLoader(importlib.abc.Loader):
+class _StandInLoader:
     """The real loader of a Whoosh module, run with stand-ins in sys.modules meanwhile."""
 
     def __init__(self, real: Any, stand_ins: dict[str, Callable[[], types.ModuleType]]) -> None:
@@ -119,7 +127,7 @@ class _StandInLoader(importlib.abc.Loader):
                     del sys.modules[name]
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Finds the modules of STAND_INS as the path finder does, with their loader wrapped."""
 
     def find_spec(
@@ -131,8 +139,54 @@ class _Finder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _StandInLoader(spec.loader, stand_ins)
+        spec.loader = _StandInLoader(spec.loader, stand_ins)  # type: ignore[assignment]  # no importlib.abc (above STAND_INS)
         return spec
+
+
+class _ThenLoader:
+    """The real loader of a module, then ``then`` on the module executed."""
+
+    def __init__(self, real: Any, then: Callable[[types.ModuleType], None]) -> None:
+        self.real = real
+        self.then = then
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
+        return self.real.create_module(spec)  # type: ignore[no-any-return]
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        self.real.exec_module(module)
+        self.then(module)
+
+
+class _AfterFinder:
+    """Finds the module ``name`` as the path finder does (once), with its loader wrapped."""
+
+    def __init__(self, name: str, then: Callable[[types.ModuleType], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != self.name:
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        spec.loader = _ThenLoader(spec.loader, self.then)  # type: ignore[assignment]  # no importlib.abc (above STAND_INS)
+        return spec
+
+
+def after_import(name: str, then: Callable[[types.ModuleType], None]) -> None:
+    """``then(module)`` as soon as the top-level module ``name`` is imported (by anything, before
+    the importer sees it), or now when it is imported already."""
+    module = sys.modules.get(name)
+    if module is not None:
+        then(module)
+    elif not any(isinstance(f, _AfterFinder) and (f.name, f.then) == (name, then) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterFinder(name, then))
 
 
 def install() -> None:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging
 import os
 import re
 import sys
+import types
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from desk import __version__
+from desk.cli.light_imports import after_import
 from desk.core.errors import DeskError
 
 #: The cycle collector's first threshold while a command runs (CPython's default is 700 new
@@ -163,6 +164,11 @@ def _plain_failure(exc: BaseException, args: argparse.Namespace) -> str | None:
     return None
 
 
+def _configure_logging(logging: types.ModuleType) -> None:
+    """Log records as ``desk: message`` on stderr, warnings and worse."""
+    logging.basicConfig(format="desk: %(message)s", level=logging.WARNING)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit status 0 success, 1 failed or partial work, 2 usage error."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -170,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser, commands = _parsers(_command_named(words))
         args = parser.parse_args(_words_starting_with_a_dash(words, commands))
         _plain_text(args)
-        logging.basicConfig(format="desk: %(message)s", level=logging.WARNING)
+        after_import("logging", _configure_logging)  # imported when something is logged (desk.core.logs)
         if args.command is not None:
             return _run(args)
     from desk.gui.app import run_app

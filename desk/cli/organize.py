@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from desk.cli.commands import json_flag, opened, reading, writing_quickly
 from desk.cli.output import emit_json, say, warn
-from desk.core.records import TagChange
+
+if TYPE_CHECKING:
+    from desk.core.records import TagChange
 
 
 class _TagArguments(argparse.Action):

@@ -6,9 +6,12 @@ import codecs
 import json
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from desk.core.records import PaperDetail, PaperSummary, ResultPage, SourceInfo
+from desk.core.records import PaperSummary, ResultPage, SourceInfo
+
+if TYPE_CHECKING:
+    from desk.core.records import PaperDetail
 
 
 def takes_utf8(stream: Any) -> bool:

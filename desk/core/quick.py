@@ -17,13 +17,16 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desk.core import freshness
 from desk.core.errors import LibraryBusy, PaperNotFound
 from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
-from desk.core.records import PaperDetail, PaperSummary, SourceInfo, Stats, TagCount
+from desk.core.records import PaperSummary, SourceInfo
 from desk.core.schema_version import SCHEMA_VERSION
+
+if TYPE_CHECKING:  # records a search does not use: imported where they are made (records.py)
+    from desk.core.records import PaperDetail, Stats, TagCount
 
 ID_PRIME = 2147483647  # 2^31 - 1: a square of an id below it stays inside int64
 
@@ -45,9 +48,13 @@ Row = tuple[int, str, "str | None", bool, bool, bool, list[tuple[str, int, str]]
 _DETAIL = _SUMMARY + ", abstract, abstract_raw, created_at, updated_at"
 #: The covering index of _ROW's columns (schema step 7): a table row holds the abstract twice first.
 _ROW_INDEX = "INDEXED BY ix_paper_row"
-#: Every character str.strip() takes for white space (none lies past U+3000: a test reads every
-#: code point); a note of only these is no note (PaperSummary.has_note: ``bool(note.strip())``).
-WHITE_SPACE = "".join(c for c in map(chr, range(0x3001)) if c.isspace())
+#: Every character str.strip() takes for white space (tests/core/test_quick.py reads every code
+#: point: written out, not computed, which took 1 ms of every command); a note of only these is no
+#: note (PaperSummary.has_note: ``bool(note.strip())``).
+WHITE_SPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 _SOURCE_JSON = """'{"file": ' || json_quote(s.file) || ', "index": ' || s."index"
         || ', "collection": ' || json_quote(s.collection) || '}'"""
 _TAGS_JSON = """SELECT group_concat(j, ', ') FROM (
@@ -169,6 +176,8 @@ class QuickLibrary:
     # -- what Library answers --------------------------------------------------------------
     def stats(self) -> Stats:
         """Counts over the whole library (``Library.stats``)."""
+        from desk.core.records import Stats
+
         one = self._conn.execute
         papers = one("SELECT count(*) FROM paper").fetchone()[0]
         starred = one("SELECT count(*) FROM paper WHERE starred = 1").fetchone()[0]
@@ -184,6 +193,8 @@ class QuickLibrary:
 
     def tags(self) -> list[TagCount]:
         """Every tag some paper carries, with its count, in the order tags were made (``Library.tags``)."""
+        from desk.core.records import TagCount
+
         rows = self._conn.execute(
             "SELECT tag.name, count(paper_tag.paper_id) FROM tag JOIN paper_tag ON paper_tag.tag_id = tag.id"
             " GROUP BY tag.id ORDER BY tag.id"
@@ -245,6 +256,8 @@ class QuickLibrary:
 
     def paper(self, paper_id: int) -> PaperDetail:
         """One paper in full (``Library.paper``); raises PaperNotFound."""
+        from desk.core.records import PaperDetail
+
         row = self._conn.execute(f"SELECT {_DETAIL} FROM paper WHERE id = ?", (paper_id,)).fetchone()
         if row is None:
             raise PaperNotFound(paper_id)

@@ -11,17 +11,17 @@ and the reason is given back, as ``Library.index_behind`` says it, for the next 
 from __future__ import annotations
 
 import contextlib
-import logging
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desk.core import failures, freshness
+from desk.core.logs import logger
 from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.quick import BUSY_TIMEOUT_MS, CHUNK
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
 BATCH = 5000  # desk.core.index_sync.BATCH (checked by a test)
 
 if TYPE_CHECKING:

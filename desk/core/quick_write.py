@@ -22,12 +22,14 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desk.core.errors import PaperNotFound
 from desk.core.quick import CHUNK, QuickLibrary
-from desk.core.records import TagChange
 from desk.core.tag_names import normalize_name, tag_key
+
+if TYPE_CHECKING:  # made by set_tag alone (desk.core.records: a note makes none)
+    from desk.core.records import TagChange
 
 KEEP = 1000  # desk.core.history.KEEP: steps kept (checked by a test)
 FLAGS = ("starred", "read")  # desk.core.edits.FLAGS
@@ -132,6 +134,8 @@ def _carrying(conn: sqlite3.Connection, tag_id: int, ids: Sequence[int]) -> set[
 
 def set_tag(writer: QuickLibrary, ids: Sequence[int], name: str, add: bool) -> TagChange:
     """``Library.tag`` (add) / ``untag``: the tag made when new, one undo step for what changed."""
+    from desk.core.records import TagChange
+
     conn = writer.connection
     key = tag_key(name)
     row = conn.execute('SELECT id, name FROM tag WHERE tag."key" = ?', (key,)).fetchone()

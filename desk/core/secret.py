@@ -13,7 +13,6 @@ cannot verify, which is slow but never unsafe.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import secrets
 import stat
@@ -22,9 +21,10 @@ from pathlib import Path
 
 import platformdirs
 
+from desk.core.logs import logger
 from desk.core.paths import APP_NAME
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
 
 KEY_DIR_ENV = "DESK_KEY_DIR"
 KEY_FILE_NAME = "secret.key"

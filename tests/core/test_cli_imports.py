@@ -165,6 +165,90 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
     assert [r["id"] for r in json.loads(found.stdout)["results"]] == [1]
 
 
+def test_a_search_and_a_note_create_only_the_records_they_use(seeded_dir: Path) -> None:
+    """desk.core.records defines the records of a search's page; the others (a paper in full,
+    counts, an import's report, ...) wait in desk.core.library_records until asked for: eleven frozen
+    dataclasses a `desk search` or a `desk note` would create for nothing (≈ 4 ms)."""
+    _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    searched = _modules(seeded_dir, "search", "policy", "--json")
+    assert "desk.core.search.searching" in searched and "desk.core.library" not in searched
+    assert "desk.core.records" in searched and "desk.core.library_records" not in searched
+    noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
+    assert "desk.core.search.commits" in noted and "desk.core.library_records" not in noted
+    assert "desk.core.library_records" in _modules(seeded_dir, "stats")  # Stats is one of them
+
+
+def test_the_records_defined_later_are_the_records_modules_own() -> None:
+    from desk.core import library_records, records
+
+    for name in records.LATER:
+        assert getattr(records, name) is getattr(library_records, name)
+        assert name in dir(records)
+    from desk.core.records import PaperDetail, PaperSummary, Stats
+
+    assert issubclass(PaperDetail, PaperSummary) and Stats is library_records.Stats
+    here = library_records.__name__
+    defined = {n for n, v in vars(library_records).items() if getattr(v, "__module__", "") == here}
+    assert defined == records.LATER  # every one of them reachable from desk.core.records
+    with pytest.raises(AttributeError):
+        records.NoSuchRecord  # noqa: B018
+    with pytest.raises(ImportError):
+        from desk.core.records import NoSuchRecord  # noqa: F401
+
+
+def test_a_search_and_a_note_import_neither_logging_nor_importlib_abc(seeded_dir: Path) -> None:
+    """They log nothing unless something went wrong: ``logging`` (with ``traceback`` and
+    ``string``, ≈ 4 ms) is imported by desk.core.logs' loggers when a record is made; nor do they
+    need importlib.abc (≈ 1 ms with importlib.resources) for light_imports' finders and loaders."""
+    _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
+    for command in (("search", "policy", "--json"), ("note", "1", "--set", "read again"), ("stats",)):
+        unused = ("logging", "traceback", "importlib.abc", "importlib.resources")
+        assert _loaded(_modules(seeded_dir, *command), unused) == [], command
+
+
+_LOGGED = (
+    "import sys\n"
+    "from desk.cli.main import main\n"
+    "assert main(sys.argv[1:]) == 0\n"
+    "assert 'logging' not in sys.modules\n"
+    "from desk.core.logs import logger\n"
+    "log = logger('desk.core.secret')\n"
+    "log.info('not shown')\n"
+    "log.warning('the key file %s is not usable', 'k')\n"
+    "import logging\n"
+    "assert log.getEffectiveLevel() == logging.WARNING and log.name == 'desk.core.secret'\n"
+    "logging.getLogger('other').error('from %s', 'elsewhere')\n"
+)
+
+
+def test_the_command_line_formats_what_is_logged_once_logging_is_imported(seeded_dir: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", _LOGGED, "--library", str(seeded_dir), "stats"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert proc.stderr == "desk: the key file k is not usable\ndesk: from elsewhere\n"
+
+
+def test_after_import_runs_once_the_module_is_imported() -> None:
+    code = (
+        "import sys\n"
+        "from desk.cli.light_imports import after_import\n"
+        "seen = []\n"
+        "after_import('colorsys', seen.append)\n"
+        "after_import('colorsys', seen.append)  # once, not twice\n"
+        "assert seen == [] and 'colorsys' not in sys.modules\n"
+        "import colorsys\n"
+        "assert seen == [colorsys] and colorsys.rgb_to_hsv(1, 0, 0)[2] == 1\n"
+        "after_import('colorsys', seen.append)  # imported already: now\n"
+        "assert seen == [colorsys, colorsys]\n"
+        "assert not [f for f in sys.meta_path if type(f).__name__ == '_AfterFinder']\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
 _STAND_INS = (
     "import sys\n"
     "from desk.cli.light_imports import install\n"

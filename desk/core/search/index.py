@@ -9,7 +9,6 @@ changes (commits.py), a search (searching.py), related papers and listings (rela
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import shutil
 import threading
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh import index as windex
 
+from desk.core.logs import logger
 from desk.core.search import manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
 from desk.core.search.disk import BUILD_PREFIX, live_revisions, open_index, probe, sweep_builds
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is need
     from desk.core.semantic.vectors import SemanticVectors
     from desk.core.workers import WorkerPool
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
 #: A generation replaced by a commit whose caches hold more answers than this is freed at an idle
 #: moment (release_retired), not by the commit: the ~8,000 normalised posting arrays a run of
 #: searches leaves at 10k papers took 8-12 ms to free, inside the first edit after them.
@@ -501,6 +501,8 @@ class SearchIndex:
                 )
             except Exception:  # a damaged index must not take the search box down
                 # Not the query itself: what a user searches for stays out of the log.
+                import logging
+
                 log.error(
                     "a search failed (%d characters)", len(query), exc_info=log.isEnabledFor(logging.DEBUG)
                 )

@@ -154,10 +154,11 @@ def install() -> list[str]:
 def raw_readers() -> list[str]:
     """Whoosh module attributes still holding the unrestricted readers (empty once installed)."""
     held = (pickle.loads, pickle.load, pickle, pickle.Unpickler)
+    ids = {id(h) for h in held}  # ``value is h`` for one of them, without a generator per attribute
     return [
         f"{modname}.{attr}"
         for modname, module in list(sys.modules.items())
         if module is not None and (modname == "whoosh" or modname.startswith("whoosh."))
         for attr, value in list(vars(module).items())
-        if any(value is h for h in held)
+        if id(value) in ids
     ]

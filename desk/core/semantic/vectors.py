@@ -10,7 +10,6 @@ more than doubled since the fit, the model is refitted on it.
 from __future__ import annotations
 
 import contextlib
-import logging
 import sys
 import threading
 from collections import OrderedDict
@@ -20,10 +19,11 @@ from typing import Any, Literal
 
 import numpy as np
 
+from desk.core.logs import logger
 from desk.core.semantic import blas, lsa, store
 from desk.core.semantic.store import StoreError, StoreState, Vectors
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
 Progress = Callable[[int, int], None]
 Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, for the ids asked
 
