@@ -55,9 +55,11 @@ def commit(
         discard(staged)
         raise
     try:
-        # A one-shot command's note: the acronyms file (~80 ms to read at 100k papers) is read only
+        # A note or a star: the acronyms file (~80 ms to read at 100k papers) is read, and its rows
+        # (each paper's definitions, ~25 ms more after a search read its summary) parsed, only
         # when a paper's abstract is not the one its indexed version holds (the definitions stand).
-        same = _same_abstracts(writer, latest) if not staged and acronyms.needs_read() else set()
+        unread = acronyms.needs_read() or acronyms.rows_unread()
+        same = _same_abstracts(writer, latest) if not staged and unread else set()
         delete_ids(writer, latest)
         lexicon.refresh()
         new_words = new_acronyms = False
