@@ -55,8 +55,8 @@ WHITE_SPACE = (
     "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
     "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-_SOURCE_JSON = """'{"file": ' || json_quote(s.file) || ', "index": ' || s."index"
-        || ', "collection": ' || json_quote(s.collection) || '}'"""
+_SOURCE_JSON = """CASE WHEN s.id IS NOT NULL THEN printf('{"file": %s, "index": %d, "collection": %s}',
+        json_quote(s.file), s."index", json_quote(s.collection)) END"""  # none: no row to concat
 _TAGS_JSON = """SELECT group_concat(j, ', ') FROM (
     SELECT json_quote(t.name) AS j FROM paper_tag AS pt JOIN tag AS t ON t.id = pt.tag_id
     WHERE pt.paper_id = p.id ORDER BY t.id)"""
@@ -75,17 +75,15 @@ def _true_false(condition: str) -> str:
 #: grouped as they come (a correlated subquery per paper instead: the statement 440 ms, not 367,
 #: at 100k real under load ~4.7, min of 6). Tags: read by a subquery
 #: ordered by the tags' ids, only for a paper that has one. has_note: SQLite's trim() finds the
-#: candidates (ix_paper_noted), trim(note, WHITE_SPACE) decides as strip() does.
-_LIST_JSON = f"""SELECT CAST('{{"id": ' || p.id
-    || ', "title": ' || json_quote(coalesce(nullif(p.user_title, ''), p.derived_title))
-    || ', "short_name": ' || json_quote(p.short_name)
-    || ', "starred": ' || {_true_false("p.starred")}
-    || ', "read": ' || {_true_false("p.read")}
-    || ', "has_note": ' || {_true_false(_NOTED)}
-    || ', "sources": [' || coalesce(group_concat({_SOURCE_JSON}, ', '), '')
-    || '], "tags": [' || (CASE WHEN p.id IN (SELECT paper_id FROM paper_tag)
-        THEN coalesce(({_TAGS_JSON}), '') ELSE '' END)
-    || ']}}' AS BLOB)
+#: candidates (ix_paper_noted), trim(note, WHITE_SPACE) decides as strip() does. One printf() a
+#: paper and a source, not a chain of ||: 263 ms against 286 at 100k real (the same bytes).
+_LIST_JSON = f"""SELECT CAST(printf('{{"id": %d, "title": %s, "short_name": %s, "starred": %s, "read": %s, \
+"has_note": %s, "sources": [%s], "tags": [%s]}}',
+    p.id, json_quote(coalesce(nullif(p.user_title, ''), p.derived_title)), json_quote(p.short_name),
+    {_true_false("p.starred")}, {_true_false("p.read")}, {_true_false(_NOTED)},
+    coalesce(group_concat({_SOURCE_JSON}, ', '), ''),
+    (CASE WHEN p.id IN (SELECT paper_id FROM paper_tag) THEN coalesce(({_TAGS_JSON}), '') ELSE '' END)
+) AS BLOB)
 FROM paper AS p {_ROW_INDEX} LEFT JOIN source AS s INDEXED BY ix_source_paper_id ON s.paper_id = p.id"""
 
 

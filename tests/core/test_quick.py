@@ -352,6 +352,24 @@ def test_list_json_written_by_sqlite_is_the_librarys_text_byte_for_byte(seeded_d
     assert any(len(p["sources"]) == 2 for p in papers) and json.loads(got[1])["papers"]
 
 
+def test_list_json_of_a_paper_without_sources_lists_none(seeded_dir: Path) -> None:
+    """A paper whose sources are gone (a database from elsewhere): `"sources": []`, as the
+    library's own records give, not an object of nulls (printf() of a missing row)."""
+    from desk.cli.output import summary_json
+
+    conn = sqlite3.connect(seeded_dir / DATABASE_NAME)
+    with conn:
+        conn.execute("DELETE FROM source WHERE paper_id = 1")
+    conn.close()
+    with Library(seeded_dir) as lib:
+        expected = [summary_json(p) for p in lib.list_papers()]
+    reader = QuickLibrary.open(seeded_dir)
+    assert reader is not None
+    with reader:
+        got = [json.loads(text) for text in reader.list_json()]
+    assert got == expected and got[0]["id"] == 1 and got[0]["sources"] == []
+
+
 def test_sqlite_json_quote_escapes_every_character_as_json_dumps_does() -> None:
     """Every code point (surrogates aside), and each control character alone."""
     import sys
