@@ -63,14 +63,17 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
             None if folder is None else folder >= 200)
     )  # fmt: skip
 
-    limit = 30.0 if size <= 10_000 else 100.0
+    # issue 17: ≤ 30 ms at 10k, ≤ 100 ms at 100k (and ≤ 1.5× FTS5), ≤ 300 ms at a million
+    limit = 30.0 if size <= 10_000 else 100.0 if size < 1_000_000 else 300.0
     p95 = Row(
         "search p95 (top 50 + snippets, wall)",
         "ms",
         _get(ds, "search_wall", "p95"),
         _get(fs, "search_wall", "p95"),
     )
-    if size >= 10_000:  # issue 6 sets the search target at 10k and 100k abstracts
+    if size >= 1_000_000:  # issue 17's million: the time alone
+        rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms", _le(p95.desk, limit)))
+    elif size >= 10_000:  # issue 6 sets the search target at 10k and 100k abstracts
         met = _both(_le(p95.desk, limit), None if p95.ratio is None else p95.ratio <= 1.5)
         rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms and ≤ 1.5× FTS5", met))
     else:
