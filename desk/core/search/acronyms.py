@@ -264,8 +264,7 @@ class Acronyms:
             self._stamp = (st.st_mtime_ns, st.st_size)
 
     def rows_unread(self) -> bool:
-        """Whether the file's rows (each document's definitions) are still unparsed: a search
-        reads only the summary; one document's definitions parse them all (~25 ms at 100k)."""
+        """Whether the rows (each document's definitions; ~25 ms to parse at 100k) are unparsed."""
         return self._file is not None and self._file.parsed is False
 
     def needs_read(self) -> bool:
