@@ -24,9 +24,12 @@ def run_check(args: argparse.Namespace) -> int:
         problems = lib.check()
         count = lib.count()
         repaired = lib.vectors_repaired
+        mended = lib.listing_mended
         unwritable = lib.vectors_unwritable
     if repaired:
         warn(f"desk: the semantic vectors were {repaired}")
+    if mended:
+        warn(f"desk: {mended} papers' kept list rows disagreed with the database; they were rewritten")
     if unwritable:
         warn(f"desk: note: {unwritable}")
     for p in problems:

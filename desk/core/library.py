@@ -95,6 +95,8 @@ class Library(Workflow, Discovery):
     related papers, recommendations and the vectors in ``Discovery`` (desk/core/discovery.py).
     """
 
+    listing_mended = 0  # how many papers' kept list objects check() found wrong and wrote again
+
     def __init__(
         self,
         directory: Path,
@@ -505,9 +507,13 @@ class Library(Workflow, Discovery):
     def check(self) -> list[str]:
         """Problems in the database, between it and the index, or in the vectors (empty: all is well).
 
-        The vectors are brought up to date first (rebuilt when damaged: see ``vectors_repaired``).
+        The vectors are brought up to date first (rebuilt when damaged: see ``vectors_repaired``),
+        and so are the papers' kept `desk list --json` objects (``listing_mended``: how many
+        disagreed with their rows and were written again).
         """
-        return self.db.integrity_problems() + self._sync.differences() + self.check_vectors()
+        problems = self.db.integrity_problems()
+        self.listing_mended = 0 if problems else self.db.mend_listing()
+        return problems + self._sync.differences() + self.check_vectors()
 
     def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
         """An online copy of the database (the index is rebuilt from it on restore).

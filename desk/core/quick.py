@@ -48,43 +48,6 @@ Row = tuple[int, str, "str | None", bool, bool, bool, list[tuple[str, int, str]]
 _DETAIL = _SUMMARY + ", abstract, abstract_raw, created_at, updated_at"
 #: The covering index of _ROW's columns (schema step 7): a table row holds the abstract twice first.
 _ROW_INDEX = "INDEXED BY ix_paper_row"
-#: Every character str.strip() takes for white space (tests/core/test_quick.py reads every code
-#: point: written out, not computed, which took 1 ms of every command); a note of only these is no
-#: note (PaperSummary.has_note: ``bool(note.strip())``).
-WHITE_SPACE = (
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
-_SOURCE_JSON = """CASE WHEN s.id IS NOT NULL THEN printf('{"file": %s, "index": %d, "collection": %s}',
-        json_quote(s.file), s."index", json_quote(s.collection)) END"""  # none: no row to concat
-_TAGS_JSON = """SELECT group_concat(j, ', ') FROM (
-    SELECT json_quote(t.name) AS j FROM paper_tag AS pt JOIN tag AS t ON t.id = pt.tag_id
-    WHERE pt.paper_id = p.id ORDER BY t.id)"""
-_NOTED = """p.id IN (SELECT id FROM paper INDEXED BY ix_paper_noted
-    WHERE trim(note) != '' AND trim(note, :space) != '')"""
-
-
-def _true_false(condition: str) -> str:
-    return f"(CASE WHEN {condition} THEN 'true' ELSE 'false' END)"
-
-
-#: A paper's object of `desk list --json` written by SQLite, with json.dumps' separators. json_quote
-#: escapes as json.dumps(ensure_ascii=False) does (tested over every code point). Sources: the
-#: papers (in id order, ix_paper_row) joined to theirs through ix_source_paper_id, whose entries
-#: for one paper are in the order of the sources' ids (an index orders equal keys by rowid), and
-#: grouped as they come (a correlated subquery per paper instead: the statement 440 ms, not 367,
-#: at 100k real under load ~4.7, min of 6). Tags: read by a subquery
-#: ordered by the tags' ids, only for a paper that has one. has_note: SQLite's trim() finds the
-#: candidates (ix_paper_noted), trim(note, WHITE_SPACE) decides as strip() does. One printf() a
-#: paper and a source, not a chain of ||: 263 ms against 286 at 100k real (the same bytes).
-_LIST_JSON = f"""SELECT CAST(printf('{{"id": %d, "title": %s, "short_name": %s, "starred": %s, "read": %s, \
-"has_note": %s, "sources": [%s], "tags": [%s]}}',
-    p.id, json_quote(coalesce(nullif(p.user_title, ''), p.derived_title)), json_quote(p.short_name),
-    {_true_false("p.starred")}, {_true_false("p.read")}, {_true_false(_NOTED)},
-    coalesce(group_concat({_SOURCE_JSON}, ', '), ''),
-    (CASE WHEN p.id IN (SELECT paper_id FROM paper_tag) THEN coalesce(({_TAGS_JSON}), '') ELSE '' END)
-) AS BLOB)
-FROM paper AS p {_ROW_INDEX} LEFT JOIN source AS s INDEXED BY ix_source_paper_id ON s.paper_id = p.id"""
 
 
 def _time(value: Any) -> datetime | None:
@@ -240,14 +203,20 @@ class QuickLibrary:
         ]
 
     def list_json(self, *, starred: bool = False) -> Iterator[bytes]:
-        """Each paper's object of `desk list --json`, in id order, as the UTF-8 of the JSON text
-        SQLite writes: the text ``json.dumps(summary_json(p), ensure_ascii=False)`` gives for
-        ``list_papers``' records (tests/core/test_quick.py compares the bytes). Bytes, as SQLite
-        holds them (``CAST … AS BLOB``): at 100k papers, 30 MB that are neither decoded into
-        strings here nor encoded again on the way out."""
-        where = " WHERE p.starred = 1" if starred else ""
-        sql = f"{_LIST_JSON}{where} GROUP BY p.id ORDER BY p.id"
-        cursor = self._conn.execute(sql, {"space": WHITE_SPACE})
+        """Each paper's object of `desk list --json`, in id order, as the UTF-8 of its JSON text:
+        the text ``json.dumps(summary_json(p), ensure_ascii=False)`` gives for ``list_papers``'
+        records (tests/core/test_quick.py compares the bytes). Read from ``paper_listing``, where
+        the database's triggers keep every paper's object as SQLite writes it (``listing.LIST_JSON``,
+        schema step 8): at 100k papers, reading them is ~45 ms where writing them was ~265.
+        Bytes (a BLOB): 30 MB that are neither decoded into strings here nor encoded again on
+        the way out."""
+        sql = "SELECT json FROM paper_listing ORDER BY id"
+        if starred:
+            sql = (
+                "SELECT l.json FROM paper AS p INDEXED BY ix_paper_starred JOIN paper_listing AS l"
+                " ON l.id = p.id WHERE p.starred = 1 ORDER BY p.id"
+            )
+        cursor = self._conn.execute(sql)
         while rows := cursor.fetchmany(LIST_FETCHED):
             for (text,) in rows:
                 yield text

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine
 
+from desk.core import listing
 from desk.core.db.migrations import SCHEMA_VERSION, upgrade
 from desk.core.errors import DeskError
 from desk.core.paths import DATABASE_NAME
@@ -133,7 +134,7 @@ def _copy_tables(src_path: Path, dest_path: Path, report: SalvageReport) -> None
         tables = [
             r[0]
             for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
-            if not r[0].startswith("sqlite_")
+            if not r[0].startswith("sqlite_") and r[0] != "paper_listing"  # derived: written below
         ]
         for table in tables:
             wanted = _columns(conn, "main", table)
@@ -154,6 +155,7 @@ def _copy_tables(src_path: Path, dest_path: Path, report: SalvageReport) -> None
             report.rows[table] = copied
         conn.commit()
         _drop_orphans(conn, report)
+        listing.rebuild(conn)  # from the rows saved, not from the damaged file's own
         conn.execute("DELETE FROM index_queue")  # the new library's index is built whole
         conn.commit()
     finally:

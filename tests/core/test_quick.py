@@ -384,7 +384,7 @@ def test_sqlite_json_quote_escapes_every_character_as_json_dumps_does() -> None:
 def test_white_space_is_every_character_strip_takes() -> None:
     import sys
 
-    from desk.core.quick import WHITE_SPACE
+    from desk.core.listing import WHITE_SPACE
 
     spaces = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
     assert spaces == WHITE_SPACE and spaces.strip() == ""

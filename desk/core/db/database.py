@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from desk.core import failures
+from desk.core import failures, listing
 from desk.core.db.backup import online_copy
 from desk.core.db.migrations import SCHEMA_VERSION, migrate
 from desk.core.errors import DeskError, LibraryBusy, LibraryDamaged, LibraryReadOnly
@@ -235,6 +235,18 @@ class Database:
                 raise
             raise plain from exc
 
+    def mend_listing(self) -> int:
+        """Write every paper's kept `desk list --json` object again (``desk.core.listing``) when
+        any disagrees with the papers' rows; how many disagreed (0: nothing was written). The
+        triggers keep them in every transaction: this mends a database edited without them. A
+        read-only library's are only counted."""
+        with self.reading() as session:
+            wrong = listing.differences(_driver_connection(session))
+        if wrong and not self.read_only:
+            with self.writing() as session:
+                listing.rebuild(_driver_connection(session))
+        return len(wrong)
+
     def data_version(self) -> int:
         """A number that changes whenever another connection (another process too) committed.
 
@@ -255,6 +267,11 @@ class Database:
                 self._version_conn.close()
                 self._version_conn = None
         self.engine.dispose()
+
+
+def _driver_connection(session: Session) -> Any:
+    """The sqlite3 connection under a session's transaction (statements run inside it)."""
+    return session.connection().connection.driver_connection
 
 
 def _quick_check(path: Path, *, full: bool = False) -> str | None:

@@ -26,6 +26,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     5: schema_steps.upgrade_5_covering_indexes,
     6: schema_steps.upgrade_6_paper_digest,
     7: schema_steps.upgrade_7_list_row_index,
+    8: schema_steps.upgrade_8_paper_listing,
 }
 
 

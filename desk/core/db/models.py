@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from sqlalchemy import DDL, ForeignKey, Index, String, Table, Text, UniqueConstraint, event, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from desk.core.db.schema_steps import V6_DDL
+from desk.core.db.schema_steps import V6_DDL, V8_DDL
 
 
 def utcnow() -> datetime:
@@ -258,6 +258,17 @@ class PaperDigest(Base):
     digest: Mapped[int]
 
 
-# The triggers that keep paper_digest's row (created after every table, as step 6 creates them).
-for _trigger in V6_DDL[2:]:
+class PaperListing(Base):
+    """Each paper's object of `desk list --json`, as SQLite writes it, kept by triggers on the
+    tables it reads (schema step 8), so a listing reads the objects instead of writing them."""
+
+    __tablename__ = "paper_listing"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    json: Mapped[bytes]
+
+
+# The triggers that keep paper_digest's row and paper_listing's rows (created after every table,
+# as steps 6 and 8 create them).
+for _trigger in V6_DDL[2:] + V8_DDL[2:]:
     event.listen(Base.metadata, "after_create", DDL(_trigger.replace("%", "%%")))  # DDL formats with %

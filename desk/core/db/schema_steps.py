@@ -260,3 +260,80 @@ V7_DDL = ("CREATE INDEX ix_paper_row ON paper (id, starred, read, short_name, de
 def upgrade_7_list_row_index(conn: Connection) -> None:
     """Version 7: the covering index `desk list` reads (no table changes)."""
     _run(conn, V7_DDL)
+
+
+# Version 8: each paper's object of `desk list --json`, written by SQLite and kept by triggers on
+# every table it reads (paper, source, paper_tag, tag), in the same transaction as the change.
+# Writing 100k papers' JSON took SQLite 263 ms a listing; reading it back takes ~45 ms. The
+# object is desk.core.listing's LIST_JSON, byte for byte (`desk check` compares every row): sources
+# in the order of their ids, tags in the order of theirs; has_note as str.strip() decides, with
+# every character it strips spelled out (listing.WHITE_SPACE).
+_V8_SPACE = (
+    "char(9,10,11,12,13,28,29,30,31,32,133,160,5760,8192,8193,8194,8195,8196,8197,8198,8199,8200,"
+    "8201,8202,8232,8233,8239,8287,12288)"
+)
+#: One paper's listing row, for the paper whose id is PAPER.
+_V8_ROW = """INSERT OR REPLACE INTO paper_listing (id, json) SELECT p.id, CAST(printf(
+		'{"id": %d, "title": %s, "short_name": %s, "starred": %s, "read": %s, "has_note": %s, \
+"sources": [%s], "tags": [%s]}',
+		p.id, json_quote(coalesce(nullif(p.user_title, ''), p.derived_title)), json_quote(p.short_name),
+		CASE WHEN p.starred THEN 'true' ELSE 'false' END, CASE WHEN p.read THEN 'true' ELSE 'false' END,
+		CASE WHEN trim(p.note, SPACE) != '' THEN 'true' ELSE 'false' END,
+		coalesce((SELECT group_concat(j, ', ') FROM (
+			SELECT printf('{"file": %s, "index": %d, "collection": %s}',
+			json_quote(s.file), s."index", json_quote(s.collection)) AS j FROM source AS s
+			WHERE s.paper_id = p.id ORDER BY s.id)), ''),
+		coalesce((SELECT group_concat(j, ', ') FROM (SELECT json_quote(t.name) AS j FROM paper_tag AS pt
+			JOIN tag AS t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.id)), '')
+	) AS BLOB) FROM paper AS p WHERE p.id = PAPER;""".replace("SPACE", _V8_SPACE)
+
+
+def _row(paper: str) -> str:
+    """_V8_ROW for the paper whose id is the SQL expression ``paper``."""
+    return _V8_ROW.replace("PAPER", paper)
+
+
+def _trigger(name: str, event: str, *statements: str) -> str:
+    """A trigger of step 8: ``statements`` run for each row of ``event``."""
+    body = "\n\t".join(statements)
+    return f"CREATE TRIGGER paper_listing_{name} {event} BEGIN\n\t{body}\nEND"
+
+
+_EVERY_ROW = _row("p.id").replace(" WHERE p.id = p.id;", "")  # every paper's, with no WHERE
+V8_DDL = (
+    """CREATE TABLE paper_listing (
+	id INTEGER NOT NULL,
+	json BLOB NOT NULL,
+	PRIMARY KEY (id)
+)""",
+    _EVERY_ROW,
+    _trigger("insert", "AFTER INSERT ON paper", _row("NEW.id")),
+    _trigger(
+        "update",
+        "AFTER UPDATE OF id, user_title, derived_title, short_name, starred, read, note ON paper",
+        "DELETE FROM paper_listing WHERE id = OLD.id;",
+        _row("NEW.id"),
+    ),
+    _trigger("delete", "AFTER DELETE ON paper", "DELETE FROM paper_listing WHERE id = OLD.id;"),
+    _trigger("source_insert", "AFTER INSERT ON source", _row("NEW.paper_id")),
+    _trigger("source_update", "AFTER UPDATE ON source", _row("OLD.paper_id"), _row("NEW.paper_id")),
+    _trigger("source_delete", "AFTER DELETE ON source", _row("OLD.paper_id")),
+    _trigger("tag_insert", "AFTER INSERT ON paper_tag", _row("NEW.paper_id")),
+    _trigger("tag_delete", "AFTER DELETE ON paper_tag", _row("OLD.paper_id")),
+    _trigger(
+        "tag_update",
+        "AFTER UPDATE OF paper_id, tag_id ON paper_tag",
+        _row("OLD.paper_id"),
+        _row("NEW.paper_id"),
+    ),
+    _trigger(
+        "tag_rename",
+        "AFTER UPDATE OF id, name ON tag",
+        _EVERY_ROW + "\n\t\tWHERE p.id IN (SELECT paper_id FROM paper_tag WHERE tag_id IN (OLD.id, NEW.id));",
+    ),
+)
+
+
+def upgrade_8_paper_listing(conn: Connection) -> None:
+    """Version 8: every paper's `desk list --json` object, kept by triggers (a table and its rows)."""
+    _run(conn, V8_DDL)
