@@ -7,11 +7,13 @@ method hands the work to desk/core/semantic/.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import numpy as np
 from sqlalchemy import select
 
 from desk.core import failures
@@ -33,6 +35,7 @@ Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
 READ_CHUNK = 900
+IDS_FETCHED = 8192  # ids read from the database at once (_all_ids)
 
 
 class Discovery:
@@ -56,9 +59,18 @@ class Discovery:
         raise NotImplementedError
 
     # -- the vectors -------------------------------------------------------------------------
-    def _all_ids(self) -> list[int]:
+    def _all_ids(self) -> np.ndarray:
+        """Every paper's id, ascending (int64), read IDS_FETCHED rows at a time: the window checks
+        its vectors against them once open, and a million ids as ORM rows and a list of ints took
+        ~130 MB more at their peak, which the window's thread then kept (issue 17)."""
         with self.db.reading() as session:
-            return list(session.scalars(select(Paper.id).order_by(Paper.id)))
+            raw = session.connection().connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            cursor = raw.execute(f"SELECT id FROM {Paper.__tablename__} ORDER BY id")
+            parts = [np.zeros(0, np.int64)]
+            while rows := cursor.fetchmany(IDS_FETCHED):
+                parts.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
+            return np.concatenate(parts)
 
     def _abstracts(self, ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}
@@ -131,7 +143,7 @@ class Discovery:
 
     def vector_problems(self) -> list[str]:
         """How the stored vectors differ from the database (empty when they agree)."""
-        return self.vectors.problems(self._all_ids())
+        return self.vectors.problems(self._all_ids().tolist())
 
     # -- related and recommended -------------------------------------------------------------
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:

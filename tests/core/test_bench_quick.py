@@ -130,3 +130,15 @@ def test_open_and_triage_benches_run_on_a_small_library(seeded_dir: Path, tmp_pa
     result = json.loads(out.read_text())
     assert result["selection"] == 10 and "toggle_on" in result["to_searchable_s"]
     assert 'saved:"bench unread"' in result["search_ms"]
+
+
+def test_the_window_probe_reports_its_own_memory_not_its_parents() -> None:
+    """ru_maxrss survives execve: the probe's child said the runner's peak (606 MB at a million
+    papers, the seeds' window too). Its figures are its own VmHWM and VmRSS."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import coldstart
+    finally:
+        sys.path.remove(str(BENCH))
+    assert "getrusage(" not in coldstart.CHILD and "import resource" not in coldstart.CHILD
+    assert 'rss_mb=status_mb("VmHWM")' in coldstart.CHILD

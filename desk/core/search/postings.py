@@ -312,7 +312,7 @@ class Corpus:
     _lengths: dict[str, np.ndarray] = field(default_factory=dict)
     _flags: dict[tuple[str, bool], np.ndarray] = field(default_factory=dict)
     _avg: dict[str, float] = field(default_factory=dict)
-    # Phrases re-run on every keystroke after them; this generation's answers are kept.
+    # Phrases re-run on every keystroke after them; this generation's answers are kept (ranking.py).
     phrases: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]] = field(default_factory=OrderedDict)
     _norm: OrderedDict[tuple[str, str, float], tuple[np.ndarray, np.ndarray]] = field(
         default_factory=OrderedDict

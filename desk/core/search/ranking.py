@@ -29,6 +29,7 @@ B, K1 = 0.75, 1.2
 #: counts, the rarer the more, without a common word outweighing a rare one.
 COORD_WEIGHT = 1.0
 PHRASE_CACHE = 16  # phrase answers kept per index generation
+PHRASE_KEPT = 1_000_000  # papers those answers hold in all (8 bytes each: docnum and score)
 
 
 # ---- plan: what query.py compiles to ----------------------------------------------------
@@ -155,12 +156,14 @@ def evaluate(corpus: Corpus, plan: Plan) -> Scored:
     if isinstance(plan, Negate):
         return None, ~evaluate(corpus, plan.child)[1]
     if isinstance(plan, AllOf | AnyOf):
-        results = [evaluate(corpus, c) for c in plan.children]
         op = np.logical_and if isinstance(plan, AllOf) else np.logical_or
-        mask = results[0][1].copy() if results else np.zeros(n, bool)
-        for _, m in results[1:]:
-            op(mask, m, out=mask)
-        return _sum([s for s, _ in results]), mask
+        total = _Total()
+        held: np.ndarray | None = None
+        for child in plan.children:  # each child's arrays dropped once added in
+            s, m = evaluate(corpus, child)
+            total.add(s)
+            held = m.copy() if held is None else op(held, m, out=held)
+        return total.scores, np.zeros(n, bool) if held is None else held
     return combine(corpus, plan)
 
 
@@ -171,38 +174,42 @@ def combine(corpus: Corpus, plan: Combine) -> Scored:
 
 
 def rank(corpus: Corpus, plan: Combine) -> Ranked:
-    """Evaluate a Combine; at the top level (``coordinate``) the parts each document matches are counted."""
-    parts: list[Scored] = [evaluate(corpus, p) for p in plan.shoulds]
-    must_masks: list[np.ndarray] = []
-    for must in plan.musts:
-        children = must.children if isinstance(must, AllOf) else (must,)
-        results = [evaluate(corpus, c) for c in children]
-        parts.extend(results)
-        must_masks.extend(m for _, m in results)
-    counted = None
-    if plan.coordinate:
-        counted = np.zeros(corpus.n, np.int32)
-        for _, m in parts:
+    """Evaluate a Combine; at the top level (``coordinate``) the parts each document matches are counted.
+
+    The parts (the shoulds, then each must's children) are added in as each is evaluated, in that
+    order, and dropped: a query of ten words held twenty arrays over every paper at once.
+    """
+    n = corpus.n
+    has_musts = any(must.children if isinstance(must, AllOf) else True for must in plan.musts)
+    counted = np.zeros(n, np.int32) if plan.coordinate else None
+    bonus = np.zeros(n, np.float32) if plan.coordinate else None
+    total = _Total()
+    mask: np.ndarray | None = None  # the musts' masks ANDed, or else every part's ORed
+    musts = (c for must in plan.musts for c in (must.children if isinstance(must, AllOf) else (must,)))
+    for part, must in [*((p, False) for p in plan.shoulds), *((c, True) for c in musts)]:
+        s, m = evaluate(corpus, part)
+        total.add(s)
+        if counted is not None and bonus is not None:
             counted += m
-    if must_masks:
-        mask = np.logical_and.reduce(must_masks)
-    elif parts:
-        mask = np.logical_or.reduce([m for _, m in parts])
-    else:
-        mask = np.ones(corpus.n, bool)
+            df = int(m.sum())
+            if df:  # soft coordination: each part matched adds COORD_WEIGHT x its idf
+                bonus += m * np.float32(COORD_WEIGHT * math.log(1 + (n - df + 0.5) / (df + 0.5)))
+        if must or not has_musts:
+            op = np.logical_and if must else np.logical_or
+            mask = m.copy() if mask is None else op(mask, m, out=mask)
+        del s, m
+    if mask is None:
+        mask = np.ones(n, bool)
     for f in plan.filters:
         mask &= evaluate(corpus, f)[1]
     for neg in plan.negatives:
         mask &= ~evaluate(corpus, neg)[1]
-    relevance = _sum([s for s, _ in parts])
-    if counted is not None:  # soft coordination: each part matched adds COORD_WEIGHT x its idf
-        n = corpus.n
-        bonus = np.zeros(n, np.float32)
-        for _, m in parts:
-            df = int(m.sum())
-            if df:
-                bonus += m * np.float32(COORD_WEIGHT * math.log(1 + (n - df + 0.5) / (df + 0.5)))
-        relevance = bonus if relevance is None else relevance + bonus
+    relevance = total.scores
+    if bonus is not None:
+        if relevance is None:
+            relevance = bonus
+        else:
+            relevance += bonus
     return Ranked(relevance, mask, None, counted)
 
 
@@ -219,21 +226,30 @@ def top(
     if by_id or (ranked.relevance is None and ranked.parts is None):
         docs = docs[np.argsort(corpus.ids[docs], kind="stable")][:k]
         return total, docs, _shown(ranked, docs), np.zeros(len(docs))
-    parts = ranked.parts[docs].astype(np.int64) if ranked.parts is not None else np.zeros(total, np.int64)
-    values = ranked.relevance[docs].astype(np.float64) if ranked.relevance is not None else np.zeros(total)
+    # float32 relevance compared as it is (the same order as in float64: a million matches made
+    # three more arrays of 8 bytes each), and without the parts when there is one tier
+    values = ranked.relevance[docs] if ranked.relevance is not None else np.zeros(total, np.float32)
+    if values.dtype != np.float32:
+        values = values.astype(np.float64)
+    parts = ranked.parts[docs].astype(np.int64) if ranked.parts is not None else None
     if total > k:
         if not k:
-            return total, docs[:0], _shown(ranked, docs[:0]), values[:0]
-        # Every document with more parts than the k-th best; of those with as many, the most relevant.
-        kth_parts = np.partition(parts, total - k)[total - k]
-        more, level = parts > kth_parts, parts == kth_parts
-        wanted = k - int(more.sum())
-        at_level = values[level]
-        kth_value = np.partition(at_level, len(at_level) - wanted)[len(at_level) - wanted]
-        keep = np.flatnonzero(more | (level & (values >= kth_value)))
-        docs, parts, values = docs[keep], parts[keep], values[keep]
-    order = np.lexsort((corpus.ids[docs], -values, -parts))[:k]
-    return total, docs[order], _shown(ranked, docs[order]), values[order]
+            return total, docs[:0], _shown(ranked, docs[:0]), values[:0].astype(np.float64)
+        if parts is None:
+            kth_value = np.partition(values, total - k)[total - k]
+            keep = np.flatnonzero(values >= kth_value)
+        else:  # every document with more parts than the k-th best; of those with as many, the most relevant
+            kth_parts = np.partition(parts, total - k)[total - k]
+            more, level = parts > kth_parts, parts == kth_parts
+            wanted = k - int(more.sum())
+            at_level = values[level]
+            kth_value = np.partition(at_level, len(at_level) - wanted)[len(at_level) - wanted]
+            keep = np.flatnonzero(more | (level & (values >= kth_value)))
+            parts = parts[keep]
+        docs, values = docs[keep], values[keep]
+    keys = (corpus.ids[docs], -values) if parts is None else (corpus.ids[docs], -values, -parts)
+    order = np.lexsort(keys)[:k]
+    return total, docs[order], _shown(ranked, docs[order]), values[order].astype(np.float64)
 
 
 def _shown(ranked: Ranked, docs: np.ndarray) -> np.ndarray:
@@ -286,12 +302,24 @@ def _union(arrays: list[np.ndarray]) -> np.ndarray:
 
 
 def _phrase(corpus: Corpus, plan: PhraseTerms) -> Scored:
+    """A phrase's scores and mask over every paper. The answer is kept as the papers where it
+    holds and their scores (dense, sixteen phrases held 80 MB at a million papers), at most
+    PHRASE_CACHE answers and PHRASE_KEPT papers in all."""
     cached = corpus.phrases.get(plan)
     if cached is None:
-        cached = corpus.phrases[plan] = _phrase_uncached(corpus, plan)
-        if len(corpus.phrases) > PHRASE_CACHE:
-            corpus.phrases.popitem(last=False)
-    return cached[0].copy(), cached[1].copy()
+        scores, mask = _phrase_uncached(corpus, plan)
+        docs = np.flatnonzero(mask).astype(np.int32)
+        corpus.phrases[plan] = (docs, scores[docs])
+        held = sum(len(d) for d, _ in corpus.phrases.values())
+        while len(corpus.phrases) > 1 and (len(corpus.phrases) > PHRASE_CACHE or held > PHRASE_KEPT):
+            held -= len(corpus.phrases.popitem(last=False)[1][0])
+        return scores, mask
+    docs, at = cached
+    scores = np.zeros(corpus.n, np.float32)
+    scores[docs] = at
+    mask = np.zeros(corpus.n, bool)
+    mask[docs] = True
+    return scores, mask
 
 
 def _phrase_uncached(corpus: Corpus, plan: PhraseTerms) -> tuple[np.ndarray, np.ndarray]:
@@ -392,11 +420,16 @@ def _slot_docs(corpus: Corpus, fieldname: str, terms: tuple[str, ...]) -> np.nda
     return _union([corpus.postings(fieldname, t)[0] for t in terms])
 
 
-def _sum(scores: Sequence[np.ndarray | None]) -> np.ndarray | None:
-    present = [s for s in scores if s is not None]
-    if not present:
-        return None
-    total = present[0].astype(np.float32, copy=True)
-    for s in present[1:]:
-        total += s
-    return total
+class _Total:
+    """Scores added one part at a time (float32, in the parts' order; None: all zero so far)."""
+
+    def __init__(self) -> None:
+        self.scores: np.ndarray | None = None
+
+    def add(self, scores: np.ndarray | None) -> None:
+        if scores is None:
+            return
+        if self.scores is None:
+            self.scores = scores.astype(np.float32, copy=True)
+        else:
+            self.scores += scores

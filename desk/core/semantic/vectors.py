@@ -30,6 +30,9 @@ Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, f
 FIT_SAMPLE = 5000  # papers the model is fitted on at most (a seeded sample beyond): bounds the fit's cost
 CHUNK = 2000  # papers read and encoded at once
 COSINES_KEPT = 4  # query vectors whose cosines with every paper are kept (4 bytes a paper each)
+#: Ids arrays (an index generation's) whose store rows are kept: 17 bytes a paper each, and each
+#: holds its array (a window's edits make a generation each; nine held 150 MB at a million papers).
+MAPS_KEPT = 2
 REFIT_GROWTH = 2.0  # refit when the library holds this many times the papers the model saw
 
 
@@ -72,16 +75,16 @@ class SemanticVectors:
 
     # ---- keeping up with the database -----------------------------------------------------
 
-    def pending(self, ids: Sequence[int]) -> bool:
-        """True when ``ensure`` has work to do for a library holding ``ids``."""
+    def pending(self, ids: Sequence[int] | np.ndarray) -> bool:
+        """True when ``ensure`` has work to do for a library holding ``ids`` (distinct)."""
         data = self._current
         if data is None:
             return True
-        wanted = np.asarray(sorted(ids), np.int64)
+        wanted = np.sort(np.asarray(ids, np.int64))  # not sorted(): a million numpy scalars
         return len(wanted) != len(data.ids) or bool(np.any(wanted != data.ids))
 
     def ensure(
-        self, ids: Sequence[int], abstracts: Abstracts, progress: Progress | None = None
+        self, ids: Sequence[int] | np.ndarray, abstracts: Abstracts, progress: Progress | None = None
     ) -> str | None:
         """Bring the store up to date for papers ``ids``; what was done ("built", …) or None.
 
@@ -90,7 +93,7 @@ class SemanticVectors:
         with self._building:
             if self._current is None:
                 found = self.load()
-                if found is not StoreState.OK and not ids:
+                if found is not StoreState.OK and not len(ids):
                     return None
             else:
                 found = StoreState.OK
@@ -102,7 +105,7 @@ class SemanticVectors:
                         store.write(self.directory, self._current)
                         self._map_written()
                 return None
-            wanted = np.asarray(sorted(set(ids)), np.int64)
+            wanted = np.unique(np.asarray(ids, np.int64))
             data = self._current
             if data is None or len(wanted) > REFIT_GROWTH * max(1, data.fitted_on):
                 reason = "built" if found is StoreState.MISSING or data is None else "refitted"
@@ -220,7 +223,7 @@ class SemanticVectors:
         rows = np.searchsorted(data.ids, ids)
         rows = np.minimum(rows, max(0, len(data.ids) - 1))
         known = (data.ids[rows] == ids) if len(data.ids) else np.zeros(len(ids), bool)
-        if len(self._maps) > 8:
+        if len(self._maps) >= MAPS_KEPT:
             self._maps.clear()
         self._maps[key] = (ids, rows, known)
         return rows, known
