@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from desk.core import failures
+from desk.core import failures, listing
 from desk.core.analysis import Analysed, analyse_many
 from desk.core.db import Database, Paper
 from desk.core.db.models import utcnow
@@ -139,6 +139,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             if item.key not in ids and item.key not in fresh:
                 fresh[item.key] = item
                 first_row[item.key] = row
+        listing.defer(cur)  # the listing's objects of what this file adds: written once, below
         if fresh:
             rows = [
                 (i.key, i.raw, i.readable, i.title, i.short_name, False, False, "", 1, now, now)
@@ -175,6 +176,7 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             [(now, paper_id) for paper_id in sorted(touched)],
         )
         queued = [*outcome.added_ids, *touched]
+        listing.write_deferred(cur, queued)
         if queued:
             cur.executemany(_insert_sql("index_queue", ("paper_id",), "OR IGNORE"), [(i,) for i in queued])
         cur.execute(

@@ -13,6 +13,7 @@ Plain DB-API connections (sqlite3's, or SQLAlchemy's raw one): no ORM here, so t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
@@ -74,19 +75,55 @@ def _pairs(cursor: Any) -> Iterator[tuple[int, bytes]]:
 
 
 def _differing(kept: Iterable[tuple[int, bytes]], written: Iterable[tuple[int, bytes]]) -> list[int]:
-    """Ids whose object differs between two id-ordered streams, or is in one stream only."""
-    left, right = dict(kept), dict(written)
-    return sorted(i for i in left.keys() | right.keys() if left.get(i) != right.get(i))
+    """Ids whose object differs between two streams in ascending id order, or is in one only
+    (a merge of the two: a million papers' objects are never all held at once)."""
+    wrong: list[int] = []
+    end = (1 << 63, b"")
+    left, right = iter(kept), iter(written)
+    a, b = next(left, end), next(right, end)
+    while a is not end or b is not end:
+        if a[0] == b[0]:
+            if a[1] != b[1]:
+                wrong.append(a[0])
+            a, b = next(left, end), next(right, end)
+        elif a[0] < b[0]:
+            wrong.append(a[0])
+            a = next(left, end)
+        else:
+            wrong.append(b[0])
+            b = next(right, end)
+    return wrong
 
 
 def differences(conn: Rows) -> list[int]:
     """Ids of the papers whose kept object is not the one their rows give now, or that have
-    a kept object and no paper (or the reverse): empty when the triggers kept every one."""
+    a kept object and no paper (or the reverse): empty when the triggers kept every one. A
+    writer's deferral left behind (see :func:`defer`) counts as a difference of id 0."""
+    stuck = [0] if conn.execute("SELECT 1 FROM paper_listing_deferred LIMIT 1").fetchone() else []
     kept = _pairs(conn.execute("SELECT id, json FROM paper_listing ORDER BY id"))
-    return _differing(kept, _pairs(conn.execute(_WRITTEN, {"space": WHITE_SPACE})))
+    return stuck + _differing(kept, _pairs(conn.execute(_WRITTEN, {"space": WHITE_SPACE})))
 
 
 def rebuild(conn: Rows) -> None:
     """Write every paper's object again (inside the caller's transaction)."""
+    conn.execute("DELETE FROM paper_listing_deferred")
     conn.execute("DELETE FROM paper_listing")
     conn.execute(f"INSERT INTO paper_listing (id, json) {_WRITTEN}", {"space": WHITE_SPACE})
+
+
+def defer(conn: Rows) -> None:
+    """From here to :func:`write_deferred`, in one transaction, the insert triggers of papers
+    and sources stand aside (schema step 8): the caller writes the objects of what it inserts
+    in one statement instead (the importer: ~4 µs a paper against ~21 for the triggers)."""
+    conn.execute("INSERT OR IGNORE INTO paper_listing_deferred (id) VALUES (1)")
+
+
+def write_deferred(conn: Rows, ids: Iterable[int]) -> None:
+    """Write the objects of the papers ``ids`` (every paper inserted, or given a source, since
+    :func:`defer`), and let the insert triggers work again."""
+    conn.execute(
+        f"INSERT OR REPLACE INTO paper_listing (id, json) SELECT p.id, {LIST_JSON.removeprefix('SELECT ')}"
+        " WHERE p.id IN (SELECT value FROM json_each(:ids)) GROUP BY p.id",
+        {"ids": json.dumps(sorted(set(ids))), "space": WHITE_SPACE},
+    )
+    conn.execute("DELETE FROM paper_listing_deferred")

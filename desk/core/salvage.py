@@ -134,7 +134,7 @@ def _copy_tables(src_path: Path, dest_path: Path, report: SalvageReport) -> None
         tables = [
             r[0]
             for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
-            if not r[0].startswith("sqlite_") and r[0] != "paper_listing"  # derived: written below
+            if not r[0].startswith("sqlite_") and not r[0].startswith("paper_listing")  # derived: below
         ]
         for table in tables:
             wanted = _columns(conn, "main", table)

@@ -94,10 +94,13 @@ def test_version_2_keys_become_digests_and_reimports_still_match(seeded_dir: Pat
         (rows[0][0], "9", "2026-01-01"),
     )
     conn.execute("INSERT INTO key_alias (key, paper_id, merge_id) VALUES (?, ?, 1)", (alias_text, rows[0][0]))
-    listing_triggers = conn.execute("SELECT name FROM sqlite_master WHERE name LIKE 'paper_listing_%'")
+    listing_triggers = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'paper_listing_%'"
+    )
     for (trigger,) in listing_triggers.fetchall():
         conn.execute(f"DROP TRIGGER {trigger}")  # version 8's
     conn.execute("DROP TABLE paper_listing")
+    conn.execute("DROP TABLE paper_listing_deferred")
     for table in ("trash_entry", "removed_list", "history_step", "saved_search", "paper_tag", "tag"):
         conn.execute(f"DROP TABLE {table}")  # version 4's tables
     for index in ("ix_paper_rev", "ix_paper_noted", "ix_source_collection_paper"):
