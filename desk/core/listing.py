@@ -5,7 +5,8 @@ the database's triggers keep each paper's object in ``paper_listing``, rewritten
 transaction as any change to what it shows (the paper's row, its sources, its tags, a tag's
 name), so a listing reads them (~45 ms). :data:`LIST_JSON` is how SQLite writes them from the
 rows; :func:`differences` compares every kept object with it (`desk check`) and :func:`rebuild`
-writes them all again (`desk check` when they disagree, `desk reindex`).
+writes them all again (`desk check` when they disagree, a salvage). The importer writes the
+objects of what it inserts itself, in one statement (:func:`defer`, :func:`write_deferred`).
 
 Plain DB-API connections (sqlite3's, or SQLAlchemy's raw one): no ORM here, so that
 ``desk.core.quick`` can import it.
