@@ -351,3 +351,37 @@ def test_intersections_and_union_sizes_of_sorted_docnums(sets: list[set[int]]) -
     assert ranking._union_size(arrays) == len(set().union(*sets))
     a, b = arrays[0], arrays[-1]
     assert ranking._intersect(a, b).tolist() == sorted(sets[0] & sets[-1])
+
+
+@pytest.mark.parametrize("which", ["index", "with_deletions"])
+def test_how_often_a_pair_stands_together_is_counted_or_estimated_from_a_sample(
+    which: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ranking.phrase_frequency: exact (Whoosh's Phrase query's count) while the papers holding
+    both words fit the sample, near it when a sample of them is read, and asked once a generation."""
+    from desk.core.search import ranking
+    from desk.core.search.schema import analyze
+
+    corpus = _corpus(request.getfixturevalue(which))
+    corpus.phrase_counts.clear()
+    monkeypatch.setattr(ranking, "PAIR_SAMPLE", len(dev_abstracts()))  # every holder read
+    pairs = {tuple(analyze(text)[k : k + 2]) for text in dev_abstracts()[:60] for k in (0, 3, 7)}
+    for pair in sorted(p for p in pairs if len(p) == 2):
+        want = len(_whoosh_phrase(corpus, "abstract", list(pair)))
+        assert ranking.phrase_frequency(corpus, "abstract", pair) == want, pair
+    read = corpus.positions_read
+    assert ranking.phrase_frequency(corpus, "abstract", pair) == want  # kept: no positions read
+    assert corpus.positions_read == read
+
+    monkeypatch.setattr(ranking, "PAIR_SAMPLE", 40)
+    counts = {}
+    for text in dev_abstracts()[:300]:
+        stems = analyze(text)
+        for k in range(len(stems) - 1):
+            counts[(stems[k], stems[k + 1])] = counts.get((stems[k], stems[k + 1]), 0) + 1
+    common = sorted(counts, key=counts.__getitem__, reverse=True)[:5]
+    corpus.phrase_counts.clear()
+    for pair in common:
+        want = len(_whoosh_phrase(corpus, "abstract", list(pair)))
+        estimate = ranking.phrase_frequency(corpus, "abstract", pair)
+        assert want / 2 <= estimate <= want * 2, (pair, want, estimate)

@@ -198,11 +198,73 @@ def test_the_paper_whose_sentence_holds_the_query_words_comes_first(tmp_path: Pa
     assert ids(ix.search("sparse memory tokens"))[:2] == [2, 1]
 
 
-def test_the_parts_of_one_hyphenated_word_are_no_proximity_pair() -> None:
-    """ "fine-tuning" requires both parts already: only "guided" next to "fine" can earn proximity."""
+def test_the_parts_of_one_hyphenated_word_are_a_proximity_pair() -> None:
+    """ "fine-tuning" requires both parts anywhere; they earn the pair's bonus where they stand
+    together, as "guided" next to "fine" does."""
     words = compile_query(parse("guided fine-tuning")).words
     rescorer = Rescorer(words, lambda stem: 10, {}, 1000)
-    assert {(words[a].surface, words[b].surface) for a, b in rescorer.pairs} == {("guided", "fine")}
+    assert {(words[a].surface, words[b].surface) for a, b in rescorer.pairs} == {
+        ("guided", "fine"),
+        ("fine", "tuning"),
+    }
+
+
+def test_a_pair_earns_the_idf_of_the_papers_where_its_words_stand_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two pairs of equally common words: the one that rarely stands together earns more, and
+    each pair's frequency is asked once, only when a candidate holds it."""
+    monkeypatch.setattr(rescore, "SENTENCE_WEIGHT", 0.0)  # proximity alone here
+    words = compile_query(parse("feature based knowledge distillation")).words
+    feature, based, knowledge, distillation = (w.stem for w in words)
+    together = {(feature, based): 6, (based, knowledge): 2, (knowledge, distillation): 60}
+    asked: list[tuple[str, str]] = []
+
+    def pair_frequency(first: str, second: str) -> int:
+        asked.append((first, second))
+        return together[(first, second)]
+
+    rescorer = Rescorer(words, lambda stem: 120, {}, 2400, pair_frequency)
+    hl = Highlighter([w.stem for w in words])
+
+    def bonus(text: str) -> float:
+        return rescorer.bonus([(text, hl.matches(text))])
+
+    rare, common = bonus("a feature based method"), bonus("a knowledge distillation method")
+    assert rare == pytest.approx(rescore.PROXIMITY_WEIGHT * rescore.idf(6, 2400))
+    assert common == pytest.approx(rescore.PROXIMITY_WEIGHT * rescore.idf(60, 2400))
+    assert rare > common
+    bonus("feature based. Then knowledge distillation")
+    assert asked == [(feature, based), (knowledge, distillation)]  # never (based, knowledge)
+    # without counts the pair's words stand for it, as before
+    plain = Rescorer(words, lambda stem: 120, {}, 2400)
+    text = "a feature based method"
+    assert plain.bonus([(text, hl.matches(text))]) == pytest.approx(
+        rescore.PROXIMITY_WEIGHT * rescore.idf(120, 2400)
+    )
+
+
+def test_a_paper_holding_a_rare_pair_outranks_one_holding_a_common_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both papers hold the three words, each with one adjacent pair. "memory tokens" stands
+    together in eleven papers, "tokens transfer" in one: the paper holding the rare pair comes
+    first, although the shorter one would on the pairs' words alone."""
+    common = "Memory tokens help us transfer context."
+    rare = "A memory of many tokens transfer context to later layers."
+    filler = ["Memory tokens store the context, and later the tokens get a transfer."] * 10
+    filler += [f"Unrelated abstract {i} about graph colouring and scheduling." for i in range(30)]
+    abstracts = [common, rare, *filler]
+    docs = [IndexDoc(i + 1, 1, "Paper", "", a, "", False, False, ("C",)) for i, a in enumerate(abstracts)]
+    ix = SearchIndex(tmp_path / "index")
+    ix.rebuild(docs, len(docs))
+    assert ids(ix.search("memory tokens transfer"))[0] == 2
+
+    def mean_idf(self: Rescorer, a: int, b: int) -> float:  # the pair's words stand for it
+        return (self.idf[self.words[a].stem] + self.idf[self.words[b].stem]) / 2
+
+    monkeypatch.setattr(rescore.Rescorer, "_pair", mean_idf)
+    assert ids(ix.search("memory tokens transfer"))[0] == 1
 
 
 def test_rescorer_weighs_a_rare_form_of_a_common_stem() -> None:

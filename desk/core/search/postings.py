@@ -314,6 +314,8 @@ class Corpus:
     _avg: dict[str, float] = field(default_factory=dict)
     # Phrases re-run on every keystroke after them; this generation's answers are kept (ranking.py).
     phrases: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]] = field(default_factory=OrderedDict)
+    # (field, *stems) -> about how many papers hold the stems in a row (ranking.phrase_frequency)
+    phrase_counts: dict[tuple[str, ...], int] = field(default_factory=dict)
     _norm: OrderedDict[tuple[str, str, float], tuple[np.ndarray, np.ndarray]] = field(
         default_factory=OrderedDict
     )

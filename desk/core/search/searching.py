@@ -20,7 +20,7 @@ from desk.core.search.hits import Found, make_hits, ms, stored_fields
 from desk.core.search.model import Marks, SearchResult
 from desk.core.search.postings import Corpus
 from desk.core.search.query import ParsedQuery, parse
-from desk.core.search.ranking import rank, top
+from desk.core.search.ranking import phrase_frequency, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import TEXT_FIELDS, analyze
 from desk.core.search.snippets import Highlighter
@@ -140,6 +140,7 @@ def _rescore(
         lambda stem: max(corpus.doc_frequency(f, stem) for f in ("title", "abstract")),
         lexicon.counts,
         max(1, corpus.n),
+        lambda first, second: phrase_frequency(corpus, "abstract", (first, second)),
     )
     if not rescorer.active:
         return found
