@@ -29,11 +29,11 @@ B, K1 = 0.75, 1.2
 #: counts, the rarer the more, without a common word outweighing a rare one.
 COORD_WEIGHT = 1.0
 PHRASE_CACHE = 16  # phrase answers kept per index generation
+PHRASE_KEPT = 1_000_000  # papers those answers hold in all (8 bytes each: docnum and score)
 #: Papers holding every word of a pair whose positions are read to count where the words stand
 #: together (phrase_frequency): beyond it, a sample of them is read and the count scaled.
 PAIR_SAMPLE = 256
 PAIR_COUNTS_KEPT = 4096  # pairs counted per index generation
-PHRASE_KEPT = 1_000_000  # papers those answers hold in all (8 bytes each: docnum and score)
 
 
 # ---- plan: what query.py compiles to ----------------------------------------------------
