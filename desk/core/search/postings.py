@@ -1,10 +1,9 @@
 """Whoosh postings read whole into numpy arrays, per immutable segment.
 
-Whoosh's matcher trees cost several Python calls per posting, which a common
-word at 100k abstracts turns into hundreds of milliseconds. Here posting
-blocks are decoded whole into numpy arrays (cached per immutable segment),
-and field lengths, flags and ids become dense per-document arrays that
-ranking.py scores over.
+Whoosh's matcher trees cost several Python calls per posting, which a common word at 100k
+abstracts turns into hundreds of milliseconds. Here posting blocks are decoded whole into numpy
+arrays (cached per immutable segment), and field lengths, flags and ids become dense per-document
+arrays that ranking.py scores over.
 """
 
 from __future__ import annotations
@@ -312,9 +311,8 @@ class Corpus:
     _lengths: dict[str, np.ndarray] = field(default_factory=dict)
     _flags: dict[tuple[str, bool], np.ndarray] = field(default_factory=dict)
     _avg: dict[str, float] = field(default_factory=dict)
-    # Phrases re-run on every keystroke after them; this generation's answers are kept (ranking.py).
+    # Phrases re-run on every keystroke after them: this generation's answers and counts (ranking.py).
     phrases: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]] = field(default_factory=OrderedDict)
-    # (field, *stems) -> about how many papers hold the stems in a row (ranking.phrase_frequency)
     phrase_counts: dict[tuple[str, ...], int] = field(default_factory=dict)
     _norm: OrderedDict[tuple[str, str, float], tuple[np.ndarray, np.ndarray]] = field(
         default_factory=OrderedDict
