@@ -19,6 +19,7 @@ from sqlalchemy import select
 from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
+from desk.core.semantic.minilm import ModelError
 from desk.core.sorting import IdScores
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run tim
 
     from desk.core.db import Database
     from desk.core.search import SearchIndex, SearchResult
+    from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.recommend import Words
     from desk.core.semantic.store import Vectors
     from desk.core.semantic.vectors import SemanticVectors
@@ -45,6 +47,7 @@ class Discovery:
     directory: Path
     index: SearchIndex
     vectors: SemanticVectors
+    encoded: EncodedVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
     vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
     _recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
@@ -85,7 +88,8 @@ class Discovery:
         """True when the semantic vectors lag behind the database (``ensure_vectors`` has work)."""
         if self.vectors.current is None:
             self.vectors.load()
-        return self.vectors.pending(self._all_ids())
+        ids = self._all_ids()
+        return self.vectors.pending(ids) or self.encoded.pending(ids)
 
     def ensure_vectors(self, progress: Progress | None = None) -> str | None:
         """Build or update the semantic vectors (after an import, off its critical path).
@@ -95,10 +99,27 @@ class Discovery:
         used in memory, and search works without them meanwhile.
         """
         try:
-            return self.vectors.ensure(self._all_ids(), self._abstracts, progress)
+            done = self.vectors.ensure(self._all_ids(), self._abstracts, progress)
         except OSError as exc:  # derived and optional: said by check, not an error of the library
             log.info("the semantic vectors could not be written: %s", exc)
             return f"could not be written ({failures.reason(exc)})"
+        encoded = self.ensure_encoded(progress)
+        return done or encoded
+
+    def ensure_encoded(
+        self, progress: Progress | None = None, cancel: threading.Event | None = None
+    ) -> str | None:
+        """Bring the sentence encoder's vectors up to date (encoded.py); what was done, or None.
+
+        Their store failing to be written or their model to be read is logged, not raised: search
+        then fuses LSA alone, as it does before they are built."""
+        if not self.encoded.pending(self._all_ids()):
+            return None
+        try:
+            return self.encoded.ensure(self._all_ids(), self._abstracts, progress, cancel)
+        except (OSError, ModelError) as exc:
+            log.info("the sentence-encoder vectors could not be built: %s", exc)
+            return None
 
     def ensure_vectors_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
         """Like ensure_vectors, but the build runs in a process of its own (the window's threads
@@ -117,6 +138,7 @@ class Discovery:
                 return None
             return self.ensure_vectors()  # the process could not start or failed: here, then
         self.vectors.load()
+        self.encoded.load()
         return "built" if pending else None
 
     def check_vectors(self) -> list[str]:
@@ -143,7 +165,8 @@ class Discovery:
 
     def vector_problems(self) -> list[str]:
         """How the stored vectors differ from the database (empty when they agree)."""
-        return self.vectors.problems(self._all_ids().tolist())
+        ids = self._all_ids().tolist()
+        return self.vectors.problems(ids) + self.encoded.problems(ids)
 
     # -- related and recommended -------------------------------------------------------------
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:

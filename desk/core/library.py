@@ -34,6 +34,8 @@ from desk.core.records import (
     page_of,
 )
 from desk.core.search import SearchIndex, SearchResult
+from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
+from desk.core.semantic.encoded import EncodedVectors
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
 from desk.core.tuning import Tuning
@@ -128,6 +130,9 @@ class Library(Workflow, Discovery):
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
         self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
         self.index.semantic = self.vectors
+        # The sentence encoder's vectors, fused with LSA's once they cover the library.
+        self.encoded = EncodedVectors(directory / ENCODED_DIR_NAME)
+        self.index.encoded = self.encoded
 
     @property
     def _dupes(self) -> DuplicateFinder:

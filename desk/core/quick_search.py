@@ -19,6 +19,7 @@ from desk.core.quick import QuickLibrary, id_digest_of
 from desk.core.records import ResultPage, page_of
 
 if TYPE_CHECKING:
+    from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.vectors import SemanticVectors
 
 
@@ -70,6 +71,22 @@ def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
     return id_digest_of(data.ids.astype(np.int64)) != reader.id_digest()
 
 
+def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) -> EncodedVectors | bool:
+    """The sentence encoder's store, read and current; True when the library has none to have
+    (no model, too many papers); False when it is due (missing, damaged or behind)."""
+    from desk.core.semantic.encoded import DIR_NAME
+    from desk.core.semantic.encoded import EncodedVectors as Store
+
+    data = vectors.current
+    assert data is not None  # not lagging
+    encoded = Store(directory / DIR_NAME)
+    if not encoded.wanted(data.ids):
+        return True
+    if not encoded.load() or encoded.ids is None:
+        return False
+    return encoded if id_digest_of(encoded.ids) == reader.id_digest() else False
+
+
 def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:
     """The page ``Library.search(query, limit, sort=sort)`` gives, or None (see the module's doc)."""
     if sort != "relevance":
@@ -82,8 +99,12 @@ def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: 
     vectors.load(verify="changed")  # files as written are not read for their CRCs (store.py)
     if _lagging(vectors, reader):
         return None  # missing, damaged or behind: the Library brings them up to date first
+    encoded = _encoded(directory, vectors, reader)
+    if encoded is False:
+        return None  # the sentence encoder's vectors are due: the Library builds them first
     index = SearchIndex(directory / INDEX_DIR_NAME, one_shot=True)
     index.semantic = vectors
+    index.encoded = None if isinstance(encoded, bool) else encoded
     filters = QuickFilters(reader)
     try:
         result = index.search(query, limit=limit, tags=filters)

@@ -176,7 +176,9 @@ def test_store_stale_after_import_is_updated(topics: Library, tmp_path: Path) ->
     more = ["Point cloud denoising removes outliers from noisy scans of points with a graph network."]
     topics.import_paths([write_list(tmp_path / "more.txt", more)])
     problems = topics.vector_problems()
-    assert len(problems) == 1 and "1 papers missing from the store" in problems[0]
+    # LSA's store, then the sentence encoder's where its model is installed
+    assert len(problems) == 1 + topics.encoded.available
+    assert all("1 papers missing from the store" in p for p in problems)
     assert topics.ensure_vectors() == "updated"  # placed by the fitted model, no refit
     assert topics.vector_problems() == []
     new = _id_of(topics, "Point cloud denoising")
@@ -189,7 +191,7 @@ def test_store_never_unpickles(topics: Library) -> None:
     planted = folder / "ids.npy"
     np.save(planted, np.array([object()], dtype=object), allow_pickle=True)
     meta = json.loads((folder / store.MANIFEST_NAME).read_text())
-    meta["files"]["ids"] = {"shape": [1], "crc32": store._crc(planted)}
+    meta["files"]["ids"] = {"shape": [1], "crc32": store.file_crc(planted)}
     (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))
     with pytest.raises(StoreError) as err:
         store.read(folder)
@@ -234,7 +236,7 @@ def test_vectors_are_held_and_stored_as_int16_and_float_stores_read_alike(topics
         np.save(folder / "old.npy", floats.astype(dtype), allow_pickle=False)
         os.replace(folder / "old.npy", path)
         meta = json.loads((folder / store.MANIFEST_NAME).read_text())
-        meta["files"]["vectors"]["crc32"] = store._crc(path)
+        meta["files"]["vectors"]["crc32"] = store.file_crc(path)
         (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))
         old = store.read(folder)
         assert old.vectors.dtype == np.int16
@@ -285,8 +287,8 @@ def test_a_one_shot_read_skips_the_crcs_of_files_as_written_and_checks_any_other
         info = (folder / f"{name}.npy").stat()
         assert (entry["size"], entry["mtime_ns"]) == (info.st_size, info.st_mtime_ns)
     crcs: list[Path] = []
-    real_crc = store._crc
-    monkeypatch.setattr(store, "_crc", lambda path: crcs.append(path) or real_crc(path))
+    real_crc = store.file_crc
+    monkeypatch.setattr(store, "file_crc", lambda path: crcs.append(path) or real_crc(path))
     whole, quick = store.read(folder), store.read(folder, verify="changed")
     assert len(crcs) == len(store.ARRAYS)  # the full read's only
     assert np.array_equal(whole.ids, quick.ids) and np.array_equal(whole.vectors, quick.vectors)
@@ -380,18 +382,18 @@ def test_a_query_whose_words_fill_a_page_reads_only_its_hits_cosines(
     assert result.total >= fusion.JOIN_BELOW
     assert [h.id for h in result.hits] == [i for i, _ in full]
     assert [h.score for h in result.hits] == pytest.approx([s for _, s in full], rel=1e-6)
-    vectors = real.index.semantic
-    real.index.semantic = None
+    vectors, encoded = real.index.semantic, real.index.encoded
+    real.index.semantic = real.index.encoded = None
     try:
         assert real.search_ids(query, 50).total == result.total  # no paper joined on meaning alone
     finally:
-        real.index.semantic = vectors
+        real.index.semantic, real.index.encoded = vectors, encoded
     few = real.search_ids("radiance", 50)  # few matches: the nearest papers in meaning join
     assert computed == [400]
-    real.index.semantic = None
+    real.index.semantic = real.index.encoded = None
     try:
         words = real.search_ids("radiance", 50)
     finally:
-        real.index.semantic = vectors
+        real.index.semantic, real.index.encoded = vectors, encoded
     assert 0 < words.total < fusion.JOIN_BELOW and few.total > words.total
     assert {h.id for h in words.hits} < {h.id for h in few.hits}

@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is need
     from desk.core.search.searching import Order
     from desk.core.search.segment_merge import MergedSegment
     from desk.core.search.staging import StagedSegment
+    from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.vectors import SemanticVectors
     from desk.core.workers import WorkerPool
 
@@ -88,6 +89,7 @@ class SearchIndex:
         self._lexicon = Lexicon(self.directory / LEXICON_NAME, lazy=one_shot)
         #: The meaning of the words, fused into ranked searches once the library's vectors are ready.
         self.semantic: SemanticVectors | None = None
+        self.encoded: EncodedVectors | None = None  # the sentence encoder's, fused once complete
         self._acronyms = Acronyms(self.directory / ACRONYMS_NAME)
         check()  # once per process: is the installed Whoosh the one the fast paths were verified with?
 
@@ -498,6 +500,7 @@ class SearchIndex:
                     started,
                     tags,
                     order,
+                    self.encoded,
                 )
             except Exception:  # a damaged index must not take the search box down
                 # Not the query itself: what a user searches for stays out of the log.

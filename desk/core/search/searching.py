@@ -25,9 +25,10 @@ from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import TEXT_FIELDS, analyze
 from desk.core.search.snippets import Highlighter
 from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
-from desk.core.semantic.fusion import JOIN_BELOW, fuse, nearest
+from desk.core.semantic.fusion import ENCODER_SHARE, JOIN_BELOW, LSA_SHARE, fuse, nearest
 
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
+    from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.vectors import SemanticVectors
 
 #: A sort other than relevance: given the ids of the matches best first, their positions in order.
@@ -49,6 +50,7 @@ def run_search(
     started: float,
     tags: TagLookup | None = None,
     order: Order | None = None,
+    encoded: EncodedVectors | None = None,
 ) -> SearchResult:
     """The SearchResult of a parsed and compiled ``query`` (see SearchIndex.search)."""
     depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
@@ -94,8 +96,8 @@ def run_search(
         found = [found[int(i)] for i in positions]
     elif compiled.ranked and compiled.words:
         found = _rescore(corpus, lexicon, compiled, found, hl, stored)
-        if semantic is not None:
-            found, joined = _fuse(semantic, corpus, compiled, found, total)
+        if semantic is not None or encoded is not None:
+            found, joined = _fuse(semantic, encoded, corpus, compiled, found, total)
             total += joined
     hits = make_hits(corpus, found[offset : offset + limit], hl, stored)
     return SearchResult(
@@ -167,23 +169,50 @@ def _terms(corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:
 
 
 def _fuse(
-    semantic: SemanticVectors, corpus: Corpus, compiled: Compiled, found: list[Found], total: int
+    semantic: SemanticVectors | None,
+    encoded: EncodedVectors | None,
+    corpus: Corpus,
+    compiled: Compiled,
+    found: list[Found],
+    total: int,
 ) -> tuple[list[Found], int]:
     """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
 
+    The cosine is LSA's alone, or, once the sentence encoder's vectors cover every paper of the
+    index, LSA's and the encoder's mixed (fusion.LSA_SHARE, fusion.ENCODER_SHARE).
     Papers holding none of the words may join only a plain ranked query: not one with
     required parts, filters or exclusions, which meaning alone cannot satisfy; and only when
     the words found fewer than JOIN_BELOW papers (``found`` then holds every match, whatever
     the page). Otherwise only the hits' own cosines are read.
     """
-    vec = semantic.query_vector([w.stem for w in compiled.words])
-    if vec is None:
+    lsa_vec = semantic.query_vector([w.stem for w in compiled.words]) if semantic is not None else None
+    enc_vec = None
+    if encoded is not None and encoded.covers(corpus.ids, corpus.alive):
+        enc_vec = encoded.query_vector(" ".join(w.surface for w in compiled.words))
+    if lsa_vec is None and enc_vec is None:
         return found, 0
+    lsa_share, weight = (LSA_SHARE, 1.0) if enc_vec is not None else (1.0, None)
+
+    def mixed(lsa: np.ndarray | None, enc: np.ndarray | None) -> np.ndarray:
+        out = np.zeros(len(lsa if lsa is not None else enc), np.float32)  # type: ignore[arg-type]
+        if lsa is not None:
+            out += np.float32(lsa_share) * np.maximum(lsa, 0)
+        if enc is not None:
+            out += np.float32(ENCODER_SHARE) * np.maximum(enc, 0)
+        return out
+
     plan = compiled.plan
+    docnums = np.fromiter((d for d, _, _ in found), np.int64, len(found))
     if total < JOIN_BELOW and not (plan.musts or plan.filters or plan.negatives):
-        cosine = semantic.cosines(vec, corpus.ids)
-        docnums = np.fromiter((d for d, _, _ in found), np.int64, len(found))
+        cosine = mixed(
+            semantic.cosines(lsa_vec, corpus.ids) if semantic is not None and lsa_vec is not None else None,
+            encoded.cosines_of(enc_vec, corpus.ids) if encoded is not None and enc_vec is not None else None,
+        )
         joiners = nearest(cosine, np.flatnonzero(corpus.alive), found)
-        return fuse(found, cosine[docnums], joiners), len(joiners)
-    ids = corpus.ids[np.fromiter((d for d, _, _ in found), np.int64, len(found))]
-    return fuse(found, semantic.cosines_of(vec, ids)), 0
+        return fuse(found, cosine[docnums], joiners, weight), len(joiners)
+    ids = corpus.ids[docnums]
+    cosine = mixed(
+        semantic.cosines_of(lsa_vec, ids) if semantic is not None and lsa_vec is not None else None,
+        encoded.cosines_of(enc_vec, ids) if encoded is not None and enc_vec is not None else None,
+    )
+    return fuse(found, cosine, (), weight), 0

@@ -17,6 +17,9 @@ from sqlalchemy import select
 
 from desk.core.db import Database, Paper
 from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME
+from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
+from desk.core.semantic.encoded import EncodedVectors
+from desk.core.semantic.minilm import ModelError
 from desk.core.semantic.store import DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
 
@@ -24,7 +27,8 @@ READ_CHUNK = 900
 
 
 def build_vectors(directory: Path) -> str | None:
-    """Bring the vectors of the library in ``directory`` up to date; what was done, or None."""
+    """Bring the vectors of the library in ``directory`` up to date (LSA's, then the sentence
+    encoder's); what was done, or None."""
     db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
     try:
         with db.reading() as session:
@@ -39,7 +43,12 @@ def build_vectors(directory: Path) -> str | None:
                     out.update((int(i), str(a)) for i, a in rows)
             return out
 
-        return SemanticVectors(directory / DIR_NAME).ensure(ids, abstracts)
+        done = SemanticVectors(directory / DIR_NAME).ensure(ids, abstracts)
+        encoded = EncodedVectors(directory / ENCODED_DIR_NAME)
+        try:  # LSA's first: search fuses it alone until the encoder's cover every paper
+            return encoded.ensure(ids, abstracts) or done
+        except ModelError:
+            return done
     finally:
         db.close()
 

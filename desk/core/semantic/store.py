@@ -172,7 +172,8 @@ def _unchanged(path: Path, entry: dict[str, Any]) -> bool:
     return all(isinstance(v, int) for v in recorded.values()) and _written(path) == recorded
 
 
-def _crc(path: Path) -> int:
+def file_crc(path: Path) -> int:
+    """The CRC-32 of a file's bytes, read a megabyte at a time."""
     value = 0
     with path.open("rb") as f:
         while chunk := f.read(1 << 20):
@@ -201,7 +202,7 @@ def write(directory: Path, data: Vectors) -> None:
         for name, array in arrays.items():
             path = build / f"{name}.npy"
             np.save(path, array, allow_pickle=False)
-            files[name] = {"shape": list(array.shape), "crc32": _crc(path)}
+            files[name] = {"shape": list(array.shape), "crc32": file_crc(path)}
         manifest = {"version": STORE_VERSION, "fitted_on": data.fitted_on, "files": files}
         with contextlib.suppress(FileNotFoundError):
             (directory / MANIFEST_NAME).unlink()
@@ -279,7 +280,7 @@ def read(directory: Path, verify: bool | Literal["changed"] = True) -> Vectors:
         if not isinstance(entry, dict) or not path.is_file():
             raise StoreError(StoreState.CORRUPT, f"the semantic vectors lack {name}.npy")
         checked = verify is True or (verify == "changed" and not _unchanged(path, entry))
-        if checked and _crc(path) != entry.get("crc32"):
+        if checked and file_crc(path) != entry.get("crc32"):
             raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy fails its checksum")
         try:
             found = _mapped(path) if name == "vectors" else None
