@@ -122,24 +122,39 @@ class Discovery:
             return None
 
     def ensure_vectors_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
-        """Like ensure_vectors, but the build runs in a process of its own (the window's threads
-        keep the interpreter to themselves); the store is then reloaded. Returns what changed.
+        """Like ensure_vectors for LSA's vectors alone, but the build runs in a process of its own
+        (the window's threads keep the interpreter to themselves); the store is then reloaded.
+        Returns what changed. The sentence encoder's follow by ``ensure_encoded_elsewhere``.
 
         Setting ``cancel`` stops the build (its process is killed) and nothing is done."""
-        pending = self.vectors_pending()
+        if self.vectors.current is None:
+            self.vectors.load()
+        pending = self.vectors.pending(self._all_ids())
         # A float store (written before int16) is held whole: the build's ensure writes the same
         # vectors again as int16, which are mapped (not a change of the vectors: nothing to say).
         if not pending and not self.vectors.stored_as_floats():
             return None
         from desk.core.semantic.build import build_in_process
 
-        if not build_in_process(self.directory, cancel=cancel):
+        if not build_in_process(self.directory, cancel=cancel, part="lsa"):
             if cancel is not None and cancel.is_set():
                 return None
             return self.ensure_vectors()  # the process could not start or failed: here, then
         self.vectors.load()
-        self.encoded.load()
         return "built" if pending else None
+
+    def ensure_encoded_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
+        """The sentence encoder's vectors brought up to date in a process of its own (minutes for
+        a large library: LSA's are used meanwhile), then reloaded; what changed, or None."""
+        if not self.encoded.pending(self._all_ids()):
+            return None
+        from desk.core.semantic.build import build_in_process
+
+        if not build_in_process(self.directory, cancel=cancel, part="encoded"):
+            if cancel is not None and cancel.is_set():
+                return None
+            return self.ensure_encoded(cancel=cancel)  # the process could not start: here, then
+        return "encoded" if self.encoded.load() else None
 
     def check_vectors(self) -> list[str]:
         """Bring the vectors up to date, then what is still wrong with them (empty: they agree).

@@ -12,6 +12,7 @@ import multiprocessing
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from sqlalchemy import select
 
@@ -24,9 +25,10 @@ from desk.core.semantic.store import DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
 
 READ_CHUNK = 900
+Part = Literal["all", "lsa", "encoded"]  # which vectors a build brings up to date
 
 
-def build_vectors(directory: Path) -> str | None:
+def build_vectors(directory: Path, part: Part = "all") -> str | None:
     """Bring the vectors of the library in ``directory`` up to date (LSA's, then the sentence
     encoder's); what was done, or None."""
     db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
@@ -43,7 +45,9 @@ def build_vectors(directory: Path) -> str | None:
                     out.update((int(i), str(a)) for i, a in rows)
             return out
 
-        done = SemanticVectors(directory / DIR_NAME).ensure(ids, abstracts)
+        done = SemanticVectors(directory / DIR_NAME).ensure(ids, abstracts) if part != "encoded" else None
+        if part == "lsa":
+            return done
         encoded = EncodedVectors(directory / ENCODED_DIR_NAME)
         try:  # LSA's first: search fuses it alone until the encoder's cover every paper
             return encoded.ensure(ids, abstracts) or done
@@ -53,22 +57,22 @@ def build_vectors(directory: Path) -> str | None:
         db.close()
 
 
-def _child(directory: str) -> None:
-    build_vectors(Path(directory))
+def _child(directory: str, part: Part) -> None:
+    build_vectors(Path(directory), part)
 
 
 POLL_S = 0.1  # how often a waiting build looks whether it was cancelled
 
 
 def build_in_process(
-    directory: Path, timeout: float | None = None, cancel: threading.Event | None = None
+    directory: Path, timeout: float | None = None, cancel: threading.Event | None = None, part: Part = "all"
 ) -> bool:
     """Run build_vectors in a spawned process and wait; True when it exited cleanly.
 
     Setting ``cancel`` (the window closing) kills the process at once: the store is derived and
     writes its manifest last, so a build cut short is found out and redone the next time."""
     proc = multiprocessing.get_context("spawn").Process(
-        target=_child, args=(str(directory),), name="desk-vectors", daemon=True
+        target=_child, args=(str(directory), part), name="desk-vectors", daemon=True
     )
     proc.start()
     waited = 0.0

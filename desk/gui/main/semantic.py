@@ -64,6 +64,14 @@ class VectorBuilder(QObject):
                 log.warning("the search index's flat postings could not be written", exc_info=True)
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self.finished.emit(done)
+            try:  # the sentence encoder's (minutes at 30k papers): LSA's serve meanwhile
+                encoded = lib.ensure_encoded_elsewhere(self._stopped) or ""
+            except Exception:  # derived and optional, as above
+                log.warning("the sentence-encoder vectors could not be built", exc_info=True)
+                encoded = ""
+            if encoded:
+                with contextlib.suppress(RuntimeError):
+                    self.finished.emit(encoded)
             with self._lock:
                 if not self._again or self._stopped.is_set():
                     self._thread = None
