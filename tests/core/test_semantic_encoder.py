@@ -317,3 +317,17 @@ def test_search_fuses_the_encoder_with_lsa_once_built(topics: Library) -> None:
 
 def _id(lib: Library, text: str) -> int:
     return next(p.id for p in lib.papers(lib.paper_ids()) if p.abstract == text)
+
+
+@needs_model
+def test_a_query_vector_encoded_beside_the_ranking_is_the_one_asked_for(topics: Library) -> None:
+    topics.ensure_vectors()
+    store = topics.encoded
+    store.prefetch("  radiance   fields ")
+    vec = store.query_vector("radiance fields")
+    assert vec is not None
+    assert np.allclose(
+        vec, store.model().encode(["radiance fields"], encoded_module.MAX_TOKENS)[0], atol=1e-6
+    )
+    assert store.query_vector("radiance fields") is vec  # kept: typing repeats it
+    assert store.query_vector("   ") is None

@@ -69,6 +69,9 @@ def run_search(
         }
         if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
             compiled = compile_query(parsed, None, tags, expansions, (), variants)
+    ranked = order is None and compiled.ranked and compiled.words
+    if ranked and encoded is not None and encoded.covers(corpus.ids, corpus.alive):
+        encoded.prefetch(_text(compiled))  # the query's vector, encoded beside the ranking
     total, found = _run(corpus, compiled, depth)
     suggestion, corrected = None, False
     if compiled.spell_words and compiled.ranked:
@@ -168,6 +171,11 @@ def _terms(corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:
     return tuple(dict.fromkeys(terms))
 
 
+def _text(compiled: Compiled) -> str:
+    """The text the sentence encoder reads of a query: its words as typed (corrected, expanded)."""
+    return " ".join(w.surface for w in compiled.words)
+
+
 def _fuse(
     semantic: SemanticVectors | None,
     encoded: EncodedVectors | None,
@@ -188,7 +196,7 @@ def _fuse(
     lsa_vec = semantic.query_vector([w.stem for w in compiled.words]) if semantic is not None else None
     enc_vec = None
     if encoded is not None and encoded.covers(corpus.ids, corpus.alive):
-        enc_vec = encoded.query_vector(" ".join(w.surface for w in compiled.words))
+        enc_vec = encoded.query_vector(_text(compiled))
     if lsa_vec is None and enc_vec is None:
         return found, 0
     lsa_share, weight = (LSA_SHARE, 1.0) if enc_vec is not None else (1.0, None)

@@ -18,6 +18,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,7 @@ MANIFEST_NAME = "encoded.json"
 MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening and aims
 MAX_PAPERS = 30_000  # ~15 minutes of both cores; a conference list is 3-7k abstracts
 CHUNK = 256  # abstracts read and encoded between two progress reports
+QUERIES_KEPT = 64  # query vectors kept (typing a query searches its words again and again)
 CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill loses at most these)
 
 
@@ -55,7 +57,10 @@ class EncodedVectors:
         self._model: minilm.MiniLM | None = None
         self.ids: np.ndarray | None = None  # ascending, as stored
         self.vectors: np.ndarray | None = None  # int16 rows
-        self._queries: dict[str, np.ndarray] = {}
+        self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
+        self._encoding: dict[str, Future[np.ndarray]] = {}  # query text -> its vector being encoded
+        self._queries_lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
         self._covered: tuple[int, np.ndarray, bool] | None = None  # (id of store, ids array, covers)
 
     @property
@@ -226,18 +231,39 @@ class EncodedVectors:
         self._covered = (id(self.ids), ids, covered)
         return covered
 
+    def prefetch(self, text: str) -> None:
+        """Start encoding a query's text on a thread of its own: the network's products release
+        the interpreter, so it runs beside the lexical ranking on the other core."""
+        text = " ".join(text.split())
+        if not text or self._folder is None:
+            return
+        with self._queries_lock:
+            if text in self._queries or text in self._encoding:
+                return
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="desk-query-encoder")
+            self._encoding[text] = self._pool.submit(self._encode_query, text)
+
     def query_vector(self, text: str) -> np.ndarray | None:
         """The unit vector of a query's text (the last few kept: typing repeats them)."""
         text = " ".join(text.split())
         if not text or self._folder is None:
             return None
-        found = self._queries.get(text)
-        if found is None:
-            found = self.model().encode([text], MAX_TOKENS)[0]
-            if len(self._queries) >= 64:
+        with self._queries_lock:
+            found = self._queries.get(text)
+            running = self._encoding.get(text)
+        if found is not None:
+            return found
+        return running.result() if running is not None else self._encode_query(text)
+
+    def _encode_query(self, text: str) -> np.ndarray:
+        vec = self.model().encode([text], MAX_TOKENS)[0]
+        with self._queries_lock:
+            if len(self._queries) >= QUERIES_KEPT:
                 self._queries.clear()
-            self._queries[text] = found
-        return found
+            self._queries[text] = vec
+            self._encoding.pop(text, None)
+        return vec
 
     def cosines_of(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
         """Cosine of ``vec`` with each paper of ``ids`` (0 for a paper without a vector)."""
