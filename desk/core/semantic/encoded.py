@@ -38,7 +38,7 @@ MANIFEST_NAME = "encoded.json"
 MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening and aims
 MAX_PAPERS = 30_000  # ~15 minutes of both cores; a conference list is 3-7k abstracts
 CHUNK = 256  # abstracts read and encoded between two progress reports
-QUERIES_KEPT = 64  # query vectors kept (typing a query searches its words again and again)
+QUERIES_KEPT = 512  # query vectors kept, 1.5 KB each (typing a query searches its words again and again)
 CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill loses at most these)
 
 
@@ -57,6 +57,7 @@ class EncodedVectors:
         self._model: minilm.MiniLM | None = None
         self.ids: np.ndarray | None = None  # ascending, as stored
         self.vectors: np.ndarray | None = None  # int16 rows
+        self._floats: np.ndarray | None = None
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
         self._encoding: dict[str, Future[np.ndarray]] = {}  # query text -> its vector being encoded
         self._queries_lock = threading.Lock()
@@ -107,6 +108,7 @@ class EncodedVectors:
 
     def _set(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         self.ids, self.vectors = ids, vectors
+        self._floats = None  # the vectors as float32, made when first needed
         self._covered = None
 
     def _write(self, ids: np.ndarray, vectors: np.ndarray) -> None:
@@ -272,5 +274,13 @@ class EncodedVectors:
         if stored_ids is None or vectors is None or not len(stored_ids) or not len(ids):
             return np.zeros(len(ids), np.float32)
         rows = np.minimum(np.searchsorted(stored_ids, ids), len(stored_ids) - 1)
-        products = vectors[rows].astype(np.float32) @ (vec.astype(np.float32) / np.float32(SCALE))
+        query = vec.astype(np.float32) / np.float32(SCALE)
+        if len(rows) > len(stored_ids) // 8:  # most papers (a query that lets papers join): all at once
+            floats = self._floats
+            if floats is None or len(floats) != len(vectors):
+                # float32 once, not at every query (at most MAX_PAPERS x 384: 46 MB)
+                floats = self._floats = vectors.astype(np.float32)
+            products = (floats @ query)[rows]
+        else:
+            products = vectors[rows].astype(np.float32) @ query
         return np.where(stored_ids[rows] == ids, products, np.float32(0)).astype(np.float32)
