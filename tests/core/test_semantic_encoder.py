@@ -320,11 +320,10 @@ def _id(lib: Library, text: str) -> int:
 
 
 @needs_model
-def test_a_query_vector_encoded_beside_the_ranking_is_the_one_asked_for(topics: Library) -> None:
+def test_a_query_vector_is_the_networks_and_is_kept(topics: Library) -> None:
     topics.ensure_vectors()
     store = topics.encoded
-    store.prefetch("  radiance   fields ")
-    vec = store.query_vector("radiance fields")
+    vec = store.query_vector("  radiance   fields ")
     assert vec is not None
     assert np.allclose(
         vec, store.model().encode(["radiance fields"], encoded_module.MAX_TOKENS)[0], atol=1e-6

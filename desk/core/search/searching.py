@@ -69,9 +69,6 @@ def run_search(
         }
         if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
             compiled = compile_query(parsed, None, tags, expansions, (), variants)
-    ranked = order is None and compiled.ranked and compiled.words
-    if ranked and encoded is not None and encoded.covers(corpus.ids, corpus.alive):
-        encoded.prefetch(_text(compiled))  # the query's vector, encoded beside the ranking
     total, found = _run(corpus, compiled, depth)
     suggestion, corrected = None, False
     if compiled.spell_words and compiled.ranked:

@@ -18,7 +18,6 @@ import json
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -59,9 +58,7 @@ class EncodedVectors:
         self.vectors: np.ndarray | None = None  # int16 rows
         self._floats: np.ndarray | None = None
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
-        self._encoding: dict[str, Future[np.ndarray]] = {}  # query text -> its vector being encoded
         self._queries_lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
         self._covered: tuple[int, np.ndarray, bool] | None = None  # (id of store, ids array, covers)
 
     @property
@@ -233,19 +230,6 @@ class EncodedVectors:
         self._covered = (id(self.ids), ids, covered)
         return covered
 
-    def prefetch(self, text: str) -> None:
-        """Start encoding a query's text on a thread of its own: the network's products release
-        the interpreter, so it runs beside the lexical ranking on the other core."""
-        text = " ".join(text.split())
-        if not text or self._folder is None:
-            return
-        with self._queries_lock:
-            if text in self._queries or text in self._encoding:
-                return
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="desk-query-encoder")
-            self._encoding[text] = self._pool.submit(self._encode_query, text)
-
     def query_vector(self, text: str) -> np.ndarray | None:
         """The unit vector of a query's text (the last few kept: typing repeats them)."""
         text = " ".join(text.split())
@@ -253,10 +237,7 @@ class EncodedVectors:
             return None
         with self._queries_lock:
             found = self._queries.get(text)
-            running = self._encoding.get(text)
-        if found is not None:
-            return found
-        return running.result() if running is not None else self._encode_query(text)
+        return found if found is not None else self._encode_query(text)
 
     def _encode_query(self, text: str) -> np.ndarray:
         vec = self.model().encode([text], MAX_TOKENS)[0]
@@ -264,7 +245,6 @@ class EncodedVectors:
             if len(self._queries) >= QUERIES_KEPT:
                 self._queries.clear()
             self._queries[text] = vec
-            self._encoding.pop(text, None)
         return vec
 
     def cosines_of(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
