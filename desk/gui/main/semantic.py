@@ -2,7 +2,8 @@
 
 Then, the same way, the flat postings of index segments an older desk wrote without them.
 
-The build (seconds at 10k papers) runs on a thread of its own, never on the UI thread nor on the
+The build (seconds at 10k papers for LSA's vectors; then minutes for the sentence encoder's, in
+a second process, while LSA's serve) runs on a thread of its own, never on the UI thread nor on the
 library executor's one worker, so searches go on meanwhile, from words alone; the searches after
 it use the meaning of the words too. It starts a moment after the library is ready or an import
 ended (the first keystrokes do not share the processor with it); ``finished`` says it ended. The
