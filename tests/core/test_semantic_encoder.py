@@ -40,6 +40,12 @@ VOCAB = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def encoder_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite turns the encoder off (tests/conftest.py); these tests are about it."""
+    monkeypatch.setenv(encoded_module.SWITCH, "1")
+
+
 @pytest.fixture
 def vocab(tmp_path: Path) -> WordPiece:
     path = tmp_path / "vocab.txt"
@@ -330,3 +336,10 @@ def test_a_query_vector_is_the_networks_and_is_kept(topics: Library) -> None:
     )
     assert store.query_vector("radiance fields") is vec  # kept: typing repeats it
     assert store.query_vector("   ") is None
+
+
+def test_the_switch_turns_the_encoder_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(encoded_module.SWITCH, "0")
+    assert not EncodedVectors(tmp_path / "encoded").available
+    monkeypatch.setenv(encoded_module.SWITCH, "1")
+    assert EncodedVectors(tmp_path / "encoded").available == (minilm.model_folder() is not None)

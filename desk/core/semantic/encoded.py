@@ -34,6 +34,7 @@ STORE_VERSION = 1
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIR_NAME = "encoded"
 MANIFEST_NAME = "encoded.json"
+SWITCH = "DESK_SENTENCE_ENCODER"  # "0": no sentence encoder, even when its model is installed
 MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening and aims
 MAX_PAPERS = 30_000  # ~15 minutes of both cores; a conference list is 3-7k abstracts
 CHUNK = 256  # abstracts read and encoded between two progress reports
@@ -52,7 +53,9 @@ class EncodedVectors:
         """Use the store in ``directory``; ``model_folder``: the model's files (True: the
         installed package's, False or None: no encoder, the store is never built)."""
         self.directory = Path(directory)
-        self._folder = minilm.model_folder() if model_folder is True else (model_folder or None)
+        if model_folder is True:  # DESK_SENTENCE_ENCODER=0 turns the encoder off (LSA alone)
+            model_folder = minilm.model_folder() if os.environ.get(SWITCH, "1") != "0" else None
+        self._folder = model_folder or None
         self._model: minilm.MiniLM | None = None
         self.ids: np.ndarray | None = None  # ascending, as stored
         self.vectors: np.ndarray | None = None  # int16 rows
