@@ -136,7 +136,7 @@ def test_the_window_writes_a_float_store_again_as_int16(topics: Library) -> None
     np.save(folder / "old.npy", floats.astype(np.float16), allow_pickle=False)
     os.replace(folder / "old.npy", path)
     meta = json.loads((folder / store.MANIFEST_NAME).read_text())
-    meta["files"]["vectors"]["crc32"] = store._crc(path)
+    meta["files"]["vectors"]["crc32"] = store.file_crc(path)
     (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))
     with Library(topics.directory) as again:
         assert not again.vectors_pending()
