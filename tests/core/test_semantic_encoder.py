@@ -187,6 +187,19 @@ def test_the_numpy_network_gives_sentence_transformers_similarities() -> None:
 
 
 @needs_model
+def test_the_layers_are_read_where_the_file_maps_them() -> None:
+    """A one-shot command loads the model without copying its 42 MB of layer weights: each
+    product reads the mapped file's (out, in) array through a transposed view."""
+    folder = minilm.model_folder()
+    assert folder is not None
+    model = minilm.MiniLM(folder)
+    for layer in model.layers:
+        for weight, _bias in (layer.query, layer.key, layer.value, layer.out, layer.up, layer.down):
+            assert not weight.flags.owndata and not weight.flags.writeable  # a view of the mapped file
+            assert weight.flags.c_contiguous and weight.dtype == np.float32
+
+
+@needs_model
 def test_a_paraphrase_is_nearer_than_a_text_sharing_its_words() -> None:
     folder = minilm.model_folder()
     assert folder is not None

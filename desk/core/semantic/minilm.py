@@ -88,16 +88,24 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
 
 @dataclass(frozen=True)
 class _Layer:
-    qkv: np.ndarray  # (384, 1152): query, key and value weights side by side, input-major
-    qkv_bias: np.ndarray
-    out: np.ndarray
-    out_bias: np.ndarray
+    """One layer's weights as the file holds them, (out, in): each product takes ``w.T``, a view
+    BLAS reads transposed, so nothing is copied and a one-shot command maps the file alone."""
+
+    query: tuple[np.ndarray, np.ndarray]  # (weight, bias)
+    key: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray]
+    out: tuple[np.ndarray, np.ndarray]
     norm1: tuple[np.ndarray, np.ndarray]
-    up: np.ndarray
-    up_bias: np.ndarray
-    down: np.ndarray
-    down_bias: np.ndarray
+    up: tuple[np.ndarray, np.ndarray]
+    down: tuple[np.ndarray, np.ndarray]
     norm2: tuple[np.ndarray, np.ndarray]
+
+
+def _dense(x: np.ndarray, weight_bias: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """``x @ W.T + b``: a linear layer with a (out, in) weight."""
+    out = x @ weight_bias[0].T
+    out += weight_bias[1]
+    return out
 
 
 def _f32(a: np.ndarray) -> np.ndarray:
@@ -150,18 +158,20 @@ class MiniLM:
     def _norm(w: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
         return _f32(w[name + ".weight"]), _f32(w[name + ".bias"])
 
+    @staticmethod
+    def _pair(w: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
+        """A dense layer's (weight, bias), used where they lie when the file's are float32."""
+        return _f32(w[name + ".weight"]), _f32(w[name + ".bias"])
+
     def _layer(self, w: dict[str, np.ndarray], p: str) -> _Layer:
-        parts = ("query", "key", "value")
         return _Layer(
-            qkv=_f32(np.concatenate([w[f"{p}attention.self.{n}.weight"] for n in parts]).T),
-            qkv_bias=_f32(np.concatenate([w[f"{p}attention.self.{n}.bias"] for n in parts])),
-            out=_f32(w[p + "attention.output.dense.weight"].T),
-            out_bias=_f32(w[p + "attention.output.dense.bias"]),
+            query=self._pair(w, p + "attention.self.query"),
+            key=self._pair(w, p + "attention.self.key"),
+            value=self._pair(w, p + "attention.self.value"),
+            out=self._pair(w, p + "attention.output.dense"),
             norm1=self._norm(w, p + "attention.output.LayerNorm"),
-            up=_f32(w[p + "intermediate.dense.weight"].T),
-            up_bias=_f32(w[p + "intermediate.dense.bias"]),
-            down=_f32(w[p + "output.dense.weight"].T),
-            down_bias=_f32(w[p + "output.dense.bias"]),
+            up=self._pair(w, p + "intermediate.dense"),
+            down=self._pair(w, p + "output.dense"),
             norm2=self._norm(w, p + "output.LayerNorm"),
         )
 
@@ -186,19 +196,22 @@ class MiniLM:
         padding = ((mask - 1) * np.float32(1e9))[:, None, None, :]  # -1e9 where a sequence ended
         scale = np.float32(1 / np.sqrt(HEAD_SIZE))
         for layer in self.layers:
-            qkv = x.reshape(b * t, DIMENSIONS) @ layer.qkv + layer.qkv_bias
-            qkv = qkv.reshape(b, t, 3, HEADS, HEAD_SIZE).transpose(2, 0, 3, 1, 4)  # (3, b, heads, t, size)
-            q = np.ascontiguousarray(qkv[0]) * scale
-            scores = q @ np.ascontiguousarray(qkv[1].transpose(0, 1, 3, 2))
+            flat = x.reshape(b * t, DIMENSIONS)
+            q, k, v = (
+                _dense(flat, wb).reshape(b, t, HEADS, HEAD_SIZE)
+                for wb in (layer.query, layer.key, layer.value)
+            )
+            q = np.ascontiguousarray(q.transpose(0, 2, 1, 3)) * scale  # (b, heads, t, size)
+            scores = q @ np.ascontiguousarray(k.transpose(0, 2, 3, 1))
             scores += padding
             scores -= scores.max(-1, keepdims=True)
             np.exp(scores, out=scores)
             scores /= scores.sum(-1, keepdims=True)
-            context = (scores @ np.ascontiguousarray(qkv[2])).transpose(0, 2, 1, 3).reshape(b * t, DIMENSIONS)
-            attended = (context @ layer.out + layer.out_bias).reshape(b, t, DIMENSIONS)
-            x = _layer_norm(x + attended, layer.norm1)
-            up = _gelu(x.reshape(b * t, DIMENSIONS) @ layer.up + layer.up_bias)
-            x = _layer_norm(x + (up @ layer.down + layer.down_bias).reshape(b, t, DIMENSIONS), layer.norm2)
+            context = scores @ np.ascontiguousarray(v.transpose(0, 2, 1, 3))
+            attended = _dense(context.transpose(0, 2, 1, 3).reshape(b * t, DIMENSIONS), layer.out)
+            x = _layer_norm(x + attended.reshape(b, t, DIMENSIONS), layer.norm1)
+            up = _gelu(_dense(x.reshape(b * t, DIMENSIONS), layer.up))
+            x = _layer_norm(x + _dense(up, layer.down).reshape(b, t, DIMENSIONS), layer.norm2)
         pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, np.float32(1e-12))).astype(np.float32)
