@@ -6,7 +6,9 @@ commands are bench/cli_start.py's. A side's code is imported from its checkout e
 editable install of desk points elsewhere.
 
 Usage: ``python bench/cli_ab.py --old CHECKOUT LIBRARY --new CHECKOUT LIBRARY [--runs 11]
-[COMMAND ...]`` (e.g. ``search note``: only those); the libraries should be copies of one build.
+[--old-env NAME=VALUE] [--new-env NAME=VALUE] [COMMAND ...]`` (e.g. ``search note``: only those);
+the libraries should be copies of one build. ``--old-env``/``--new-env`` set a variable for one
+side (one checkout, two settings: ``--old-env DESK_SENTENCE_ENCODER=0`` against the encoder on).
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ BOOT = (
 )
 
 
-def run(code: Path, argv: list[str]) -> tuple[float, float]:
+def run(code: Path, argv: list[str], extra: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall seconds, child CPU seconds) of one desk command run from checkout ``code``."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | (extra or {})
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", BOOT.format(code=str(code), argv=argv)],
@@ -55,9 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--old", nargs=2, type=Path, metavar=("CHECKOUT", "LIBRARY"), required=True)
     p.add_argument("--new", nargs=2, type=Path, metavar=("CHECKOUT", "LIBRARY"), required=True)
     p.add_argument("--runs", type=int, default=11)
+    p.add_argument("--old-env", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--new-env", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("commands", nargs="*", help="command names to run (default: all)")
     args = p.parse_args(argv)
     sides = {"old": args.old, "new": args.new}
+    envs = {
+        side: dict(pair.split("=", 1) for pair in pairs)
+        for side, pairs in (("old", args.old_env), ("new", args.new_env))
+    }
     stamp = time.time_ns()
     print(f"load {os.getloadavg()[0]:.2f}", flush=True)
     for command in COMMANDS:
@@ -68,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         def once(side: str, n: int, command: tuple[str, ...] = command) -> tuple[float, float]:
             code, library = sides[side]
             words = [w.replace("{n}", f"{stamp}-{side}-{n}") for w in command]
-            return run(code, ["--library", str(library), *words])
+            return run(code, ["--library", str(library), *words], envs[side])
 
         for side in sides:
             once(side, 0)  # warm-up: the page cache

@@ -97,10 +97,14 @@ def writing_quickly(args: argparse.Namespace) -> Iterator[QuickLibrary | None]:
 
 def with_vectors(lib: Library) -> None:
     """Bring the semantic vectors up to date before a search (the first command after an import builds
-    them, with progress on a terminal); a store that cannot be written only costs the semantic part."""
-    done = lib.ensure_vectors(progress_printer("Building the semantic vectors"))
+    LSA's, with progress on a terminal; the sentence encoder's, minutes of work in a large library,
+    are left to a builder process, said on a terminal); a store that cannot be written only costs
+    the semantic part."""
+    done = lib.ensure_vectors(progress_printer("Building the semantic vectors"), detach=True)
     if done is not None and (done.startswith("rebuilt") or done.startswith("could not")):
         warn(f"desk: the semantic vectors {done}")
+    if lib.encoding_elsewhere and sys.stderr.isatty():
+        warn(f"desk: note: {lib.encoding_elsewhere}")
 
 
 def json_flag(p: argparse.ArgumentParser) -> None:
@@ -140,6 +144,7 @@ def run_import(args: argparse.Namespace) -> int:
             dedup_progress=progress_printer("Near-duplicates", ""),
             merge_progress=progress_printer("Merging the search index", "merges"),
         )
+        encoding = lib.encode_in_background() if report.added else None
     if args.json:
         emit_json(report.as_json())
     else:
@@ -149,6 +154,8 @@ def run_import(args: argparse.Namespace) -> int:
             say(line)
     for err in report.errors:
         warn(f"desk: skipped {err.file}: {err.error}")
+    if encoding and sys.stderr.isatty():
+        warn(f"desk: note: {encoding}")
     return 1 if report.errors else 0
 
 

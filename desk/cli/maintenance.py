@@ -26,12 +26,15 @@ def run_check(args: argparse.Namespace) -> int:
         repaired = lib.vectors_repaired
         mended = lib.listing_mended
         unwritable = lib.vectors_unwritable
+        encoding = lib.encoding_elsewhere
     if repaired:
         warn(f"desk: the semantic vectors were {repaired}")
     if mended:
         warn(f"desk: {mended} papers' kept list rows disagreed with the database; they were rewritten")
     if unwritable:
         warn(f"desk: note: {unwritable}")
+    if encoding:
+        warn(f"desk: note: {encoding}")
     for p in problems:
         warn(f"desk: {p}")
     if not problems:

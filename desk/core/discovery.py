@@ -19,6 +19,7 @@ from sqlalchemy import select
 from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
+from desk.core.semantic.encoded import PROBLEM_PREFIX as ENCODER_PROBLEM
 from desk.core.semantic.minilm import ModelError
 from desk.core.sorting import IdScores
 
@@ -50,6 +51,7 @@ class Discovery:
     encoded: EncodedVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
     vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
+    encoding_elsewhere: str | None = None  # a builder process encodes the abstracts (ensure_encoded)
     _recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
 
     def _page(self, result: SearchResult) -> ResultPage:  # Library's
@@ -91,35 +93,83 @@ class Discovery:
         ids = self._all_ids()
         return self.vectors.pending(ids) or self.encoded.pending(ids)
 
-    def ensure_vectors(self, progress: Progress | None = None) -> str | None:
+    def ensure_vectors(self, progress: Progress | None = None, detach: bool = False) -> str | None:
         """Build or update the semantic vectors (after an import, off its critical path).
 
         Returns what was done ("built", "updated", "rebuilt (corrupt)", …) or None when they
         were up to date. A store that cannot be written is logged; the vectors built are still
-        used in memory, and search works without them meanwhile.
+        used in memory, and search works without them meanwhile. ``detach``: more than a few
+        papers for the sentence encoder are left to a builder process (``ensure_encoded``).
         """
         try:
             done = self.vectors.ensure(self._all_ids(), self._abstracts, progress)
         except OSError as exc:  # derived and optional: said by check, not an error of the library
             log.info("the semantic vectors could not be written: %s", exc)
             return f"could not be written ({failures.reason(exc)})"
-        encoded = self.ensure_encoded(progress)
+        encoded = self.ensure_encoded(progress, detach=detach)
         return done or encoded
 
     def ensure_encoded(
-        self, progress: Progress | None = None, cancel: threading.Event | None = None
+        self, progress: Progress | None = None, cancel: threading.Event | None = None, detach: bool = False
     ) -> str | None:
         """Bring the sentence encoder's vectors up to date (encoded.py); what was done, or None.
 
-        Their store failing to be written or their model to be read is logged, not raised: search
-        then fuses LSA alone, as it does before they are built."""
-        if not self.encoded.pending(self._all_ids()):
+        With ``detach``, a library lacking more than ``background.inline_max()`` papers' vectors
+        has them built by a detached builder process instead (started unless one is at work:
+        ``encoding_elsewhere`` then says how far it got), and this returns at once. Their store
+        failing to be written or their model to be read is logged, not raised: search then fuses
+        LSA alone, as it does until they cover every paper."""
+        from desk.core.semantic import background
+
+        self.encoding_elsewhere = None
+        ids = self._all_ids()
+        if not self.encoded.pending(ids):
             return None
-        try:
-            return self.encoded.ensure(self._all_ids(), self._abstracts, progress, cancel)
-        except (OSError, ModelError) as exc:
-            log.info("the sentence-encoder vectors could not be built: %s", exc)
+        store = self.encoded.directory
+        if detach and background.SUPPORTED:
+            if background.building(store):
+                self.encoding_elsewhere = self._encoding_said(ids, started=False)
+                return None
+            if (
+                self.encoded.missing(ids) > background.inline_max()
+                and background.start(self.directory) is not None
+            ):
+                self.encoding_elsewhere = self._encoding_said(ids, started=True)
+                return None
+        with background.build_lock(store, wait=not detach) as held:
+            if not held:  # a builder took the lock meanwhile: it does the work
+                self.encoding_elsewhere = self._encoding_said(ids, started=False)
+                return None
+            self.encoded.load()  # what a builder wrote before the lock was ours is kept
+            try:
+                return self.encoded.ensure(ids, self._abstracts, progress, cancel)
+            except (OSError, ModelError) as exc:
+                log.info("the sentence-encoder vectors could not be built: %s", exc)
+                return None
+
+    def encode_in_background(self) -> str | None:
+        """Start a builder process for the sentence encoder's vectors when more than a few papers
+        lack them and none is at work (after a command's import: the next search finds them under
+        way); what is under way, in words, or None."""
+        from desk.core.semantic import background
+
+        ids = self._all_ids()
+        if not background.SUPPORTED or self.encoded.missing(ids) <= background.inline_max():
             return None
+        running = background.building(self.encoded.directory)
+        if not running and background.start(self.directory) is None:
+            return None
+        self.encoding_elsewhere = self._encoding_said(ids, started=not running)
+        return self.encoding_elsewhere
+
+    def _encoding_said(self, ids: np.ndarray, started: bool) -> str:
+        """How far the sentence encoder's builder got, in words."""
+        done = len(ids) - self.encoded.missing(ids)
+        verb = "started encoding" if started else "is encoding"
+        return (
+            f"the sentence encoder {verb} the abstracts in the background ({done:,} of {len(ids):,} done);"
+            " searches use words and LSA until it has them all"
+        )
 
     def ensure_vectors_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
         """Like ensure_vectors for LSA's vectors alone, but the build runs in a process of its own
@@ -162,12 +212,16 @@ class Discovery:
         A store found damaged and rebuilt is said in ``vectors_repaired``, not as a problem; one
         that is missing, behind or damaged and cannot be written here (a read-only folder, a full
         disk) in ``vectors_unwritable``, not as a problem either: the vectors are derived, searches
-        work without them, and nothing can be done about it from here.
+        work without them, and nothing can be done about it from here. The sentence encoder's,
+        when many are missing, are left to a builder process (``encoding_elsewhere`` says so): not
+        a problem either, they are on their way.
         """
-        done = self.ensure_vectors()
+        done = self.ensure_vectors(detach=True)
         self.vectors_repaired = done if done and done.startswith("rebuilt") else None
         self.vectors_unwritable = None
         problems = self.vector_problems()
+        if self.encoding_elsewhere:
+            problems = [p for p in problems if not p.startswith(ENCODER_PROBLEM)]
         if done and done.startswith("could not"):
             found = "; ".join(p.removeprefix("semantic vectors: ") for p in problems) or "they are behind"
             why = done.removeprefix("could not be written (").removesuffix(")")

@@ -72,8 +72,10 @@ def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
 
 
 def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) -> EncodedVectors | bool:
-    """The sentence encoder's store, read and current; True when the library has none to have
-    (no model, too many papers); False when it is due (missing, damaged or behind)."""
+    """The sentence encoder's store, read and current; True when the library has none to use
+    (no model, too many papers, or a builder process encoding them: background.py); False when
+    it is due (missing, damaged or behind, and nobody at work on it)."""
+    from desk.core.semantic import background
     from desk.core.semantic.encoded import DIR_NAME
     from desk.core.semantic.encoded import EncodedVectors as Store
 
@@ -82,9 +84,9 @@ def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) ->
     encoded = Store(directory / DIR_NAME)
     if not encoded.wanted(data.ids):
         return True
-    if not encoded.load() or encoded.ids is None:
-        return False
-    return encoded if id_digest_of(encoded.ids) == reader.id_digest() else False
+    if encoded.load() and encoded.ids is not None and id_digest_of(encoded.ids) == reader.id_digest():
+        return encoded
+    return background.building(encoded.directory)
 
 
 def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from desk.core.file_locks import held_elsewhere
 from desk.core.search.names import INDEX_NAME
 from desk.core.secret import secret_key
 
@@ -175,25 +176,7 @@ def check_signed(directory: Path) -> dict[str, Any]:
 
 def writer_busy(directory: Path) -> bool:
     """Whether a process holds Whoosh's write lock on the index in ``directory`` right now."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): Whoosh locks another way; do not wait
-        return False
-    try:
-        fd = os.open(directory / f"{INDEX_NAME}_WRITELOCK", os.O_RDONLY)
-    except OSError:
-        return False  # never locked here (no lock file) or not ours to read
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    else:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    finally:
-        os.close(fd)
+    return held_elsewhere(directory / f"{INDEX_NAME}_WRITELOCK")
 
 
 def check_settled(directory: Path, timeout: float = SETTLE_TIMEOUT) -> dict[str, Any]:

@@ -1,14 +1,16 @@
-"""Building a library's semantic vectors in a process of its own (the window's way).
+"""Building a library's semantic vectors in a process of its own.
 
 The build is mostly Python (tokenising every abstract): on a thread of the window it would share
 the interpreter's lock with the UI thread. ``build_in_process`` runs it in a fresh process that
 opens only the database and the vector store, and waits for it; the caller then reloads the
-store (``SemanticVectors.load``).
+store (``SemanticVectors.load``). ``python -m desk.core.semantic.build LIBRARY`` is the
+command line's detached builder of the sentence encoder's vectors (background.py).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,24 +19,33 @@ from typing import Literal
 from sqlalchemy import select
 
 from desk.core.db import Database, Paper
+from desk.core.logs import logger
 from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME
+from desk.core.semantic import background
 from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
 from desk.core.semantic.encoded import EncodedVectors
 from desk.core.semantic.minilm import ModelError
 from desk.core.semantic.store import DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
 
+log = logger(__name__)
 READ_CHUNK = 900
+ROUNDS = 3  # encoder builds in a row, while imports keep adding papers
 Part = Literal["all", "lsa", "encoded"]  # which vectors a build brings up to date
 
 
-def build_vectors(directory: Path, part: Part = "all") -> str | None:
+def build_vectors(directory: Path, part: Part = "all", wait: bool = True) -> str | None:
     """Bring the vectors of the library in ``directory`` up to date (LSA's, then the sentence
-    encoder's); what was done, or None."""
+    encoder's); what was done, or None.
+
+    The encoder's are built under the store's build lock (background.py): ``wait`` for a builder
+    at work there to finish first, or (False) leave them to it."""
     db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
     try:
-        with db.reading() as session:
-            ids = list(session.scalars(select(Paper.id).order_by(Paper.id)))
+
+        def all_ids() -> list[int]:
+            with db.reading() as session:
+                return list(session.scalars(select(Paper.id).order_by(Paper.id)))
 
         def abstracts(wanted: Sequence[int]) -> dict[int, str]:
             out: dict[int, str] = {}
@@ -45,13 +56,24 @@ def build_vectors(directory: Path, part: Part = "all") -> str | None:
                     out.update((int(i), str(a)) for i, a in rows)
             return out
 
-        done = SemanticVectors(directory / DIR_NAME).ensure(ids, abstracts) if part != "encoded" else None
+        done = None
+        if part != "encoded":
+            done = SemanticVectors(directory / DIR_NAME).ensure(all_ids(), abstracts)
         if part == "lsa":
             return done
-        encoded = EncodedVectors(directory / ENCODED_DIR_NAME)
-        try:  # LSA's first: search fuses it alone until the encoder's cover every paper
-            return encoded.ensure(ids, abstracts) or done
-        except ModelError:
+        store = directory / ENCODED_DIR_NAME
+        with background.build_lock(store, wait=wait) as held:
+            if not held:
+                return done
+            encoded = EncodedVectors(store)  # read once the lock is held: another may have written it
+            try:  # LSA's first: search fuses it alone until the encoder's cover every paper
+                for _ in range(ROUNDS):  # papers imported meanwhile are encoded too
+                    ids = all_ids()
+                    if not encoded.pending(ids):
+                        break
+                    done = encoded.ensure(ids, abstracts) or done
+            except ModelError:
+                pass
             return done
     finally:
         db.close()
@@ -85,3 +107,22 @@ def build_in_process(
         proc.kill()
         proc.join()
     return proc.exitcode == 0
+
+
+def main(argv: list[str]) -> int:
+    """``python -m desk.core.semantic.build LIBRARY``: the detached builder of the sentence
+    encoder's vectors (background.py); quits at once when another build holds the lock."""
+    if len(argv) != 1:
+        print("usage: python -m desk.core.semantic.build LIBRARY", file=sys.stderr)
+        return 2
+    background.lower_priority()
+    try:
+        build_vectors(Path(argv[0]), part="encoded", wait=False)
+    except Exception as exc:  # nobody reads a detached builder's traceback: logged, in plain words
+        log.warning("the background build of the sentence-encoder vectors stopped: %s", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -39,6 +39,7 @@ MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening 
 MAX_PAPERS = 30_000  # ~15 minutes of both cores; a conference list is 3-7k abstracts
 CHUNK = 256  # abstracts read and encoded between two progress reports
 QUERIES_KEPT = 512  # query vectors kept, 1.5 KB each (typing a query searches its words again and again)
+PROBLEM_PREFIX = "sentence-encoder vectors:"  # how each of ``problems`` begins
 CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill loses at most these)
 
 
@@ -152,6 +153,15 @@ class EncodedVectors:
         wanted = np.unique(np.asarray(ids, np.int64))
         return len(wanted) != len(self.ids) or bool(np.any(wanted != self.ids))
 
+    def missing(self, ids: Sequence[int] | np.ndarray) -> int:
+        """How many papers of ``ids`` the store has no vector for (0 when none are wanted)."""
+        if not self.wanted(ids):
+            return 0
+        if self.ids is None and not self.load():
+            return len(np.unique(np.asarray(ids, np.int64)))
+        assert self.ids is not None
+        return int(np.count_nonzero(~np.isin(np.asarray(ids, np.int64), self.ids)))
+
     def ensure(
         self,
         ids: Sequence[int] | np.ndarray,
@@ -208,14 +218,14 @@ class EncodedVectors:
             return []
         probe = EncodedVectors(self.directory, self._folder)
         if not probe.load():
-            return ["sentence-encoder vectors: missing, damaged or of another version"]
+            return [f"{PROBLEM_PREFIX} missing, damaged or of another version"]
         assert probe.ids is not None
         stored, wanted = set(probe.ids.tolist()), set(ids)
         problems = []
         for label, gone in (("missing from", wanted - stored), ("extra in", stored - wanted)):
             if gone:
                 shown = ", ".join(map(str, sorted(gone)[:10])) + (" …" if len(gone) > 10 else "")
-                problems.append(f"sentence-encoder vectors: {len(gone)} papers {label} the store ({shown})")
+                problems.append(f"{PROBLEM_PREFIX} {len(gone)} papers {label} the store ({shown})")
         return problems
 
     # ---- queries --------------------------------------------------------------------------
