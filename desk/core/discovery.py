@@ -137,8 +137,9 @@ class Discovery:
                 self.encoding_elsewhere = self._encoding_said(ids, started=True)
                 return None
         with background.build_lock(store, wait=not detach) as held:
-            if not held:  # a builder took the lock meanwhile: it does the work
-                self.encoding_elsewhere = self._encoding_said(ids, started=False)
+            if not held:  # a builder took the lock meanwhile (it does the work), or no writing here
+                if background.building(store):
+                    self.encoding_elsewhere = self._encoding_said(ids, started=False)
                 return None
             self.encoded.load()  # what a builder wrote before the lock was ours is kept
             try:

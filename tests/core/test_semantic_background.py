@@ -171,3 +171,19 @@ def test_a_builder_killed_midway_leaves_a_sound_library_and_is_started_again(tmp
     with_encoder = desk(library, "search", "neural radiance fields", "--json")
     words_and_lsa = desk(library, "search", "neural radiance fields", "--json", encoder=False)
     assert ranked(with_encoder) != ranked(words_and_lsa)  # the encoder's vectors are used now
+
+
+def test_where_the_store_cannot_be_written_no_builder_is_started_nor_said(tmp_path: Path) -> None:
+    """A file where the store's folder should be (as a read-only folder, which root may write)."""
+    library = imported(tmp_path)
+    store_of(library).write_text("not a folder", encoding="utf-8")
+    assert background.start(library) is None
+    with Library(library) as lib:
+        assert lib.encode_in_background() is None
+        lib.ensure_vectors(detach=True)
+        assert lib.encoding_elsewhere is None
+    searched = desk(library, "search", "neural radiance fields", "--json")
+    assert ranked(searched) == ranked(
+        desk(library, "search", "neural radiance fields", "--json", encoder=False)
+    )
+    assert store_of(library).read_text(encoding="utf-8") == "not a folder"

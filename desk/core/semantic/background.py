@@ -17,7 +17,6 @@ builder exits or is killed, so a lock is never left behind. Where there is no ``
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -86,8 +85,12 @@ def start(library: Path) -> int | None:
 
     It is detached: a new session (no terminal's signals reach it) with its standard streams on
     /dev/null, so a caller reading the command's output is not kept waiting for it."""
-    if not SUPPORTED:
-        return None
+    import subprocess  # here: a search asks whether a builder is at work, and needs none of this
+
+    from desk.core.semantic.encoded import DIR_NAME
+
+    if not SUPPORTED or not _writable(library / DIR_NAME):
+        return None  # a builder could not write there either
     try:
         builder = subprocess.Popen(
             [sys.executable, "-m", "desk.core.semantic.build", str(library)],
@@ -100,6 +103,15 @@ def start(library: Path) -> int | None:
     except OSError:
         return None
     return builder.pid
+
+
+def _writable(store: Path) -> bool:
+    try:
+        store.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(store / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644))
+    except OSError:
+        return False
+    return True
 
 
 def lower_priority() -> None:
