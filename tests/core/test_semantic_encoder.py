@@ -200,6 +200,28 @@ def test_the_layers_are_read_where_the_file_maps_them() -> None:
 
 
 @needs_model
+def test_a_query_alone_and_in_a_batch_of_abstracts_gets_the_same_vector() -> None:
+    """A query's few rows take the weight-first product, a batch's thousands the other order:
+    both are the same layer."""
+    folder = minilm.model_folder()
+    assert folder is not None
+    model = minilm.MiniLM(folder)
+    query = "neural radiance fields from a few views"
+    batch = [query] + [" ".join(["a long abstract about point clouds and meshes"] * 20)] * 31
+    rows = sum(len(model.tokenizer.encode(t, 128)) for t in batch[1:])  # all padded to the longest
+    assert len(model.tokenizer.encode(query, 128)) <= minilm.FEW_ROWS < rows
+    alone, together = model.encode([query], 128)[0], model.encode(batch, 128)[0]
+    np.testing.assert_allclose(alone, together, atol=1e-5)
+    rng = np.random.default_rng(3)
+    weight, bias = rng.standard_normal((48, 16)).astype(np.float32), np.ones(48, np.float32)
+    for n in (3, minilm.FEW_ROWS + 5):
+        x = rng.standard_normal((n, 16)).astype(np.float32)
+        np.testing.assert_allclose(
+            minilm._dense(x, (weight, bias)), x @ weight.T + bias, rtol=1e-5, atol=1e-5
+        )
+
+
+@needs_model
 def test_a_paraphrase_is_nearer_than_a_text_sharing_its_words() -> None:
     folder = minilm.model_folder()
     assert folder is not None
