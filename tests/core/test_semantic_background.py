@@ -9,6 +9,7 @@ for a conference's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -75,6 +76,15 @@ def wait_until_encoded(library: Path) -> EncodedVectors:
             return probe
         time.sleep(0.2)
     pytest.fail("the builder did not encode the library in time")
+
+
+def thread_niceness(pid: int) -> set[int]:
+    """The niceness of each thread of process ``pid`` (field 19 of /proc/PID/task/TID/stat)."""
+    found = set()
+    for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            found.add(int(stat.read_text().rsplit(")", 1)[1].split()[16]))
+    return found
 
 
 def ranked(done: subprocess.CompletedProcess[str]) -> list[tuple[int, float]]:
@@ -159,6 +169,7 @@ def test_a_builder_killed_midway_leaves_a_sound_library_and_is_started_again(tmp
     while not background.building(store_of(library)):  # killed once it holds the lock
         assert time.monotonic() < deadline, "the builder never took the lock"
         time.sleep(0.05)
+    assert thread_niceness(pid) == {background.LOW_PRIORITY}  # numpy's BLAS threads too
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     assert not background.building(store_of(library))  # the kernel let go of its lock

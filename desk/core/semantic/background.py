@@ -56,8 +56,7 @@ def build_lock(store: Path, wait: bool) -> Iterator[bool]:
         yield True
         return
     try:
-        store.mkdir(parents=True, exist_ok=True)
-        fd = os.open(store / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(store)
     except OSError:
         yield False
         return
@@ -93,7 +92,7 @@ def start(library: Path) -> int | None:
         return None  # a builder could not write there either
     try:
         builder = subprocess.Popen(
-            [sys.executable, "-m", "desk.core.semantic.build", str(library)],
+            [sys.executable, "-m", "desk.core.semantic.builder", str(library)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -105,16 +104,28 @@ def start(library: Path) -> int | None:
     return builder.pid
 
 
+def _open_lock(store: Path) -> int:
+    """A descriptor of the store's lock file, made with its folder when missing (OSError when
+    they cannot be)."""
+    store.mkdir(parents=True, exist_ok=True)
+    return os.open(store / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+
+
 def _writable(store: Path) -> bool:
     try:
-        store.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(store / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644))
+        os.close(_open_lock(store))
     except OSError:
         return False
     return True
 
 
 def lower_priority() -> None:
-    """Make this process the last to get a core (a builder's first act)."""
+    """Make this process the last to get a core (a builder's first act, before it starts threads).
+
+    Its own session is its own scheduling group where the kernel groups by session (Linux's
+    autogroup): a niceness inside the group would weigh only against the group's other threads,
+    so the group's niceness is lowered too."""
     with suppress(AttributeError, OSError):  # no nice() on Windows; a refusal costs nothing
         os.nice(LOW_PRIORITY)
+    with suppress(OSError):  # no autogroup here (another OS, or the kernel's feature off)
+        Path("/proc/self/autogroup").write_text(str(LOW_PRIORITY), encoding="ascii")

@@ -3,8 +3,8 @@
 The build is mostly Python (tokenising every abstract): on a thread of the window it would share
 the interpreter's lock with the UI thread. ``build_in_process`` runs it in a fresh process that
 opens only the database and the vector store, and waits for it; the caller then reloads the
-store (``SemanticVectors.load``). ``python -m desk.core.semantic.build LIBRARY`` is the
-command line's detached builder of the sentence encoder's vectors (background.py).
+store (``SemanticVectors.load``). ``main`` is the command line's detached builder of the
+sentence encoder's vectors (builder.py runs it; background.py starts it).
 """
 
 from __future__ import annotations
@@ -110,19 +110,15 @@ def build_in_process(
 
 
 def main(argv: list[str]) -> int:
-    """``python -m desk.core.semantic.build LIBRARY``: the detached builder of the sentence
-    encoder's vectors (background.py); quits at once when another build holds the lock."""
+    """The detached builder of the sentence encoder's vectors (``python -m
+    desk.core.semantic.builder LIBRARY``, background.py); quits at once when another build holds
+    the lock."""
     if len(argv) != 1:
-        print("usage: python -m desk.core.semantic.build LIBRARY", file=sys.stderr)
+        print("usage: python -m desk.core.semantic.builder LIBRARY", file=sys.stderr)
         return 2
-    background.lower_priority()
     try:
         build_vectors(Path(argv[0]), part="encoded", wait=False)
     except Exception as exc:  # nobody reads a detached builder's traceback: logged, in plain words
         log.warning("the background build of the sentence-encoder vectors stopped: %s", exc)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
