@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from desk.core.secret import KEY_DIR_ENV, key_path
+from desk.core.runtime.secret import KEY_DIR_ENV, key_path
 
 CHILD = r"""
 import json, os, sys, time

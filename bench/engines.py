@@ -64,7 +64,7 @@ class DeskEngine:
 
     def __init__(self, target: Path, per_file: int, defer_folds: bool = False) -> None:
         started = time.perf_counter()
-        from desk.core.library import Library
+        from desk.core.library.facade import Library
 
         self.import_ms = _ms(started)  # importing desk's modules, before any library is opened
         started = time.perf_counter()

@@ -104,7 +104,7 @@ def read_corpus(corpus: Path) -> list[tuple[str, str]]:
 
 def measure(papers: list[tuple[str, str]], show: int = 0, seed: int = 1) -> dict[str, Any]:
     """The figures of the module doc for ``papers``; ``show`` misses of each kind are printed."""
-    from desk.core.analysis import analyse
+    from desk.core.text.analysis import analyse
 
     counts: Counter[str] = Counter()
     misses: dict[str, list[str]] = {"other": [], "none": [], "spurious": []}

@@ -61,8 +61,8 @@ def stats_runs(library: Path, reps: int) -> list[float]:
 
 def in_process(library: Path, reps: int) -> dict[str, object]:
     """Opening, the signature check and searches, timed inside this process."""
-    from desk.core.library import Library
-    from desk.core.paths import INDEX_DIR_NAME
+    from desk.core.library.facade import Library
+    from desk.core.runtime.paths import INDEX_DIR_NAME
 
     out: dict[str, object] = {}
     opens: list[float] = []

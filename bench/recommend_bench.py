@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     if not corpus_file.is_file():
         print(f"skipped: no dev corpus at {args.corpus.resolve()} (it is never copied into the repository)")
         return 0
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     rows = [
         ln.split("\t") for ln in (args.corpus / "titles.tsv").read_text(encoding="utf-8").splitlines()[1:]

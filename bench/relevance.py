@@ -67,7 +67,7 @@ def fts_ranks(folders: list[Path], queries: list[dict[str, Any]], work: Path) ->
 
 def desk_ranks(folders: list[Path], queries: list[dict[str, Any]], work: Path) -> list[int | None]:
     """Rank of each query's paper in desk's search (Library.search)."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)

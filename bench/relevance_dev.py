@@ -56,7 +56,7 @@ from fts import Fts5, read_abstracts, to_match
 from stats import percentile
 
 if TYPE_CHECKING:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
 HERE = Path(__file__).resolve().parent
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "dev-corpus"
@@ -198,7 +198,7 @@ def run_desk(
 
     Returns latencies. A paper not of the corpus (a distractor) ranks as -1: it is never relevant.
     """
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     latencies: dict[str, list[float]] = {name: [] for name in rankers}
     with Library(work / "desk-library") as lib:

@@ -69,7 +69,7 @@ def _set(owner: Any, name: str, value: Any) -> None:
 
 def open_library(path: Path, corpus: Path, distractors: int) -> Any:
     """The dev library at ``path`` (imported on the first run), vectors built."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     fresh = not (path / "library.sqlite3").exists()
     lib = Library(path)

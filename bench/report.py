@@ -153,7 +153,7 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
             )
         )
     rows.append(Row("open library (modules loaded)", "ms", _get(ds, "open_ms"), _get(fs, "open_ms")))
-    rows.append(Row("import desk.core.library", "ms", _get(ds, "module_import_ms"), None))
+    rows.append(Row("import desk.core.library.facade", "ms", _get(ds, "module_import_ms"), None))
     start = _get(r, "window_seeds", "painted_s")
     rows.append(Row("window start → first results (seeds)", "s", start, None, "≤ 1.5 s", _le(start, 1.5)))
     rows.append(Row(f"window start → first results ({size:,})", "s", _get(r, "window", "painted_s"), None))

@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if not available():
         print("skipped: no dev corpus (it is never copied into the repository)")
         return 0
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     gen = RealGenerator(7)
     queries = gen.queries()

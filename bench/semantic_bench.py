@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     if not available():
         print("skipped: no dev corpus (it is never copied into the repository)")
         return 0
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
     from desk.core.semantic import lsa, store
 
     gen = RealGenerator(7)

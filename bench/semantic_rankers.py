@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
 
 _READY: set[int] = set()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.gui.organize.sidebar import collection_filter, load_counts, saved_filter, tag_filter
 
 WORDS = ("diffusion model", "point cloud segmentation", "transformer", "video", "self-supervised learning")

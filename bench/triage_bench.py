@@ -26,7 +26,7 @@ import statistics
 import time
 from pathlib import Path
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 QUERIES = (
     "tag:bench",

@@ -30,21 +30,21 @@ SEEDS = ROOT / "seeds"
 
 
 def expected_hits(library: Path, query: str) -> list[int]:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     with Library(library) as lib:
         return [h.id for h in lib.search_ids(query, limit=5, typing=True).hits]
 
 
 def starred(library: Path) -> set[int]:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     with Library(library) as lib:
         return set(lib.paper_ids(starred=True))
 
 
 def note_of(library: Path, pid: int) -> str:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     with Library(library) as lib:
         return lib.paper(pid).note
@@ -52,7 +52,7 @@ def note_of(library: Path, pid: int) -> str:
 
 def check(display_name: str) -> list[str]:
     """Run the flows; the list of what failed (empty: all good)."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
     from desk.gui.settings import library_key
 
     expect = Expectations()

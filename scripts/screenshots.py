@@ -76,7 +76,7 @@ def math_snippet(s: Session) -> None:
 
 def sidebar(s: Session, scheme: str) -> None:
     """Tags (the first nine numbered), a saved search and the counts; a tag chosen, sorted by title."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     library = s.library(f"sidebar-{scheme}")
     with Library(library) as lib:

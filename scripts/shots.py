@@ -52,7 +52,7 @@ class Session:
 
     def library(self, name: str, extra: Sequence[Path] = (), *, seeds: bool = True) -> Path:
         """A library folder holding the seeds (and `extra` lists), or an empty one."""
-        from desk.core.library import Library
+        from desk.core.library.facade import Library
 
         directory = self.folder / name
         if seeds or extra:

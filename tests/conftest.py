@@ -34,7 +34,7 @@ def seeds_dir() -> Path:
 @pytest.fixture(scope="session")
 def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A library folder with the seeds imported, built once; copy it (copy_library), never change it."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     path = tmp_path_factory.mktemp("template") / "library"
     with Library(path) as lib:
@@ -67,7 +67,7 @@ def seeded_dir(seeded_template: Path, copy_library: Callable[..., Path]) -> Path
 @pytest.fixture
 def seeded(seeded_dir: Path) -> Iterator[object]:
     """An open Library on a fresh copy of the seeded library."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     with Library(seeded_dir) as lib:
         yield lib
@@ -76,7 +76,7 @@ def seeded(seeded_dir: Path) -> Iterator[object]:
 @pytest.fixture
 def empty_lib(tmp_path: Path) -> Iterator[object]:
     """An open, empty Library."""
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     with Library(tmp_path / "empty") as lib:
         yield lib

@@ -21,12 +21,12 @@ from desk.cli.output import (
     warn,
 )
 from desk.cli.progress import Bar
-from desk.core.paths import resolve_library_dir
-from desk.core.records import SORTS, ResultPage
+from desk.core.records.page import SORTS, ResultPage
+from desk.core.runtime.paths import resolve_library_dir
 
 if TYPE_CHECKING:
-    from desk.core.library import Library
-    from desk.core.quick import QuickLibrary
+    from desk.core.library.facade import Library
+    from desk.core.library.quick import QuickLibrary
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def opened(args: argparse.Namespace, *, full_check: bool = False) -> Iterator[Li
     checked in full even when its stamp says it is current)."""
     # Imported here, not at the top: the worker processes an import starts re-import the
     # `desk` script's module, and need none of the database or search code to start.
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     progress = progress_printer("Rebuilding the search index")
     lib = Library(resolve_library_dir(args.library), progress=progress, full_check=full_check)
@@ -67,8 +67,8 @@ def opened(args: argparse.Namespace, *, full_check: bool = False) -> Iterator[Li
 @contextmanager
 def reading(args: argparse.Namespace, *, quick: bool = True) -> Iterator[QuickLibrary | Library]:
     """For a command that only reads: plain SQLite when the index is known to be current (no ORM,
-    Whoosh or numpy loaded: desk.core.quick), else the whole Library as ``opened`` gives it."""
-    from desk.core.quick import QuickLibrary
+    Whoosh or numpy loaded: desk.core.library.quick), else the whole Library as ``opened`` gives it."""
+    from desk.core.library.quick import QuickLibrary
 
     reader = QuickLibrary.open(resolve_library_dir(args.library)) if quick else None
     if reader is None:
@@ -83,8 +83,8 @@ def reading(args: argparse.Namespace, *, quick: bool = True) -> Iterator[QuickLi
 def writing_quickly(args: argparse.Namespace) -> Iterator[QuickLibrary | None]:
     """For an edit of what the index does not hold (a star, a tag): a plain-SQLite writer in one
     ``BEGIN IMMEDIATE`` transaction, committed when the block ends without an error, when the index
-    is known to be current (desk.core.quick_write); None: open the whole Library instead."""
-    from desk.core.quick import QuickLibrary
+    is known to be current (desk.core.library.quick_write); None: open the whole Library instead."""
+    from desk.core.library.quick import QuickLibrary
 
     writer = QuickLibrary.open(resolve_library_dir(args.library), write=True)
     if writer is None:
@@ -148,7 +148,7 @@ def run_import(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.as_json())
     else:
-        from desk.core.summary import import_summary
+        from desk.core.importing.summary import import_summary
 
         for line in import_summary(report, review="desk dupes"):
             say(line)
@@ -173,7 +173,7 @@ def list_args(p: argparse.ArgumentParser) -> None:
 def run_list(args: argparse.Namespace) -> int:
     """desk list [--starred]"""
     with reading(args, quick=args.sort == "relevance") as lib:
-        from desk.core.quick import QuickLibrary
+        from desk.core.library.quick import QuickLibrary
 
         if args.json and isinstance(lib, QuickLibrary):
             emit_list_json(lib.list_json(starred=args.starred))  # the same text, written by SQLite
@@ -239,12 +239,12 @@ def print_page(page: ResultPage, as_json: bool) -> None:
 
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
-    from desk.core.quick import QuickLibrary
+    from desk.core.library.quick import QuickLibrary
 
     directory = resolve_library_dir(args.library)
     reader = QuickLibrary.open(directory)
     if reader is not None:  # the index is current: search it with plain SQLite beside (quick_search.py)
-        from desk.core.quick_search import search
+        from desk.core.library.quick_search import search
 
         with reader:
             page = search(reader, directory, args.query, max(args.limit, 0), args.sort)
@@ -306,7 +306,7 @@ def flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         with writing_quickly(args) as writer:
             if writer is not None:
-                from desk.core.quick_write import set_flag
+                from desk.core.library.quick_write import set_flag
 
                 set_flag(writer, args.ids, attr, value)
                 return 0
@@ -329,16 +329,16 @@ def run_note(args: argparse.Namespace) -> int:
 
 
 def _set_text(args: argparse.Namespace, field: str, value: str | None) -> int:
-    """A note or a title: with plain SQLite when the index is current (desk.core.quick_write, then
+    """A note or a title: with plain SQLite when the index is current (desk.core.library.quick_write, then
     quick_index.flush writes the index), else the whole Library."""
     with writing_quickly(args) as writer:
         if writer is not None:
-            from desk.core.quick_write import set_text
+            from desk.core.library.quick_write import set_text
 
             changed = set_text(writer, args.id, field, value)
     if writer is not None:
         if changed:
-            from desk.core.quick_index import flush
+            from desk.core.library.quick_index import flush
 
             behind = flush(resolve_library_dir(args.library))
             if behind:
@@ -384,7 +384,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        from desk.core.files import write_text
+        from desk.core.runtime.files import write_text
 
         write_text(args.output, text)
         warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {args.output}")

@@ -11,7 +11,7 @@ from desk.cli.output import emit_json, say, summary_line, warn
 
 if TYPE_CHECKING:  # the detector (numpy, MinHash) loads only when a duplicates command runs
     from desk.core.dedup import Candidate
-    from desk.core.merge_plan import PlannedMerge
+    from desk.core.edits.merge_plan import PlannedMerge
 
 #: merge_plan.MERGEABLE_KINDS, named here so that building the parser loads no detector.
 MERGE_KINDS = ("exact", "truncation")

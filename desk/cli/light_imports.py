@@ -17,13 +17,13 @@ which ``whoosh.query.terms`` imports for the ``Variations`` query desk never bui
 module runs, ``variations`` is a function that imports the real one when called. And, ≈ 5 ms
 of CPU of a `desk note` together: the Porter stemmer and the double metaphone that
 ``whoosh.analysis`` imports for its default stemmer and a filter desk does not use (desk's
-stemmed fields stem with desk.core.stemming), ``calendar`` that ``whoosh.util.times`` imports
+stemmed fields stem with desk.core.text.stemming), ``calendar`` that ``whoosh.util.times`` imports
 for date fields desk has none of, and ``html`` that ``whoosh.compat`` imports for highlighting
 desk does itself: each stand-in is the function Whoosh uses, importing the real one when called.
 
 :func:`after_import` runs a function on a module as soon as anything imports it: the command
 line configures ``logging`` so (≈ 4 ms with ``traceback`` and ``string``, imported only when
-something is logged: desk.core.logs).
+something is logged: desk.core.runtime.logs).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from desk import __version__
 from desk.cli.light_imports import after_import
-from desk.core.errors import DeskError
+from desk.core.runtime.errors import DeskError
 
 #: The cycle collector's first threshold while a command runs (CPython's default is 700 new
 #: container objects). A command makes its objects (modules, rows, arrays) once and exits: at
@@ -150,8 +150,8 @@ def _plain_text(args: argparse.Namespace) -> None:
 
 def _plain_failure(exc: BaseException, args: argparse.Namespace) -> str | None:
     """A failure of the disk or the database file in plain words (None: not one of those)."""
-    from desk.core.failures import message_of, translate
-    from desk.core.paths import DATABASE_NAME, resolve_library_dir, shown_name
+    from desk.core.runtime.failures import message_of, translate
+    from desk.core.runtime.paths import DATABASE_NAME, resolve_library_dir, shown_name
 
     plain = translate(exc, resolve_library_dir(args.library) / DATABASE_NAME)
     if plain is not None:
@@ -176,7 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser, commands = _parsers(_command_named(words))
         args = parser.parse_args(_words_starting_with_a_dash(words, commands))
         _plain_text(args)
-        after_import("logging", _configure_logging)  # imported when something is logged (desk.core.logs)
+        after_import(
+            "logging", _configure_logging
+        )  # imported when something is logged (desk.core.runtime.logs)
         if args.command is not None:
             return _run(args)
     from desk.gui.app import run_app

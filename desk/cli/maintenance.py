@@ -7,7 +7,7 @@ from pathlib import Path
 
 from desk.cli.commands import opened, progress_printer
 from desk.cli.output import say, warn
-from desk.core.paths import resolve_library_dir
+from desk.core.runtime.paths import resolve_library_dir
 
 
 def run_reindex(args: argparse.Namespace) -> int:
@@ -61,7 +61,7 @@ def restore_args(p: argparse.ArgumentParser) -> None:
 
 def run_restore(args: argparse.Namespace) -> int:
     """desk restore FILE"""
-    from desk.core.restore import restore_library
+    from desk.core.library.restore import restore_library
 
     saved = restore_library(resolve_library_dir(args.library), args.file)
     with opened(args) as lib:
@@ -86,9 +86,9 @@ def salvage_args(p: argparse.ArgumentParser) -> None:
 
 def run_salvage(args: argparse.Namespace) -> int:
     """desk salvage DEST: copy what can be read of a damaged library into a new one."""
-    from desk.core.library import Library
-    from desk.core.paths import DATABASE_NAME
-    from desk.core.salvage import salvage
+    from desk.core.library.facade import Library
+    from desk.core.runtime.paths import DATABASE_NAME
+    from desk.core.store.salvage import salvage
 
     source = resolve_library_dir(args.library) / DATABASE_NAME
     report = salvage(source, args.dest)

@@ -9,7 +9,7 @@ from desk.cli.commands import json_flag, opened, reading, writing_quickly
 from desk.cli.output import emit_json, say, warn
 
 if TYPE_CHECKING:
-    from desk.core.records import TagChange
+    from desk.core.records.detail import TagChange
 
 
 class _TagArguments(argparse.Action):
@@ -44,10 +44,10 @@ def _what(ids: tuple[int, ...]) -> str:
 
 
 def _tagged(args: argparse.Namespace, *, add: bool) -> TagChange:
-    """Tag or untag: with plain SQLite when the index is current (desk.core.quick_write), else the Library."""
+    """Tag or untag: plain SQLite when the index is current (library.quick_write), else the Library."""
     with writing_quickly(args) as writer:
         if writer is not None:
-            from desk.core.quick_write import set_tag
+            from desk.core.library.quick_write import set_tag
 
             return set_tag(writer, args.ids, args.name, add)
     with opened(args) as lib:

@@ -8,10 +8,10 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from desk.core.records import PaperSummary, ResultPage, SourceInfo
+from desk.core.records.page import PaperSummary, ResultPage, SourceInfo
 
 if TYPE_CHECKING:
-    from desk.core.records import PaperDetail
+    from desk.core.records.detail import PaperDetail
 
 
 def takes_utf8(stream: Any) -> bool:

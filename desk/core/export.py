@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from desk.core.records import PaperDetail
+from desk.core.records.detail import PaperDetail
 from desk.core.text import escape_markdown, parse_spans, spans_to_markdown
 
 

@@ -11,7 +11,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from desk import __version__
-from desk.core.paths import resolve_library_dir
+from desk.core.runtime.paths import resolve_library_dir
 from desk.gui import theme
 from desk.gui.preflight import window_problem
 from desk.gui.settings import APPLICATION, ORGANIZATION

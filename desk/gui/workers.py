@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
-from desk.core.errors import DeskError
+from desk.core.runtime.errors import DeskError
 
 if TYPE_CHECKING:  # imported by the worker when it opens the library: Whoosh loads off the UI thread
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ class LibraryExecutor(QObject):
         """Open the library in the worker (its index may be repaired, with progress)."""
 
         def op(_: Library | None) -> Library:
-            from desk.core.library import Library  # imported here: Whoosh loads off the UI thread
+            from desk.core.library.facade import Library  # imported here: Whoosh loads off the UI thread
 
             try:
                 self.library = Library(directory, progress, defer_folds=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 # Three topics; the NeRF papers share "radiance", "view" and "synthesis" with each other, and the
 # last one never says "radiance": only meaning connects it to the query "radiance".

@@ -19,8 +19,8 @@ from dev_texts import DEV, ROOT, needs_dev_corpus
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from desk.core.analysis import analyse_many
 from desk.core.dedup.detector import DEFAULT_NUM_PERM, prepare
+from desk.core.text.analysis import analyse_many
 
 
 def _corpus(paths: Sequence[Path]) -> list[str]:

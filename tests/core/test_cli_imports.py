@@ -17,10 +17,10 @@ import pytest
 # and the ranking, the recommender, the Markdown export.
 NOT_FOR_STATS = (
     "desk.core.dedup",
-    "desk.core.duplicates",
-    "desk.core.merge_plan",
-    "desk.core.importer",
-    "desk.core.analysis",
+    "desk.core.dedup.finder",
+    "desk.core.edits.merge_plan",
+    "desk.core.importing.importer",
+    "desk.core.text.analysis",
     "desk.core.text.titles",
     "desk.core.search.building",
     "desk.core.search.commits",
@@ -71,27 +71,30 @@ def test_search_loads_the_ranking_but_not_the_detector_or_importer(seeded_dir: P
     modules = _modules(seeded_dir, "search", "policy")
     assert "desk.core.search.searching" in modules  # the check sees what a command does load
     # (SciPy may load here: a search builds the semantic vectors when they are missing.)
-    assert _loaded(modules, ("desk.core.dedup", "desk.core.importer", "desk.core.analysis")) == []
+    assert (
+        _loaded(modules, ("desk.core.dedup", "desk.core.importing.importer", "desk.core.text.analysis")) == []
+    )
 
 
 def test_the_parser_names_the_kinds_merge_plan_merges() -> None:
     from desk.cli.duplicates import MERGE_KINDS
-    from desk.core import duplicates
-    from desk.core.library import CACHE_FILE_NAME
-    from desk.core.merge_plan import MERGEABLE_KINDS
+    from desk.core.dedup import finder as duplicates
+    from desk.core.edits.merge_plan import MERGEABLE_KINDS
+    from desk.core.library.facade import CACHE_FILE_NAME
 
     assert MERGE_KINDS == MERGEABLE_KINDS
     assert CACHE_FILE_NAME == duplicates.CACHE_FILE_NAME
 
 
 # A command that only reads, on a library whose index is stamped current, reads it with plain
-# sqlite3 (desk.core.quick): none of the ORM, Whoosh, numpy or the Library's open.
+# sqlite3 (desk.core.library.quick): none of the ORM, Whoosh, numpy or the Library's open.
 NOT_FOR_READS = (
     "sqlalchemy",
     "whoosh",
     "numpy",
-    "desk.core.db",
-    "desk.core.library",
+    "desk.core.store.database",
+    "desk.core.store.models",
+    "desk.core.library.facade",
     "desk.core.search.index",
 )
 
@@ -108,30 +111,35 @@ def test_read_commands_load_neither_the_orm_nor_whoosh_nor_numpy(
 def test_a_read_command_on_a_stale_index_opens_the_whole_library_and_repairs(seeded_dir: Path) -> None:
     (seeded_dir / "index" / "desk-search.json").unlink()  # the index's version marker: a rebuild is due
     modules = _modules(seeded_dir, "stats")
-    assert "desk.core.library" in modules and "whoosh" in modules
+    assert "desk.core.library.facade" in modules and "whoosh" in modules
     assert _loaded(_modules(seeded_dir, "stats"), NOT_FOR_READS) == []  # rebuilt and stamped
 
 
 def test_search_on_a_current_index_and_vectors_loads_no_orm(seeded_dir: Path) -> None:
     first = _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
-    assert "desk.core.library" in first
+    assert "desk.core.library.facade" in first
     modules = _modules(seeded_dir, "search", "policy", "--json")
     assert "desk.core.search.searching" in modules  # it did search
-    assert _loaded(modules, ("sqlalchemy", "desk.core.db", "desk.core.library", "desk.core.dedup")) == []
+    assert (
+        _loaded(
+            modules, ("sqlalchemy", "desk.core.store.models", "desk.core.library.facade", "desk.core.dedup")
+        )
+        == []
+    )
     # tag: is answered by the Library (tags fold their names there)
-    assert "desk.core.library" in _modules(seeded_dir, "search", "tag:x policy")
+    assert "desk.core.library.facade" in _modules(seeded_dir, "search", "tag:x policy")
 
 
 def test_a_search_and_a_note_start_no_worker_machinery(seeded_dir: Path) -> None:
-    """The index's worker-process side (desk.core.workers: multiprocessing, a process pool) is
+    """The index's worker-process side (desk.core.runtime.processes: multiprocessing, a process pool) is
     for imports and rebuilds: a search or a note's commit from the command line loads none of it."""
     _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
-    workers = ("multiprocessing", "concurrent.futures.process", "desk.core.workers")
+    workers = ("multiprocessing", "concurrent.futures.process", "desk.core.runtime.processes")
     searched = _modules(seeded_dir, "search", "policy", "--json")
-    assert "desk.core.search.searching" in searched and "desk.core.library" not in searched
+    assert "desk.core.search.searching" in searched and "desk.core.library.facade" not in searched
     assert _loaded(searched, workers) == []
     noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
-    assert "desk.core.search.commits" in noted and "desk.core.library" not in noted  # the quick commit
+    assert "desk.core.search.commits" in noted and "desk.core.library.facade" not in noted  # the quick commit
     assert _loaded(noted, workers) == []
 
 
@@ -150,7 +158,7 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
         "desk.core.search.ranking",
     )
     noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
-    assert "desk.core.search.commits" in noted and "desk.core.library" not in noted  # the quick commit
+    assert "desk.core.search.commits" in noted and "desk.core.library.facade" not in noted  # the quick commit
     assert _loaded(noted, reading) == []
     retitled = _modules(seeded_dir, "retitle", "1", "Gradients of policies")
     assert "desk.core.search.commits" in retitled and _loaded(retitled, reading) == []
@@ -166,39 +174,21 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
 
 
 def test_a_search_and_a_note_create_only_the_records_they_use(seeded_dir: Path) -> None:
-    """desk.core.records defines the records of a search's page; the others (a paper in full,
-    counts, an import's report, ...) wait in desk.core.library_records until asked for: eleven frozen
+    """desk.core.records.page defines the records of a search's page; the others (a paper in full,
+    counts, an import's report, ...) wait in desk.core.records.detail until asked for: eleven frozen
     dataclasses a `desk search` or a `desk note` would create for nothing (≈ 4 ms)."""
     _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
     searched = _modules(seeded_dir, "search", "policy", "--json")
-    assert "desk.core.search.searching" in searched and "desk.core.library" not in searched
-    assert "desk.core.records" in searched and "desk.core.library_records" not in searched
+    assert "desk.core.search.searching" in searched and "desk.core.library.facade" not in searched
+    assert "desk.core.records.page" in searched and "desk.core.records.detail" not in searched
     noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")
-    assert "desk.core.search.commits" in noted and "desk.core.library_records" not in noted
-    assert "desk.core.library_records" in _modules(seeded_dir, "stats")  # Stats is one of them
-
-
-def test_the_records_defined_later_are_the_records_modules_own() -> None:
-    from desk.core import library_records, records
-
-    for name in records.LATER:
-        assert getattr(records, name) is getattr(library_records, name)
-        assert name in dir(records)
-    from desk.core.records import PaperDetail, PaperSummary, Stats
-
-    assert issubclass(PaperDetail, PaperSummary) and Stats is library_records.Stats
-    here = library_records.__name__
-    defined = {n for n, v in vars(library_records).items() if getattr(v, "__module__", "") == here}
-    assert defined == records.LATER  # every one of them reachable from desk.core.records
-    with pytest.raises(AttributeError):
-        records.NoSuchRecord  # noqa: B018
-    with pytest.raises(ImportError):
-        from desk.core.records import NoSuchRecord  # noqa: F401
+    assert "desk.core.search.commits" in noted and "desk.core.records.detail" not in noted
+    assert "desk.core.records.detail" in _modules(seeded_dir, "stats")  # Stats is one of them
 
 
 def test_a_search_and_a_note_import_neither_logging_nor_importlib_abc(seeded_dir: Path) -> None:
     """They log nothing unless something went wrong: ``logging`` (with ``traceback`` and
-    ``string``, ≈ 4 ms) is imported by desk.core.logs' loggers when a record is made; nor do they
+    ``string``, ≈ 4 ms) is imported by desk.core.runtime.logs' loggers when a record is made; nor do they
     need importlib.abc (≈ 1 ms with importlib.resources) for light_imports' finders and loaders."""
     _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
     for command in (("search", "policy", "--json"), ("note", "1", "--set", "read again"), ("stats",)):
@@ -211,12 +201,12 @@ _LOGGED = (
     "from desk.cli.main import main\n"
     "assert main(sys.argv[1:]) == 0\n"
     "assert 'logging' not in sys.modules\n"
-    "from desk.core.logs import logger\n"
-    "log = logger('desk.core.secret')\n"
+    "from desk.core.runtime.logs import logger\n"
+    "log = logger('desk.core.runtime.secret')\n"
     "log.info('not shown')\n"
     "log.warning('the key file %s is not usable', 'k')\n"
     "import logging\n"
-    "assert log.getEffectiveLevel() == logging.WARNING and log.name == 'desk.core.secret'\n"
+    "assert log.getEffectiveLevel() == logging.WARNING and log.name == 'desk.core.runtime.secret'\n"
     "logging.getLogger('other').error('from %s', 'elsewhere')\n"
 )
 
@@ -338,7 +328,7 @@ def test_a_command_runs_with_fewer_collections_and_puts_the_thresholds_back(
     import gc
 
     from desk.cli.main import GC_THRESHOLD, main
-    from desk.core.quick import QuickLibrary
+    from desk.core.library.quick import QuickLibrary
 
     seen: list[tuple[int, ...]] = []
     real = QuickLibrary.stats

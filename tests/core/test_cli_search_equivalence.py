@@ -1,7 +1,7 @@
 """`desk search --json` from a one-shot process gives the window's ranked search, JSON for JSON.
 
 The command line searches on a lighter path (issue 17): plain SQLite for the rows
-(desk.core.quick_search), OpenBLAS started with one thread (blas.py), the cycle collector held
+(desk.core.library.quick_search), OpenBLAS started with one thread (blas.py), the cycle collector held
 back (cli/main.py), Whoosh's unused modules stood in (light_imports.py), the vectors' CRCs read
 only for files not as written (store.py), the acronyms file in its flat format. Each check runs
 every query through ``desk.cli.main.main`` in a fresh interpreter and compares its JSON with
@@ -20,7 +20,7 @@ import pytest
 from dev_texts import DEV
 
 from desk.cli.output import page_json
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ _RUN = (
     "        assert main(['--library', library, 'search', q, '--limit', '50', '--json']) == 0\n"
     "    pages.append(json.loads(out.getvalue()))\n"
     "blas = __import__('os').environ.get('OPENBLAS_NUM_THREADS')\n"
-    "opened = 'desk.core.library' in sys.modules\n"
+    "opened = 'desk.core.library.facade' in sys.modules\n"
     "print(json.dumps({'pages': pages, 'library_opened': opened, 'numpy_one_thread': blas}))\n"
 )
 

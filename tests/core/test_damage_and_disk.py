@@ -17,8 +17,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME
 
 
 def desk(library: Path, *args: str | bytes, timeout: float = 300) -> subprocess.CompletedProcess[str]:

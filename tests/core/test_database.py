@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.db import migrations
-from desk.core.errors import LibraryDamaged, LibraryTooNew
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import LibraryDamaged, LibraryTooNew
+from desk.core.runtime.paths import DATABASE_NAME
+from desk.core.store import migrations
 
 
 def test_new_library_has_current_schema_version_and_wal(tmp_path: Path) -> None:

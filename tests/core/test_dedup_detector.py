@@ -182,8 +182,8 @@ def test_many_copies_of_one_text_are_one_exact_group() -> None:
 
 def test_texts_hashed_on_worker_processes_give_the_same_groups(monkeypatch) -> None:
     import desk.core.dedup.detector as detector
-    from desk.core.tuning import Tuning
-    from desk.core.workers import WorkerPool
+    from desk.core.runtime.processes import WorkerPool
+    from desk.core.runtime.tuning import Tuning
 
     monkeypatch.setattr(detector, "_CHUNK", 16)  # several chunks (a vectorisation size, not a threshold)
     texts = [(i, f"{OTHER} Variant {i}: {TEMPLATE_OPEN.format(f'topic {i}')}") for i in range(60)]

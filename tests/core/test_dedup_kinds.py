@@ -103,8 +103,8 @@ def test_a_copy_of_a_shared_opening_joins_one_paper_not_both() -> None:
 
 
 def test_merge_all_takes_only_whole_truncations_and_keeps_the_longest() -> None:
-    from desk.core.errors import DeskError
-    from desk.core.merge_plan import plan
+    from desk.core.edits.merge_plan import plan
+    from desk.core.runtime.errors import DeskError
 
     index = NearDuplicateIndex()
     edited_cut = (

@@ -137,7 +137,7 @@ def test_word_hashes_looked_up_are_the_hashes_computed(texts: list[str], small_t
     limit = 3 if small_table else shingles._WORD_HASH_LIMIT  # a full table starts again
     with unittest.mock.patch.object(shingles, "_WORD_HASH_LIMIT", limit):
         for _ in range(2):  # the second time from the table
-            hashes, counts = shingles._words(normalized)
+            hashes, counts = shingles.word_hashes(normalized)
             expected_hashes, expected_counts = shingles._hash_words(normalized)
             assert hashes.tolist() == expected_hashes.tolist()
             assert counts.tolist() == expected_counts.tolist()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core import index_sync
-from desk.core.library import Library
+from desk.core.library.facade import Library
+from desk.core.search import index_sync
 
 
 def _small_segments(lib: Library) -> int:

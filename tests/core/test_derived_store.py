@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from desk.core.dedup import NearDuplicateIndex
-from desk.core.derived import read_arrays, write_arrays
-from desk.core.duplicates import CACHE_VERSION
-from desk.core.library import Library
+from desk.core.dedup.finder import CACHE_VERSION
+from desk.core.library.facade import Library
+from desk.core.store.derived_files import read_arrays, write_arrays
 
 
 class _Boom:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 
 WORDS = [
     "learning",
@@ -157,7 +157,7 @@ def test_kill_during_an_import_on_worker_processes_leaves_a_sound_library_and_no
 STORM = """
 import sys
 from pathlib import Path
-from desk.core.library import Library
+from desk.core.library.facade import Library
 lib = Library(Path(sys.argv[1]))
 ids = lib.paper_ids()
 k = 0

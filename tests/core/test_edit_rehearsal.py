@@ -20,11 +20,11 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.engine import default
 
-from desk.core.db.database import BUSY_TIMEOUT_MS
-from desk.core.errors import LibraryBusy
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import LibraryBusy
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search import index as index_module
+from desk.core.store.database import BUSY_TIMEOUT_MS
 
 
 def _files(directory: Path) -> dict[str, str]:

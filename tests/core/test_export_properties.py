@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desk.core.export import to_markdown
-from desk.core.records import PaperDetail, SourceInfo
+from desk.core.records.detail import PaperDetail
+from desk.core.records.page import SourceInfo
 from desk.core.text import derive_title, find_short_name, readable_text
 
 markdown_it = pytest.importorskip("markdown_it")

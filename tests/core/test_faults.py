@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_durability import write_lists

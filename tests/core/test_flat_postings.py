@@ -17,14 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_segment_merge import _doc, _segmented
 
+from desk.core.runtime.processes import WorkerPool
 from desk.core.search import SearchIndex, flat_postings, manifest, segment_upkeep
 from desk.core.search.flat_backfill import backfill
 from desk.core.search.flat_postings import EXT, FlatPostings, FlatWriter, open_trusted
 from desk.core.search.positions import positions
-from desk.core.search.postings import _decode
+from desk.core.search.postings import decode_postings
 from desk.core.search.segment_merge import commit_merged, merge_segments
 from desk.core.search.writer import encode_positions
-from desk.core.workers import WorkerPool
 
 QUERIES = [
     "diffusion model",
@@ -68,7 +68,9 @@ def _compare_every_term(ix: SearchIndex) -> int:
                 f for f in reader.indexed_field_names() if any(True for _ in reader.lexicon(f))
             )
             for field, btext in reader.all_terms():
-                ids, weights = _decode(reader._terms.matcher(field, btext, reader.schema[field].format))
+                ids, weights = decode_postings(
+                    reader._terms.matcher(field, btext, reader.schema[field].format)
+                )
                 got_ids, got_weights = flat.get(field, btext)
                 assert np.array_equal(got_ids, ids) and np.array_equal(got_weights, weights), (field, btext)
                 if reader.schema[field].format.supports("positions"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 
 def test_every_kind_of_change_undoes_and_redoes(seeded: Library) -> None:
@@ -54,7 +54,7 @@ def test_a_field_changed_since_is_skipped_not_overwritten(seeded: Library) -> No
     a, b = seeded.paper_ids()[:2]
     seeded.set_starred([a, b], True)
     with seeded.db.writing() as session:  # a change made outside the history (an old desk)
-        from desk.core import edits
+        from desk.core.edits import fields as edits
 
         edits.set_value(session, [b], "starred", False)
         edits.set_value(session, [b], "note", "kept")

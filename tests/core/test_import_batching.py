@@ -15,10 +15,10 @@ import pytest
 from dev_texts import needs_dev_corpus
 from whoosh import index as windex
 
-from desk.core import import_indexing
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.importing import indexing as import_indexing
+from desk.core.library.facade import Library
 from desk.core.reader import read_list_file
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search.schema import INDEX_NAME
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
@@ -134,14 +134,14 @@ def test_big_files_are_gathered_into_batches_of_import_batch_papers(
     (which rewrites every paper it merges) then has nothing to do up to 100k papers."""
     from dataclasses import replace
 
-    from desk.core import index_sync
+    from desk.core.search import index_sync
 
     monkeypatch.setattr(index_sync, "IDS_PER_STATEMENT", 7)  # a batch's ids looked up in many pieces
 
     from dev_texts import dev_abstracts
 
-    from desk.core.tuning import Tuning
-    from desk.core.workers import WorkerPool
+    from desk.core.runtime.processes import WorkerPool
+    from desk.core.runtime.tuning import Tuning
 
     workers = WorkerPool().workers
     if workers != 2:

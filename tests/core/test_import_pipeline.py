@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.library import Library
-from desk.core.tuning import Tuning
+from desk.core.library.facade import Library
+from desk.core.runtime.tuning import Tuning
 
 EAGER = Tuning.eager(5)  # analysis, index segments and near-duplicate hashing on the workers, by file
 
@@ -85,8 +85,8 @@ def test_cancelling_after_a_file_stores_nothing_of_the_next(tmp_path: Path, seed
 def test_segments_of_papers_changed_while_they_were_written_are_dropped(
     tmp_path: Path, seeds_dir: Path
 ) -> None:
-    from desk.core.db import IndexQueue
-    from desk.core.workers import WorkerPool
+    from desk.core.runtime.processes import WorkerPool
+    from desk.core.store import IndexQueue
 
     with Library(tmp_path / "lib", tuning=EAGER) as lib:
         lib.import_paths([seeds_dir])
@@ -108,7 +108,7 @@ def test_imported_rows_are_stored_as_the_orm_stores_them(tmp_path: Path, seeds_d
     """The import writes its rows straight to the driver; the columns must read as if the ORM wrote them."""
     import sqlite3
 
-    from desk.core.db import Paper
+    from desk.core.store import Paper
 
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([seeds_dir])
@@ -133,10 +133,10 @@ def test_imported_rows_are_stored_as_the_orm_stores_them(tmp_path: Path, seeds_d
 
 
 def test_the_tuning_object_decides_what_goes_to_the_workers(tmp_path: Path) -> None:
-    from desk.core import tuning
-    from desk.core.analysis import analyse_many
-    from desk.core.importer import PendingAnalysis
-    from desk.core.workers import WorkerPool
+    from desk.core.importing.importer import PendingAnalysis
+    from desk.core.runtime import tuning
+    from desk.core.runtime.processes import WorkerPool
+    from desk.core.text.analysis import analyse_many
 
     abstracts = [f"We study problem {i} with a new method. It works well." for i in range(12)]
     with WorkerPool(2) as pool:

@@ -16,12 +16,12 @@ from dev_texts import dev_abstracts, needs_dev_corpus
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
-from desk.core.analysis import Analysed, analyse_many
-from desk.core.db import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
-from desk.core.db.models import MergeRecord, utcnow
-from desk.core.importer import FileOutcome, _as_stored, store_parsed
-from desk.core.paths import shown_name
+from desk.core.importing.importer import FileOutcome, _as_stored, store_parsed
 from desk.core.reader import ParsedList, read_list_file
+from desk.core.runtime.paths import shown_name
+from desk.core.store import Database, ImportRecord, IndexQueue, KeyAlias, Paper, Source
+from desk.core.store.models import MergeRecord, utcnow
+from desk.core.text.analysis import Analysed, analyse_many
 
 # --- the ORM version this replaces (main at afb923a), verbatim but for names ---------------------
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from desk.cli.main import main
-from desk.core.records import ImportFileError, ImportReport
-from desk.core.summary import import_summary
+from desk.core.importing.summary import import_summary
+from desk.core.records.detail import ImportFileError, ImportReport
 
 
 def test_one_of_everything_reads_in_the_singular() -> None:

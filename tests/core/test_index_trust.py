@@ -21,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from whoosh import index as windex
 
-from desk.core.library import Library
-from desk.core.paths import INDEX_DIR_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import INDEX_DIR_NAME
 from desk.core.search import IndexState, manifest, unpickling
 from desk.core.search.schema import INDEX_NAME, build_schema
 from desk.core.search.whoosh_internals import check
@@ -218,7 +218,7 @@ def slow_record(directory):
 
 
 writer.record = slow_record
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 with Library(Path(sys.argv[1])) as lib:
     lib.set_note(3, "written beside a reader")

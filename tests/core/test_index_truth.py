@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 
 
 def desk(library: Path, *args: str) -> subprocess.CompletedProcess[str]:

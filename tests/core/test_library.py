@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.errors import PaperNotFound
-from desk.core.library import Library
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import PaperNotFound
 
 
 def test_seeds_import_to_94_papers_with_one_shared(empty_lib: Library, seeds_dir: Path) -> None:
@@ -156,9 +156,9 @@ def test_seed_queries_a_researcher_types(seeded: Library) -> None:
 
 def test_row_records_are_the_papers_as_the_models_read_them(seeded: Library) -> None:
     """Library.summaries reads rows with plain SQL: the same records the ORM objects give."""
-    from desk.core.db import Paper
-    from desk.core.library import summary_of
-    from desk.core.tags import tags_of
+    from desk.core.edits.tags import tags_of
+    from desk.core.library.facade import summary_of
+    from desk.core.store import Paper
 
     ids = [p.id for p in seeded.list_papers()]
     a, b, c = ids[3], ids[7], ids[11]

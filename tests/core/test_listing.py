@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from desk.cli.main import main
 from desk.cli.output import summary_json
-from desk.core import listing
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
-from desk.core.quick import QuickLibrary
+from desk.core.library.facade import Library
+from desk.core.library.quick import QuickLibrary
+from desk.core.runtime.paths import DATABASE_NAME
+from desk.core.store import listing
 
 
 def _differences(directory: Path) -> list[int]:
@@ -176,7 +176,7 @@ def test_check_rewrites_rows_edited_behind_the_triggers(seeded_dir: Path, capsys
 
 
 def test_salvage_writes_the_listing_from_the_rows_it_saved(seeded_dir: Path, tmp_path: Path) -> None:
-    from desk.core.salvage import salvage
+    from desk.core.store.salvage import salvage
 
     conn = sqlite3.connect(seeded_dir / DATABASE_NAME)
     with conn:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core import tags as tagging
-from desk.core.library import Library
+from desk.core.edits import tags as tagging
+from desk.core.library.facade import Library
 
 
 def test_answers_are_kept_until_the_database_changes(

@@ -1,4 +1,4 @@
-"""Mapped files give their pages back (desk/core/resident.py): on a kernel that caches files in
+"""Mapped files give their pages back (desk/core/runtime/resident.py): on a kernel that caches files in
 large folios a few bytes read from a mapping map megabytes, all counted in the window's RSS (at a
 million papers one search mapped ~1 GB of flat postings). After a search over its budget the flat
 postings' mappings hold no resident page, and searches answer the same as without the release."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_flat_postings import _answers, _segmented
 
-from desk.core import resident
+from desk.core.runtime import resident
 from desk.core.search import flat_postings, postings, segment_upkeep
 from desk.core.search.flat_postings import EXT
 

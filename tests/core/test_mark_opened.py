@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 
 def test_mark_opened_reads_the_paper_and_ctrl_z_still_takes_back_the_star(seeded: Library) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.errors import DeskError, PaperNotFound
-from desk.core.library import Library
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import DeskError, PaperNotFound
 
 
 def _state(lib: Library, ids: list[int]) -> list[tuple]:
@@ -110,7 +110,7 @@ def test_near_duplicates_follow_other_processes_and_survive_reopen(seeded_dir: P
 def test_new_papers_are_hashed_a_batch_at_a_time_with_the_same_groups(
     seeded_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import desk.core.duplicates as duplicates
+    import desk.core.dedup.finder as duplicates
 
     with Library(seeded_dir) as lib:
         words = lib.paper(lib.paper_ids()[5]).abstract.split()

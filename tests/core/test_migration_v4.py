@@ -6,9 +6,9 @@ import re
 import sqlite3
 from pathlib import Path
 
-from desk.core.db import migrations
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME
+from desk.core.store import migrations
 
 
 def _schema(path: Path) -> set[tuple[str, str, str]]:

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
-from desk.core.db import migrations
-from desk.core.db.models import Base
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME
+from desk.core.store import migrations
+from desk.core.store.models import Base
 from desk.core.text import dedup_key
 from desk.core.text.normalize import stored_key
 
@@ -68,7 +68,7 @@ def test_a_new_library_has_exactly_the_tables_the_models_describe(tmp_path: Path
 def test_no_step_builds_tables_from_todays_models() -> None:
     import inspect
 
-    from desk.core.db import schema_steps
+    from desk.core.store import schema_steps
 
     source = inspect.getsource(schema_steps)
     assert "create_all" not in source and "__table__" not in source

@@ -1,6 +1,6 @@
 """The papers' (id, rev) digest kept by triggers (schema step 6) is the one computed from the rows.
 
-The freshness stamp (desk/core/freshness.py) reads that row after every commit and at every
+The freshness stamp (desk/core/search/freshness.py) reads that row after every commit and at every
 open instead of scanning every paper; it must therefore equal freshness.DIGEST_ALL_SQL's answer
 after anything a user does, and a full check mends it when it does not.
 """
@@ -12,9 +12,9 @@ from pathlib import Path
 
 from sqlalchemy import event
 
-from desk.core import freshness
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME
+from desk.core.search import freshness
 from tests.core.dev_texts import dev_abstracts, needs_dev_corpus
 
 

@@ -1,4 +1,4 @@
-"""Read commands on plain SQLite (desk.core.quick) and the stamp that lets them skip the full check.
+"""Read commands on plain SQLite (desk.core.library.quick) and the stamp that lets them skip the full check.
 
 QuickLibrary must answer exactly as Library does, and it may only be used when the index is
 known to agree with the database: every stale case the full check (IndexSync.needs_rebuild)
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from desk.core import freshness
-from desk.core.errors import PaperNotFound
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
-from desk.core.quick import QuickLibrary
+from desk.core.library.facade import Library
+from desk.core.library.quick import QuickLibrary
+from desk.core.runtime.errors import PaperNotFound
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.search import freshness
 
 
 def _worked_on(lib: Library) -> list[int]:
@@ -180,7 +180,7 @@ QUERIES = (
 
 
 def test_quick_search_answers_as_the_library_does(seeded_dir: Path) -> None:
-    from desk.core.quick_search import search
+    from desk.core.library.quick_search import search
 
     with Library(seeded_dir) as lib:
         _worked_on(lib)
@@ -208,7 +208,7 @@ def test_quick_search_answers_as_the_library_does(seeded_dir: Path) -> None:
 
 
 def test_quick_search_leaves_vectors_that_lag_behind_to_the_library(seeded_dir: Path) -> None:
-    from desk.core.quick_search import search
+    from desk.core.library.quick_search import search
 
     with Library(seeded_dir) as lib:
         lib.ensure_vectors()
@@ -250,7 +250,7 @@ def test_an_import_into_a_library_leaves_its_index_stamped_current(seeded_dir: P
         " that counts species by hand at dawn over two summers.\n",
         encoding="utf-8",
     )
-    from desk.core.tuning import Tuning
+    from desk.core.runtime.tuning import Tuning
 
     # Its papers written as a batch of their own (as a big file's or a slow import's are), then merged.
     with Library(seeded_dir, tuning=Tuning(index_on_workers_from=1)) as lib:
@@ -265,7 +265,7 @@ def test_an_import_into_a_library_leaves_its_index_stamped_current(seeded_dir: P
 def test_the_vectors_lag_check_digests_the_ids_as_pending_compares_them(seeded_dir: Path) -> None:
     # quick_search asks the database for a digest of its ids instead of every id (at 100k papers
     # that read the whole table); it must say "behind" exactly when SemanticVectors.pending does.
-    from desk.core.quick_search import _lagging
+    from desk.core.library.quick_search import _lagging
     from desk.core.semantic.store import DIR_NAME
     from desk.core.semantic.vectors import SemanticVectors
 
@@ -384,7 +384,7 @@ def test_sqlite_json_quote_escapes_every_character_as_json_dumps_does() -> None:
 def test_white_space_is_every_character_strip_takes() -> None:
     import sys
 
-    from desk.core.listing import WHITE_SPACE
+    from desk.core.store.listing import WHITE_SPACE
 
     spaces = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
     assert spaces == WHITE_SPACE and spaces.strip() == ""

@@ -1,4 +1,4 @@
-"""`desk star/unstar/read/unread/tag/untag` with plain SQLite (desk.core.quick_write).
+"""`desk star/unstar/read/unread/tag/untag` with plain SQLite (desk.core.library.quick_write).
 
 Each edit is run as a command twice, on two copies of one library: once on the fast path (the
 index stamped current) and once through the whole Library (the stamp removed, so the open checks
@@ -19,10 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from desk.core import freshness, history, quick_write
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME, INDEX_DIR_NAME
-from desk.core.quick import QuickLibrary
+from desk.core.edits import history
+from desk.core.library import quick_write
+from desk.core.library.facade import Library
+from desk.core.library.quick import QuickLibrary
+from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.search import freshness
 
 ROOT = Path(__file__).resolve().parents[2]
 DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"
@@ -113,9 +115,9 @@ def test_an_edit_on_the_fast_path_writes_what_the_library_writes(
         (full / INDEX_DIR_NAME / freshness.STAMP_NAME).unlink()  # not known current: the Library writes
         code_full, out_full, err_full, modules_full = _desk(full, *command)
         code_fast, out_fast, err_fast, modules_fast = _desk(fast, *command)
-        assert "desk.core.library" in modules_full
+        assert "desk.core.library.facade" in modules_full
         # A note or a title is written to the index (Whoosh, numpy), never through the ORM.
-        not_loaded = ("sqlalchemy", "desk.core.library") + (
+        not_loaded = ("sqlalchemy", "desk.core.library.facade") + (
             () if command[0] in TEXT_COMMANDS else ("whoosh", "numpy")
         )
         assert not any(m == n or m.startswith(n + ".") for m in modules_fast for n in not_loaded)
@@ -165,7 +167,7 @@ def test_an_unknown_paper_changes_nothing_and_says_so(
     before = _rows(library)
     code, out, err, modules = _desk(library, "star", "1", "999999")
     assert code == 1 and out == "" and "999999" in err
-    assert "desk.core.library" not in modules
+    assert "desk.core.library.facade" not in modules
     assert _rows(library) == before
     code, _, err, _ = _desk(library, "tag", "1", "999999", "x")
     assert code == 1 and "999999" in err and _rows(library) == before
@@ -180,12 +182,14 @@ def test_a_stale_index_sends_the_edit_to_the_library_which_repairs(
     conn.commit()
     conn.close()
     code, _, _, modules = _desk(library, "star", "1")
-    assert code == 0 and "desk.core.library" in modules
+    assert code == 0 and "desk.core.library.facade" in modules
     assert _rows(library)[0]["index_queue"] == []  # the Library's open indexed what was queued
 
 
 def test_the_step_bookkeeping_is_the_history_modules() -> None:
-    from desk.core import edits, index_sync, quick_index
+    from desk.core.edits import fields as edits
+    from desk.core.library import quick_index
+    from desk.core.search import index_sync
 
     assert quick_write.KEEP == history.KEEP
     assert quick_index.BATCH == index_sync.BATCH
@@ -202,7 +206,7 @@ def test_a_note_the_index_cannot_take_is_kept_queued_and_said(
     shutil.move(lexicon, library / "words.tsv")
     lexicon.mkdir()  # the index's lexicon cannot be written: the index's commit fails
     code, _, err, modules = _desk(library, "note", "4", "--set", "a quokka")
-    assert code == 0 and "desk.core.library" not in modules
+    assert code == 0 and "desk.core.library.facade" not in modules
     assert "the search index is behind the database" in err
     assert _rows(library)[0]["index_queue"] == [(4,)]  # the database has the note, queued
     lexicon.rmdir()

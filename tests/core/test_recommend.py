@@ -9,7 +9,7 @@ import pytest
 from semantic_corpus import ALL, NERF, POINTS, TARGET, nerf_starred, write_list
 
 from desk.cli.main import main
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

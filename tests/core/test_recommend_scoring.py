@@ -14,11 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from desk.core.library.sorting import IdScores, by_score
 from desk.core.semantic import recommend
 from desk.core.semantic.lsa import fit, terms
 from desk.core.semantic.recommend import SEED, UNLABELED_SAMPLE, fit_classifier, rank
 from desk.core.semantic.store import Vectors
-from desk.core.sorting import IdScores, by_score
 
 
 def _reference_rank(

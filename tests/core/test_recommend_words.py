@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from dev_texts import DEV, needs_dev_corpus
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.semantic import profile, recommend
 from desk.core.semantic.lsa import terms
 

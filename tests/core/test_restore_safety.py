@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
+from desk.core.runtime.paths import DATABASE_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_durability import write_lists

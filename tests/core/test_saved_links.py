@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from desk.core.dedup.finder import CACHE_KIND, CACHE_VERSION, LINK_PART
 from desk.core.dedup.groups import Candidate
-from desk.core.derived import has_part, read_arrays, read_part, write_arrays
-from desk.core.duplicates import CACHE_KIND, CACHE_VERSION, LINK_PART
-from desk.core.library import Library
+from desk.core.library.facade import Library
+from desk.core.store.derived_files import has_part, read_arrays, read_part, write_arrays
 from tests.core.dev_texts import dev_abstracts
 
 CACHE = Path("cache") / "near-duplicates.npz"

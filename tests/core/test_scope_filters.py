@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.search.query import ScopeFilter, parse
 
 

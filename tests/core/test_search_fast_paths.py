@@ -217,7 +217,7 @@ def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_dele
         matcher = leaf.postings("abstract", common)
         inner, deleted = postings.unfiltered(matcher)
         assert inner is not matcher and deleted == leaf.deleted_docs_set
-        ids, _ = postings._decode(leaf.postings("abstract", common))
+        ids, _ = postings.decode_postings(leaf.postings("abstract", common))
         assert len(ids) > 128 and not set(ids.tolist()) & deleted
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from desk.core.runtime.tuning import Tuning
 from desk.core.search import IndexDoc, SearchIndex
 from desk.core.search.commits import SMALL_BATCH
 from desk.core.search.segment_upkeep import TINY_SEGMENT
-from desk.core.tuning import Tuning
 
 FROM_50 = Tuning(index_on_workers_from=50)  # a batch of 50 papers is written by the workers
 
@@ -47,7 +47,7 @@ def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> No
 def test_a_big_batch_given_a_pool_is_written_by_worker_processes(tmp_path: Path) -> None:
     import multiprocessing
 
-    from desk.core.workers import WorkerPool
+    from desk.core.runtime.processes import WorkerPool
 
     index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
@@ -69,7 +69,7 @@ def test_a_big_batch_given_a_pool_is_written_by_worker_processes(tmp_path: Path)
 
 
 def test_a_failing_worker_leaves_the_index_as_it_was(tmp_path: Path) -> None:
-    from desk.core.workers import WorkerPool
+    from desk.core.runtime.processes import WorkerPool
 
     index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
@@ -88,8 +88,8 @@ def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path) -> None:
     import subprocess
     import sys
 
+    from desk.core.runtime.processes import WorkerPool
     from desk.core.search.staging import STAGE_PREFIX
-    from desk.core.workers import WorkerPool
 
     index = SearchIndex(tmp_path / "ix")
     index.rebuild([], 0)
@@ -177,8 +177,8 @@ def test_a_note_rewrites_a_few_papers_not_every_edit_so_far(seeded_dir: Path) ->
     of every edit rewritten on each save, as merging every tiny segment did)."""
     from whoosh import index as windex
 
-    from desk.core.library import Library
-    from desk.core.paths import INDEX_DIR_NAME
+    from desk.core.library.facade import Library
+    from desk.core.runtime.paths import INDEX_DIR_NAME
     from desk.core.search.schema import INDEX_NAME
 
     def segments() -> dict[str, int]:
@@ -204,7 +204,7 @@ def test_a_note_rewrites_a_few_papers_not_every_edit_so_far(seeded_dir: Path) ->
 def test_papers_written_again_to_fold_a_segment_are_not_counted_again_by_the_lexicon(
     seeded_dir: Path,
 ) -> None:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()

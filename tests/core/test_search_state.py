@@ -195,8 +195,8 @@ def test_searches_and_updates_from_two_threads(built: SearchIndex) -> None:
 def test_parallel_rebuild_matches_and_cancels_cleanly(tmp_path: Path) -> None:
     import multiprocessing
 
-    from desk.core.tuning import Tuning
-    from desk.core.workers import WorkerPool
+    from desk.core.runtime.processes import WorkerPool
+    from desk.core.runtime.tuning import Tuning
 
     ix = SearchIndex(tmp_path / "index")
     with WorkerPool(2, Tuning(index_on_workers_from=50, rebuild_part=60)) as pool:

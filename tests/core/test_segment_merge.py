@@ -202,8 +202,8 @@ def test_the_plan_merges_ten_of_a_size_class_and_lets_fewer_wait() -> None:
 @needs_dev_corpus
 @pytest.mark.parametrize("files", [12])
 def test_an_import_of_many_files_leaves_a_handful_of_segments(tmp_path: Path, files: int) -> None:
-    from desk.core.library import Library
-    from desk.core.tuning import Tuning
+    from desk.core.library.facade import Library
+    from desk.core.runtime.tuning import Tuning
 
     texts = dev_abstracts()
     per = max(1, min(len(texts), 2400) // files)

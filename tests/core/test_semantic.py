@@ -11,7 +11,7 @@ import pytest
 from dev_texts import needs_dev_corpus
 from semantic_corpus import ALL, NERF, POINTS, SPEECH, write_list
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.semantic import lsa, store
 from desk.core.semantic.store import StoreError, StoreState
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from semantic_corpus import ALL, write_list
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.semantic import background, minilm
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic.build import build_vectors

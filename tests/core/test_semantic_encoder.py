@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from semantic_corpus import ALL, NERF, write_list
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic import minilm
 from desk.core.semantic.encoded import EncodedVectors

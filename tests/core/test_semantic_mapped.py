@@ -12,7 +12,7 @@ import pytest
 from semantic_corpus import ALL, write_list
 from test_mapped_release import _resident_kb as _mapped_kb
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.semantic import store
 from desk.core.semantic.lsa import LsaModel, Vocabulary
 from desk.core.semantic.store import Vectors

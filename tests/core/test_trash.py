@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.errors import DeskError
-from desk.core.library import Library
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import DeskError
 
 SHARED = {("000_702a75ba5fd2766f.txt", 2), ("001_27efaa9633c5f607.txt", 18)}  # one abstract, two files
 

@@ -7,10 +7,10 @@ import json
 import pytest
 from sqlalchemy import select
 
-from desk.core.db import MergeRecord
-from desk.core.errors import DeskError
-from desk.core.library import Library
-from desk.core.merging import NOTE_SEPARATOR
+from desk.core.edits.merging import NOTE_SEPARATOR
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import DeskError
+from desk.core.store import MergeRecord
 
 
 def _fields(lib: Library, i: int) -> tuple:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from desk.core.runtime.processes import WorkerPool
 from desk.core.search import IndexDoc, SearchIndex, SearchResult, whoosh_internals
 from desk.core.search.whoosh_internals import VERIFIED_VERSION, check, fast
-from desk.core.workers import WorkerPool
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "seeds"

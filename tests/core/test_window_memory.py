@@ -13,7 +13,7 @@ import pytest
 from test_search_ranking import make_docs
 from test_semantic_mapped import _random_store
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.core.search import SearchIndex, ranking
 from desk.core.search.compiler import compile_query
 from desk.core.search.postings import Corpus

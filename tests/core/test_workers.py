@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import desk.core.workers as workers
-from desk.core.workers import WorkerPool, split
+import desk.core.runtime.processes as workers
+from desk.core.runtime.processes import WorkerPool, split
 
 
 def test_jobs_run_on_worker_processes_in_order() -> None:
@@ -64,7 +64,7 @@ def test_a_worker_loads_only_what_its_jobs_need() -> None:
     import sys
 
     code = (
-        "import sys, desk.core.analysis, desk.core.search.staging\n"
+        "import sys, desk.core.text.analysis, desk.core.search.staging\n"
         "heavy = ['numpy', 'sqlalchemy', 'whoosh.searching', 'desk.core.search.index',"
         " 'desk.core.search.query']\n"
         "print([m for m in heavy if m in sys.modules])\n"
@@ -92,7 +92,7 @@ def test_preloading_asks_every_worker_to_load_the_modules(monkeypatch: pytest.Mo
         pool.preload(["desk.core.search.staging"])
         pool.preload([])  # nothing to load: no job
     assert asked == [(workers.load_modules, ("desk.core.search.staging",))] * 2
-    code = "import sys, desk.core.workers as w; w.load_modules(['desk.core.search.staging']);"
+    code = "import sys, desk.core.runtime.processes as w; w.load_modules(['desk.core.search.staging']);"
     code += "print('desk.core.search.staging' in sys.modules)"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "True"

@@ -9,7 +9,7 @@ from paper_helpers import into_list, shown_ids, wait_idle
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Key = Qt.Key
 Ctrl = Qt.KeyboardModifier.ControlModifier

@@ -13,8 +13,8 @@ from gui_helpers import SEEDS, press
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from desk.core.errors import PaperNotFound
-from desk.core.library import Library
+from desk.core.library.facade import Library
+from desk.core.runtime.errors import PaperNotFound
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.data import diff_html
 from desk.gui.duplicates.dialog import EMPTY, DuplicatesDialog

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.gui import workers
 from desk.gui.workers import LibraryExecutor, LibraryNotOpen
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from gui_helpers import type_text, wait_search
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 
 def test_the_window_rehearses_an_edit_once_after_its_first_results_off_the_ui_thread(

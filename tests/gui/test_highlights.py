@@ -14,7 +14,7 @@ import pytest
 from gui_helpers import type_text, wait_search
 from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextLayout
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.gui.search.marks import cut_to_first_mark, format_ranges, utf16_length, utf16_spans
 from desk.gui.search.model import Roles
 

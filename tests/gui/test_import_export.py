@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Ctrl = Qt.KeyboardModifier.ControlModifier
 
@@ -197,7 +197,7 @@ def test_a_big_list_dropped_is_imported_on_worker_processes_from_the_window(
     import multiprocessing
     from dataclasses import replace
 
-    from desk.core import tuning
+    from desk.core.runtime import tuning
 
     # The thresholds of a 5,000-abstract list, lowered so 60 abstracts take the same path (the
     # window's library, opened on its worker thread, takes the default tuning).

@@ -10,7 +10,7 @@ from paper_helpers import into_list, wait_idle
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 from desk.gui.settings import WindowSettings
 
 Key = Qt.Key

@@ -23,10 +23,10 @@ from PySide6.QtCore import QDir, QPoint, Qt, QUrl
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QWidget
 
-from desk.core.db import database
-from desk.core.library import Library
-from desk.core.paths import DATABASE_NAME
+from desk.core.library.facade import Library
 from desk.core.reader import MAX_ABSTRACT_CHARS
+from desk.core.runtime.paths import DATABASE_NAME
+from desk.core.store import database
 from desk.gui import safe_text
 from desk.gui.safe_text import SafeTextBrowser
 from desk.gui.single_instance import bring_to_front, claim, server_name

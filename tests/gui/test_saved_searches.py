@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from test_sidebar import count_of, go_to_entry, shown_ids, wait_idle
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Key = Qt.Key
 Ctrl = Qt.KeyboardModifier.ControlModifier

@@ -11,7 +11,7 @@ from gui_helpers import press, type_text, wait_search
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Key = Qt.Key
 Ctrl = Qt.KeyboardModifier.ControlModifier

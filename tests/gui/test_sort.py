@@ -9,7 +9,7 @@ from gui_helpers import press, type_text, wait_search
 from PySide6.QtCore import Qt
 from test_sidebar import go_to_entry, shown_ids, wait_idle
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Key = Qt.Key
 CtrlShift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier

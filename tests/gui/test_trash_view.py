@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from test_sidebar import count_of, go_to_entry, wait_idle
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Key = Qt.Key
 Shift = Qt.KeyboardModifier.ShiftModifier

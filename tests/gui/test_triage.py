@@ -10,7 +10,7 @@ from pathlib import Path
 from gui_helpers import press, type_text, wait_search
 from PySide6.QtCore import Qt
 
-from desk.core.library import Library
+from desk.core.library.facade import Library
 
 Key = Qt.Key
 Ctrl = Qt.KeyboardModifier.ControlModifier

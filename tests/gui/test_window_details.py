@@ -70,7 +70,7 @@ def test_the_note_preview_is_for_the_paper_in_view(open_window, library_dir: Pat
 
 
 def test_sources_are_counted_from_one_in_the_window(open_window, library_dir: Path, qtbot) -> None:
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
     window = open_window(library_dir)
     qtbot.waitUntil(lambda: window.paper_view.paper is not None)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QModelIndex, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from desk.core.records import PaperSummary, SourceInfo
+from desk.core.records.page import PaperSummary, SourceInfo
 from desk.gui import theme
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.keymap import ACTIONS

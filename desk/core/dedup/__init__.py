@@ -1,4 +1,7 @@
-"""Near-duplicate detection: MinHash-LSH and sentence-key candidates, verified by ``verify.compare``."""
+"""Near-duplicate detection: MinHash-LSH and sentence-key candidates, verified by ``verify.compare``.
+
+May import: runtime, text, store.
+"""
 
 from __future__ import annotations
 

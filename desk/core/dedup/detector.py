@@ -21,7 +21,7 @@ from desk.core.dedup.sentences import sentence_words, structure
 from desk.core.dedup.shingles import shingle_words
 from desk.core.dedup.signature import band_keys, signatures
 from desk.core.dedup.verify import DEFAULT_THRESHOLD, KINDS, Match, compare, content_mask
-from desk.core.workers import WorkerPool
+from desk.core.runtime.processes import WorkerPool
 
 DEFAULT_NUM_PERM = 192
 BAND_ROWS = 3
@@ -39,7 +39,7 @@ bench set 0.62 and more (5th percentile 0.77), papers of one group on one proble
 
 LINK_ARRAYS = ("params", "ids", "fps", "pending", "link_ids", "link_figures", "link_flags")
 """The arrays of state_arrays() that questions about links need: without every text's words and
-band keys (at a million papers 16 MB of a 1.2 GB cache), see ``desk.core.dedup.saved``."""
+band keys (at a million papers 16 MB of a 1.2 GB cache), see ``desk.core.dedup.saved_links``."""
 
 _SMALL_BATCH = 48  # pending texts matched one by one against the whole index below this
 _CHUNK = 1024  # texts hashed together: vectorised, with temporaries of a few MB

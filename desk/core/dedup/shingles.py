@@ -173,7 +173,7 @@ _WORD_HASH: dict[str, int] = {}  # word -> its _hash_words() hash, in this proce
 _WORD_HASH_LIMIT = 500_000  # words remembered before the table starts again (memory)
 
 
-def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def word_hashes(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """What ``_hash_words(texts)`` gives: the hash of a word depends on the word alone, so each
     distinct word is hashed once (with ``_hash_words``) and looked up after; the vocabulary of
     abstracts is small beside their text."""
@@ -181,7 +181,7 @@ def _words(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _hashed(split: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    """``_words`` of texts given as their lists of words."""
+    """``word_hashes`` of texts given as their lists of words."""
     words = list(chain.from_iterable(split))
     missing = set(words).difference(_WORD_HASH)
     if missing:

@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 
-from desk.core.dedup.shingles import SHINGLE_WORDS, _words, mix64
+from desk.core.dedup.shingles import SHINGLE_WORDS, mix64, word_hashes
 
 DEFAULT_THRESHOLD = 0.6
 """Offered at or above this score (see the module doc and ``bench/dedup_bench.py``)."""
@@ -138,7 +138,7 @@ def ordered_shingles(words: np.ndarray) -> np.ndarray:
 @cache
 def function_words() -> frozenset[int]:
     """The 32-bit word hashes (as ``sentences.structure`` keeps them) of English function words."""
-    hashes, _ = _words([" ".join(_FUNCTION_WORDS.split())])
+    hashes, _ = word_hashes([" ".join(_FUNCTION_WORDS.split())])
     return frozenset((hashes >> np.uint64(32)).astype(np.uint32).tolist())
 
 

@@ -1,4 +1,7 @@
-"""Reading list files: bytes to text, text to a header and abstracts, folders to list files."""
+"""Reading list files: bytes to text, text to a header and abstracts, folders to list files.
+
+May import: runtime, text.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +12,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from desk.core.paths import shown_name
 from desk.core.reader.decode import decode_list_bytes
 from desk.core.reader.parse import parse_list_text
+from desk.core.runtime.paths import shown_name
 
 __all__ = [
     "MAX_ABSTRACT_CHARS",

@@ -2,6 +2,8 @@
 
 The names below load their module on first use: a worker process that only writes index
 segments (``staging``) then loads neither the searcher nor the query language.
+
+May import: runtime, text, store, semantic (its vectors, fused into the ranking).
 """
 
 from __future__ import annotations

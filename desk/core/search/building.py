@@ -15,6 +15,8 @@ from pathlib import Path
 
 from whoosh import index as windex
 
+from desk.core.runtime.processes import WorkerPool
+from desk.core.runtime.tuning import DEFAULT as DEFAULT_TUNING
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc
@@ -23,8 +25,6 @@ from desk.core.search.spelling import Lexicon
 from desk.core.search.staging import StagedSegment, discard, install, write_segment
 from desk.core.search.whoosh_internals import fast
 from desk.core.search.writer import FastSegmentWriter, segment_writer
-from desk.core.tuning import DEFAULT as DEFAULT_TUNING
-from desk.core.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
 
-from desk.core.freshness import DIGEST_PRIME
 from desk.core.search.acronyms import ACRONYMS_NAME
 from desk.core.search.acronyms import read as read_acronyms
+from desk.core.search.freshness import DIGEST_PRIME
 from desk.core.search.manifest import Untrusted, check_settled, sha256
 from desk.core.search.model import IndexState
 from desk.core.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema, read_marker
@@ -188,7 +188,7 @@ def verify_segments(directory: Path) -> list[str]:
 
 
 def _read_whole(leaf: Any) -> None:
-    from desk.core.search.postings import _decode
+    from desk.core.search.postings import decode_postings
 
     count = leaf.doc_count_all()
     for colname in ("id", "rev"):
@@ -199,7 +199,7 @@ def _read_whole(leaf: Any) -> None:
         leaf.stored_fields(docnum)
     for fieldname in leaf.indexed_field_names():
         for term in leaf.lexicon(fieldname):
-            _decode(leaf.postings(fieldname, term))
+            decode_postings(leaf.postings(fieldname, term))
         for docnum in (0, count - 1):
             leaf.doc_field_length(docnum, fieldname)
 

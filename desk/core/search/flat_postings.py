@@ -344,10 +344,10 @@ class FlatPostings:
 
     def release(self) -> None:
         """Give back the mapped pages read so far (arrays read from them stay valid: the next
-        read maps the file's cached pages again; see desk.core.resident)."""
+        read maps the file's cached pages again; see desk.core.runtime.resident)."""
         if self._map is None:  # read into memory: nothing mapped to give back
             return
-        from desk.core import resident
+        from desk.core.runtime import resident
 
         resident.release(self._map)
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh import index as windex
 
-from desk.core.logs import logger
+from desk.core.runtime.logs import logger
 from desk.core.search import manifest
 from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms
 from desk.core.search.disk import BUILD_PREFIX, live_revisions, open_index, probe, sweep_builds
@@ -31,7 +31,7 @@ from desk.core.search.whoosh_internals import check, fast
 # The writing (building.py, commits.py) and searching (searching.py, related.py, the query
 # language) modules are imported by the methods that use them: a process that only opens the
 # library to read the database (`desk stats`) does not load them.
-# Staging segments on worker processes (staging.py, desk.core.workers: multiprocessing) likewise:
+# Staging segments on worker processes (staging.py, desk.core.runtime.processes: multiprocessing) likewise:
 # a search, or a note's commit from the command line, starts no worker.
 # Reading (the searcher, the posting arrays: numpy, whoosh.searching) likewise: a note's commit
 # from the command line (quick_index) writes a segment and exits, and loads none of it.
@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is need
     import numpy as np
     from whoosh.searching import Searcher
 
+    from desk.core.runtime.processes import WorkerPool
     from desk.core.search.building import StagedBatch
     from desk.core.search.compiler import TagLookup
     from desk.core.search.postings import Corpus, PostingCache
@@ -49,9 +50,8 @@ if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is need
     from desk.core.search.staging import StagedSegment
     from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.vectors import SemanticVectors
-    from desk.core.workers import WorkerPool
 
-log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
+log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
 #: A generation replaced by a commit whose caches hold more answers than this is freed at an idle
 #: moment (release_retired), not by the commit: the ~8,000 normalised posting arrays a run of
 #: searches leaves at 10k papers took 8-12 ms to free, inside the first edit after them.
@@ -343,9 +343,9 @@ class SearchIndex:
 
         Only when can_stage(pool): segments are moved into the index through Whoosh's internals.
         """
+        from desk.core.runtime.processes import split
         from desk.core.search.building import StagedBatch
         from desk.core.search.staging import sweep_stages, write_segment
-        from desk.core.workers import split
 
         self.directory.mkdir(parents=True, exist_ok=True)
         sweep_stages(self.directory)

@@ -5,7 +5,7 @@ not write could run code when opened (``unpickling.py`` is the second wall). Aft
 commit (under the index writer's and the library's write lock) desk records the current
 generation's files here — the newest table of contents and every segment file, each with its
 size, modification time and SHA-256 — and signs the record with an HMAC under the user's key
-(``desk.core.secret``, kept outside the library). Segment files never change once written, so
+(``desk.core.runtime.secret``, kept outside the library). Segment files never change once written, so
 only new names are hashed.
 
 Before an index is opened, :func:`check_signed` (cheap: one small file hashed, a listing and a
@@ -32,9 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from desk.core.file_locks import held_elsewhere
+from desk.core.runtime.file_locks import held_elsewhere
+from desk.core.runtime.secret import secret_key
 from desk.core.search.names import INDEX_NAME
-from desk.core.secret import secret_key
 
 MANIFEST_NAME = "desk-files.json"
 MANIFEST_VERSION = 2  # 1 was unsigned: never trusted, the index is rebuilt once

@@ -1,7 +1,7 @@
 """The index folder's names and its version marker: what is on disk, without loading Whoosh.
 
 Kept apart from ``schema.py`` (which builds Whoosh's schema and analyzers) so that a command
-checking whether the index is current (``desk.core.freshness``) reads these without importing
+checking whether the index is current (``desk.core.search.freshness``) reads these without importing
 Whoosh; ``schema.py`` re-exports every name.
 """
 

@@ -86,13 +86,13 @@ def unfiltered(matcher: Any) -> tuple[Any, frozenset[int]]:
     return matcher, frozenset()
 
 
-def _decode(
+def decode_postings(
     matcher: Any, dead: Callable[[frozenset[int]], np.ndarray] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """(ids, weights) of a whole posting list (``dead``: the sorted array of a deleted set)."""
     matcher, deleted = unfiltered(matcher)
     if deleted:
-        ids_all, weights_all = _decode(matcher)
+        ids_all, weights_all = decode_postings(matcher)
         gone = dead(deleted) if dead is not None else np.fromiter(sorted(deleted), np.int64, len(deleted))
         keep = ~np.isin(ids_all, gone, assume_unique=True)
         return ids_all[keep], weights_all[keep]
@@ -216,11 +216,11 @@ class PostingCache:
 
     def release_mapped(self, always: bool = False) -> bool:
         """After a search: give back the flat postings' mapped pages when the process holds more
-        file pages than desk.core.resident's budget (a kernel caching files in large folios maps
+        file pages than desk.core.runtime.resident's budget (a kernel caching files in large folios maps
         megabytes for a term looked up: at a million papers one search mapped ~1 GB of them);
         ``always``: whatever it holds (every FLAT_RELEASE_BYTES read, during a search).
         Kept lists stay valid (their pages are read again from the page cache). True if done."""
-        from desk.core import resident
+        from desk.core.runtime import resident
 
         if not any(f is not None for f in self.flat.values()) or not (always or resident.over_budget()):
             return False
@@ -256,7 +256,7 @@ class PostingCache:
         if info is None:
             value = EMPTY
         elif info is not UNKNOWN:
-            ids, weights = _decode(
+            ids, weights = decode_postings(
                 leaf._terms._codec.postings_reader(
                     leaf._terms._postfile, info, leaf.schema[fieldname].format, term=(fieldname, btext)
                 )
@@ -273,7 +273,7 @@ class PostingCache:
             except TermNotFound:
                 value = EMPTY
             else:
-                ids, weights = _decode(matcher, self._dead)
+                ids, weights = decode_postings(matcher, self._dead)
                 value = (ids.astype(np.int32), weights) if len(ids) else EMPTY
         self._items[key] = value
         self.size += _cost(value)

@@ -27,7 +27,7 @@ from desk.core.search.names import (  # noqa: F401 (their home before names.py, 
     write_marker,
 )
 from desk.core.search.whoosh_internals import fast
-from desk.core.stemming import stem
+from desk.core.text.stemming import TOKEN_PATTERN, stem
 
 #: Query-time BM25F field weights: a title occurrence counts as five abstract ones
 #: (length-normalised) before the term's one saturation, so a word in the title
@@ -39,13 +39,8 @@ BOOSTS: dict[str, float] = {"title": 5.0, "short_name": 4.0, "short_kw": 5.0, "a
 TEXT_FIELDS: tuple[str, ...] = ("title", "short_name", "abstract", "note")
 
 
-#: Word tokens. whoosh-reloaded's default also takes "*" as a word character,
-#: which would index Markdown's "**OGPO**" as one odd token.
-TOKEN_PATTERN = r"\w+(?:\.\w+)*"
-
-
 def cached_stem(word: str) -> str:
-    """Snowball English stem of a lowercased word (desk.core.stemming; cached there)."""
+    """Snowball English stem of a lowercased word (desk.core.text.stemming; cached there)."""
     return stem(word)
 
 

@@ -40,7 +40,13 @@ from desk.core.search.flat_postings import FlatWriter
 from desk.core.search.schema import INDEX_NAME, INLINE_POSTINGS, build_schema, codec
 from desk.core.search.staging import STAGE_PREFIX, StagedSegment
 from desk.core.search.unpickling import loads
-from desk.core.search.writer import _FLAT, _TERM_INFO, FastSegmentWriter, _add_all, inlined_term_info
+from desk.core.search.writer import (
+    POSTING_WIDTH,
+    TERM_INFO,
+    FastSegmentWriter,
+    add_postings,
+    inlined_term_info,
+)
 
 #: Segments of one size class merged together once there are this many (Lucene's merge factor).
 MERGE_FACTOR = 10
@@ -162,13 +168,13 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
                     _extend(flat, readers[k], name, btext, raw, new_docnums[k], lengths[k], base)
                 if not flat:
                     continue  # every document holding it was deleted: Whoosh's merge drops it too
-                if len(flat) < INLINE_POSTINGS * _FLAT:
+                if len(flat) < INLINE_POSTINGS * POSTING_WIDTH:
                     row = inlined_term_info(flat)
             if flat:
-                out.add(name, btext, flat[0::_FLAT], flat[1::_FLAT], flat[2::_FLAT])
+                out.add(name, btext, flat[0::POSTING_WIDTH], flat[1::POSTING_WIDTH], flat[2::POSTING_WIDTH])
             else:  # a row kept as it was (renumbered): its postings are in its pickle
                 assert row is not None
-                out.add(name, btext, *loads(row[_TERM_INFO.size :]))
+                out.add(name, btext, *loads(row[TERM_INFO.size :]))
             if not started:
                 fieldwriter.start_field(name, field)
                 add_row, field_key = fieldwriter._tindex.add, pack_ushort(fieldwriter._fieldid)
@@ -177,7 +183,7 @@ def write_merged(writer: FastSegmentWriter, readers: Sequence[Any]) -> None:
                 add_row(field_key + btext, row)
                 continue
             fieldwriter.start_term(btext)
-            _add_all(fieldwriter._postwriter, flat)
+            add_postings(fieldwriter._postwriter, flat)
             fieldwriter.finish_term()
         if started:
             fieldwriter.finish_field()
@@ -252,11 +258,11 @@ def _shifted(row: bytes, base: int) -> bytes:
     (what inlined_term_info writes for those postings renumbered: the same statistics)."""
     if base == 0:
         return row
-    fields = list(_TERM_INFO.unpack_from(row))
-    ids, weights, values = loads(row[_TERM_INFO.size :])
+    fields = list(TERM_INFO.unpack_from(row))
+    ids, weights, values = loads(row[TERM_INFO.size :])
     fields[6] += base
     fields[7] += base
-    return _TERM_INFO.pack(*fields) + dumps((tuple(i + base for i in ids), weights, values), 2)
+    return TERM_INFO.pack(*fields) + dumps((tuple(i + base for i in ids), weights, values), 2)
 
 
 def _lengths(reader: Any, fieldname: str) -> list[int]:
@@ -283,7 +289,7 @@ def _extend(
     (the writer's four items a posting), renumbered, without deleted documents. ``base``: the
     source's first new docnum when it has no deletions (its docnums then only shift)."""
     if row[0]:  # kept inline
-        ids, weights, values = loads(row[_TERM_INFO.size :])
+        ids, weights, values = loads(row[TERM_INFO.size :])
         _append(flat, ids, weights, values, new_docnum, lengths, base)
         return
     info = W3TermInfo.from_bytes(row)

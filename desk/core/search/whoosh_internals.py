@@ -71,10 +71,10 @@ from functools import cache
 from importlib import import_module
 from pickle import dumps
 
-from desk.core.logs import logger
+from desk.core.runtime.logs import logger
 from desk.core.search.unpickling import install, raw_readers
 
-log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
+log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
 
 #: The whoosh-reloaded release the fast paths were verified against (pinned in pyproject.toml).
 VERIFIED_VERSION = "2.7.5"

@@ -43,7 +43,7 @@ from whoosh.system import pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
-from desk.core.logs import logger
+from desk.core.runtime.logs import logger
 from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
 from desk.core.search.flat_postings import FlatWriter, PositionTable, float32_bytes, path_of
@@ -51,7 +51,7 @@ from desk.core.search.manifest import record
 from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
 from desk.core.search.whoosh_internals import fast
 
-log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
+log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
 
 _TOKENS = re.compile(TOKEN_PATTERN)
 _STOPS = frozenset(STOP_WORDS)
@@ -60,7 +60,7 @@ _MIN_WORD = 2  # StemmingAnalyzer's minsize
 Posting = tuple[bytes, int, float, bytes]  # what a field's index() yields
 # A term's postings are kept flat, four items a posting: docnum, weight, value, stored field
 # length. Its columns are then slices (postings[0::4] the docnums), cut at C speed.
-_FLAT = 4
+POSTING_WIDTH = 4
 
 
 _STEM_OF: dict[str, str] = {}  # lowercased word -> its stem, "" for a word not indexed
@@ -294,7 +294,11 @@ class FastSegmentWriter(SigningSegmentWriter):
             for name, terms in self._grouped.items():
                 for term, postings in terms.items():
                     tbytes = _as_bytes(term)
-                    columns = postings[0::_FLAT], postings[1::_FLAT], postings[2::_FLAT]
+                    columns = (
+                        postings[0::POSTING_WIDTH],
+                        postings[1::POSTING_WIDTH],
+                        postings[2::POSTING_WIDTH],
+                    )
                     for doc, weight, value in zip(*columns, strict=True):
                         self.pool.add((name, tbytes, doc, weight, value))
             self._grouped.clear()
@@ -314,12 +318,18 @@ class FastSegmentWriter(SigningSegmentWriter):
             for term in sorted(terms):
                 postings = terms[term]
                 btext = _as_bytes(term)
-                flat.add(name, btext, postings[0::_FLAT], postings[1::_FLAT], postings[2::_FLAT])
+                flat.add(
+                    name,
+                    btext,
+                    postings[0::POSTING_WIDTH],
+                    postings[1::POSTING_WIDTH],
+                    postings[2::POSTING_WIDTH],
+                )
                 keys.append(field_key + btext)
-                row = inlined_term_info(postings) if len(postings) < INLINE_POSTINGS * _FLAT else None
+                row = inlined_term_info(postings) if len(postings) < INLINE_POSTINGS * POSTING_WIDTH else None
                 if row is None:  # a longer list: its blocks, then the row W3FieldWriter.finish_term makes
                     fieldwriter.start_term(btext)
-                    _add_all(fieldwriter._postwriter, postings)
+                    add_postings(fieldwriter._postwriter, postings)
                     row = fieldwriter._postwriter.finish_postings().to_bytes()
                 rows.append(row)
             add_rows(fieldwriter._tindex, keys, rows)
@@ -349,7 +359,7 @@ def _as_bytes(term: str | bytes) -> bytes:
     return term.encode("utf-8") if isinstance(term, str) else term
 
 
-_TERM_INFO = struct.Struct("!BfIBBfII")  # W3TermInfo's row: flags, weight, df, lengths, max weight, ids
+TERM_INFO = struct.Struct("!BfIBBfII")  # W3TermInfo's row: flags, weight, df, lengths, max weight, ids
 
 
 def inlined_term_info(postings: list[Any]) -> bytes | None:
@@ -359,14 +369,18 @@ def inlined_term_info(postings: list[Any]) -> bytes | None:
     to_bytes) without its objects. None when the list mixes postings with and without
     values: that one goes to a block, as in the writer.
     """
-    docs, values, lengths = tuple(postings[0::_FLAT]), tuple(postings[2::_FLAT]), postings[3::_FLAT]
+    docs, values, lengths = (
+        tuple(postings[0::POSTING_WIDTH]),
+        tuple(postings[2::POSTING_WIDTH]),
+        postings[3::POSTING_WIDTH],
+    )
     if not all(values):
         if any(values):
             return None
         values = (b"",) * len(docs)
-    weights = _as_float32(postings[1::_FLAT])  # the writer's float32 buffer, read back
+    weights = _as_float32(postings[1::POSTING_WIDTH])  # the writer's float32 buffer, read back
     present = [n for n in lengths if n]
-    row = _TERM_INFO.pack(
+    row = TERM_INFO.pack(
         1,
         sum(weights),
         len(docs),
@@ -434,21 +448,21 @@ def _row_size(key: bytes, row: bytes) -> int:
     return _ROW_LENGTHS.size + len(key) + len(row)
 
 
-def _add_all(postwriter: Any, postings: list[Any]) -> None:
+def add_postings(postwriter: Any, postings: list[Any]) -> None:
     """W3PostingsWriter.add_posting for a whole (flat) list, a block at a time."""
     limit = postwriter._blocklimit
-    start, total = 0, len(postings) // _FLAT
+    start, total = 0, len(postings) // POSTING_WIDTH
     while start < total:
         if len(postwriter._ids) >= limit:
             postwriter._write_block()
         end = min(total, start + limit - len(postwriter._ids))
-        lo, hi = start * _FLAT, end * _FLAT
-        weights = postings[lo + 1 : hi : _FLAT]
-        postwriter._ids.extend(postings[lo:hi:_FLAT])
+        lo, hi = start * POSTING_WIDTH, end * POSTING_WIDTH
+        weights = postings[lo + 1 : hi : POSTING_WIDTH]
+        postwriter._ids.extend(postings[lo:hi:POSTING_WIDTH])
         postwriter._weights.frombytes(float32_bytes(weights))  # what extend(weights) appends
         postwriter._maxweight = max(postwriter._maxweight, *weights)
-        postwriter._values.extend(filter(None, postings[lo + 2 : hi : _FLAT]))
-        present = list(filter(None, postings[lo + 3 : hi : _FLAT]))
+        postwriter._values.extend(filter(None, postings[lo + 2 : hi : POSTING_WIDTH]))
+        present = list(filter(None, postings[lo + 3 : hi : POSTING_WIDTH]))
         if present:
             low = min(present)
             if postwriter._minlength is None or low < postwriter._minlength:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from desk.core.file_locks import held_elsewhere
+from desk.core.runtime.file_locks import held_elsewhere
 
 try:
     import fcntl

@@ -18,15 +18,15 @@ from typing import Literal
 
 from sqlalchemy import select
 
-from desk.core.db import Database, Paper
-from desk.core.logs import logger
-from desk.core.paths import BACKUP_DIR_NAME, DATABASE_NAME
+from desk.core.runtime.logs import logger
+from desk.core.runtime.paths import BACKUP_DIR_NAME, DATABASE_NAME
 from desk.core.semantic import background
 from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
 from desk.core.semantic.encoded import EncodedVectors
 from desk.core.semantic.minilm import ModelError
 from desk.core.semantic.store import DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
+from desk.core.store import Database, Paper
 
 log = logger(__name__)
 READ_CHUNK = 900

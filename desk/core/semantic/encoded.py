@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desk.core.logs import logger
+from desk.core.runtime.logs import logger
 from desk.core.semantic import minilm
 from desk.core.semantic.store import SCALE, file_crc, quantize
 

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from whoosh.analysis import STOP_WORDS  # type: ignore[import-untyped]
 
-from desk.core.search.schema import TOKEN_PATTERN, cached_stem
+from desk.core.text.stemming import TOKEN_PATTERN
+from desk.core.text.stemming import stem as cached_stem
 
 DIMENSIONS = 192
 MIN_DOCS_PER_DIMENSION = 4  # a small library gets fewer dimensions: rank n would only repeat its words

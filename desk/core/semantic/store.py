@@ -27,11 +27,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from desk.core import resident
+from desk.core.runtime import resident
 from desk.core.semantic.lsa import LsaModel, Vocabulary
 
 #: Bump when the files, the tokenisation or the model change: an older store is rebuilt.
-STORE_VERSION = 2  # 2: words stemmed by Snowball English (desk.core.stemming)
+STORE_VERSION = 2  # 2: words stemmed by Snowball English (desk.core.text.stemming)
 DIR_NAME = "vectors"
 MANIFEST_NAME = "vectors.json"
 BUILD_PREFIX = "build-"

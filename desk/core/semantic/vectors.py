@@ -19,11 +19,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from desk.core.logs import logger
+from desk.core.runtime.logs import logger
 from desk.core.semantic import blas, lsa, store
 from desk.core.semantic.store import StoreError, StoreState, Vectors
 
-log = logger(__name__)  # logging imported when something is logged (desk/core/logs.py)
+log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
 Progress = Callable[[int, int], None]
 Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, for the ids asked
 

@@ -1,13 +1,38 @@
-"""Abstract text: LaTeX/Markdown to readable spans, duplicate keys, short names, titles, rendering."""
+"""Abstract text: LaTeX/Markdown to readable spans, duplicate keys, short names, titles, rendering.
+
+May import: runtime.
+"""
 
 from __future__ import annotations
 
-from desk.core.text.latex import latex_to_unicode
-from desk.core.text.markup import Span, SpanKind, parse_spans, readable_text
-from desk.core.text.normalize import dedup_key, stem_word
-from desk.core.text.render import escape_markdown, spans_to_html, spans_to_markdown
-from desk.core.text.short_names import find_short_name
-from desk.core.text.titles import TITLE_MAX, derive_title
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from desk.core.text.latex import latex_to_unicode
+    from desk.core.text.markup import Span, SpanKind, parse_spans, readable_text
+    from desk.core.text.normalize import dedup_key, stem_word
+    from desk.core.text.render import escape_markdown, spans_to_html, spans_to_markdown
+    from desk.core.text.short_names import find_short_name
+    from desk.core.text.titles import TITLE_MAX, derive_title
+
+# The names below load their module on first use: the stemmer alone (``stemming``, which the
+# search index's schema needs) then loads neither the LaTeX converter nor the title rules.
+_HOME = {
+    "latex_to_unicode": "latex",
+    "Span": "markup",
+    "SpanKind": "markup",
+    "parse_spans": "markup",
+    "readable_text": "markup",
+    "dedup_key": "normalize",
+    "stem_word": "normalize",
+    "escape_markdown": "render",
+    "spans_to_html": "render",
+    "spans_to_markdown": "render",
+    "find_short_name": "short_names",
+    "TITLE_MAX": "titles",
+    "derive_title": "titles",
+}
 
 __all__ = [
     "TITLE_MAX",
@@ -24,3 +49,13 @@ __all__ = [
     "spans_to_markdown",
     "stem_word",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """One of the names above, from its module (imported now, once)."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

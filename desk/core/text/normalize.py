@@ -8,8 +8,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from desk.core.stemming import stem
 from desk.core.text.markup import readable_text
+from desk.core.text.stemming import stem
 from desk.core.text.translate import Translator
 
 # Characters that differ between copies of one abstract without changing its words.

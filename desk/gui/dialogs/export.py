@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desk.core.errors import DeskError
-from desk.core.files import write_text
+from desk.core.runtime.errors import DeskError
+from desk.core.runtime.files import write_text
 from desk.gui.workers import LibraryExecutor, plain_message
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 STARRED = "starred"
 RESULTS = "results"

@@ -10,11 +10,11 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from desk.core.records import ImportReport
+from desk.core.records.detail import ImportReport
 from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 TEXT_FILTER = "Paper lists (*.txt);;All files (*)"
 
@@ -39,7 +39,7 @@ def local_paths(event: QDragEnterEvent | QDropEvent) -> list[Path]:
 
 def summary_text(report: ImportReport) -> str:
     """The outcome of an import in plain words."""
-    from desk.core.summary import count, import_summary
+    from desk.core.importing.summary import count, import_summary
 
     lines = import_summary(report, review="Paper → Review duplicates (Ctrl+Shift+D)")
     if report.errors:

@@ -11,12 +11,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from desk.core.errors import DeskError, PaperNotFound
-from desk.core.records import PaperDetail
+from desk.core.records.detail import PaperDetail
+from desk.core.runtime.errors import DeskError, PaperNotFound
 
 if TYPE_CHECKING:  # desk.core.dedup loads numpy: only on the worker thread
     from desk.core.dedup import Candidate
-    from desk.core.library import Library
+    from desk.core.library.facade import Library
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desk.gui.duplicates.data import Comparison, merge_exact, merge_kind, merge_plan_lines, unmerge_all
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 Change = Callable[["Library"], tuple[Collection[int], Any]]
 MERGED, DISTINCT = "merged", "distinct"

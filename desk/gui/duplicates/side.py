@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from desk.core.records import PaperDetail
+from desk.core.records.detail import PaperDetail
 from desk.gui import theme
 from desk.gui.duplicates.data import Side
 from desk.gui.reading.paper_view import SafeTextBrowser, plain_label

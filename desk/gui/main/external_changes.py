@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QWidget
 
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 
 def _data_version(lib: Library) -> int:

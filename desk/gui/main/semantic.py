@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only worker threads import it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only worker threads import it
+    from desk.core.library.facade import Library
 
 log = logging.getLogger(__name__)
 

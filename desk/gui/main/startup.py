@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from desk.core.records import ImportReport
+from desk.core.records.detail import ImportReport
 from desk.gui.dialogs.importing import ImportRunner
 from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 
 class Startup(QObject):

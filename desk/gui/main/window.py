@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from desk import __version__
-from desk.core.paths import bundled_seeds_dir
-from desk.core.records import ImportReport
+from desk.core.records.detail import ImportReport
+from desk.core.runtime.paths import bundled_seeds_dir
 from desk.gui import theme
 from desk.gui.dialogs.export import Exporter, ask_export
 from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from desk.core.records import UndoOutcome
+from desk.core.records.detail import UndoOutcome
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 TRIAGE_LIMIT = 1_000_000
 

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication
 
-from desk.core.records import PaperSummary, TagChange, TagCount
+from desk.core.records.detail import TagChange, TagCount
+from desk.core.records.page import PaperSummary
 from desk.gui.organize.selection import Target
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 ROWS_LIMIT = 2_000  # rows redrawn after a change (the rest reload as they are scrolled to)
 WORDS = {

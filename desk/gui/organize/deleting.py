@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from desk.gui.organize.selection import Target
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 
 def question(noted: int, total: int) -> str:

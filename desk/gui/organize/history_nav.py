@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from desk.core.records import PaperDetail
+from desk.core.records.detail import PaperDetail
 
 LIMIT = 500  # steps kept
 

@@ -23,8 +23,8 @@ from desk.gui.search.controller import SearchController, effective_query
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 POLL_MS = 2000  # how often the counts ask whether the library changed (a cheap PRAGMA)
 SOON_MS = 150  # after a search or a change made here: look again this soon

@@ -18,12 +18,13 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QWidget
 
-from desk.core.records import PaperDetail, PaperSummary
+from desk.core.records.detail import PaperDetail
+from desk.core.records.page import PaperSummary
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 OPEN_PANES = ("list", "reading", "note")
 DELAYS_MS = (0, 500, 1500, 3000, 5000)

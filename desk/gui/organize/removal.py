@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
-from desk.core.records import ListRemoval, TrashedPaper
+from desk.core.records.detail import ListRemoval, TrashedPaper
 from desk.gui.organize.ask_bar import AskBar
 from desk.gui.organize.sidebar import collection_filter
 from desk.gui.organize.trash_view import TrashView
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 
 def _papers(n: int) -> str:

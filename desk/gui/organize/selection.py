@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QAbstractItemView
 from desk.gui.search.model import Roles
 from desk.gui.search.results import ResultList
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 Select = QItemSelectionModel.SelectionFlag
 ALL_LIMIT = 1_000_000

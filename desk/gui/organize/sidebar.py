@@ -17,8 +17,8 @@ from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 ROLE = Qt.ItemDataRole.UserRole  # the entry's filter (or TRASH)
 KIND = Qt.ItemDataRole.UserRole + 1  # "library", "collection", "tag", "saved", "trash"

@@ -19,8 +19,8 @@ from desk.gui.search.controller import RECOMMENDED, SearchController, recommende
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 SORTS: tuple[tuple[str, str], ...] = (
     ("relevance", "&Relevance"),

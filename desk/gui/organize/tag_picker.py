@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desk.core.records import TagCount
+from desk.core.records.detail import TagCount
 
 NameRole = Qt.ItemDataRole.UserRole + 1
 # A menu or another window taking the focus for a moment does not close the picker.

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desk.core.records import TrashedPaper
+from desk.core.records.detail import TrashedPaper
 from desk.gui.organize.ask_bar import AskBar
 
 ID = Qt.ItemDataRole.UserRole

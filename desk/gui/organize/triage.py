@@ -15,12 +15,12 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from desk.core.records import PaperDetail
+from desk.core.records.detail import PaperDetail
 from desk.gui.reading.paper_view import PaperView, abstract_html
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 # The window's one-letter shortcuts (s stars the list's paper) must not fire here: these keys are
 # the triage view's while it has the focus.

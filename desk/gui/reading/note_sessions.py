@@ -21,8 +21,8 @@ from PySide6.QtGui import QFocusEvent
 from desk.gui.reading.note_editor import NoteEditor
 from desk.gui.workers import LibraryExecutor
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
 
 # The focus leaving for a menu or a context menu does not end the session.
 _STAYING = (Qt.FocusReason.PopupFocusReason,)

@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QSplitter, QTabWidget, QWidget
 
-from desk.core.errors import PaperNotFound
-from desk.core.records import PaperDetail, PaperSummary
+from desk.core.records.detail import PaperDetail
+from desk.core.records.page import PaperSummary
+from desk.core.runtime.errors import PaperNotFound
 from desk.gui.reading.note_editor import NoteEditor
 from desk.gui.reading.note_sessions import NoteSessions
 from desk.gui.reading.paper_view import PaperView, abstract_html, title_html
 from desk.gui.reading.related import RelatedPanel
 from desk.gui.workers import LibraryExecutor, plain_message
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
     from desk.core.search.model import Marks
 
 PAPER_DELAY_MS = 40

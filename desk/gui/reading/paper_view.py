@@ -8,7 +8,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QPalette, QResizeEvent
 from PySide6.QtWidgets import QTextEdit, QVBoxLayout, QWidget
 
-from desk.core.records import PaperDetail, PaperSummary
+from desk.core.records.detail import PaperDetail
+from desk.core.records.page import PaperSummary
 from desk.gui import theme
 from desk.gui.safe_text import SafeTextBrowser, plain_label
 

@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QLabel, QListView, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from desk.core.records import PaperSummary, ResultPage
+from desk.core.records.page import PaperSummary, ResultPage
 from desk.gui.workers import LibraryExecutor, plain_message
 
 LIMIT = 10

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desk.core.records import PaperSummary
+from desk.core.records.page import PaperSummary
 from desk.gui.search.model import Hit, ResultsModel
 from desk.gui.workers import LibraryExecutor, plain_message
 
-if TYPE_CHECKING:  # desk.core.library loads Whoosh: only the worker thread imports it
-    from desk.core.library import Library
+if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
+    from desk.core.library.facade import Library
     from desk.core.search.model import Marks
 
 RowMarks = dict[int, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]]
@@ -56,7 +56,7 @@ class Outcome:
     kept_previous: bool  # the query did not parse: the last good results stay on screen
 
 
-RECOMMENDED = "recommended"  # the sort by Library's recommender (desk.core.sorting.RECOMMENDED)
+RECOMMENDED = "recommended"  # the sort by Library's recommender (desk.core.library.sorting.RECOMMENDED)
 
 
 def recommended_tag(filter_name: str) -> str | None:
@@ -115,7 +115,7 @@ class SearchController(QObject):
         self.model = model
         self.text = ""
         self.filter = "all"
-        self.sort = "relevance"  # a name of desk.core.sorting.SORTS, or RECOMMENDED
+        self.sort = "relevance"  # a name of desk.core.library.sorting.SORTS, or RECOMMENDED
         self.terms: tuple[str, ...] = ()
         self.marks: Marks | None = None  # what the search shown marks (the reading pane uses it too)
         self.enabled = False  # until the library is open
@@ -156,7 +156,7 @@ class SearchController(QObject):
         self.run_now()
 
     def set_sort(self, sort: str) -> None:
-        """List the hits in another order (desk.core.sorting's, or RECOMMENDED)."""
+        """List the hits in another order (desk.core.library.sorting's, or RECOMMENDED)."""
         if sort == self.sort:
             return
         self.sort = sort

@@ -16,7 +16,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from desk.core.records import PaperSummary
+from desk.core.records.page import PaperSummary
 from desk.gui import theme
 from desk.gui.search.marks import ELLIPSIS, cut_to_first_mark, format_ranges, utf16_length
 from desk.gui.search.model import MISSING, PLACEHOLDER, Roles

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from desk.core.records import PaperSummary
+from desk.core.records.page import PaperSummary
 
 CHUNK = 60  # rows loaded per request around the one asked for
 PLACEHOLDER = "Loading…"

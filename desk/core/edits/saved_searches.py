@@ -1,0 +1,45 @@
+"""Saved searches: a query kept under a name, run again each time (so it follows the library)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from desk.core.edits.tags import normalize_name
+from desk.core.records.detail import SavedSearchInfo
+from desk.core.runtime.errors import DeskError
+from desk.core.store import SavedSearch
+
+
+def key_of(name: str) -> str:
+    """The key two spellings of one name share."""
+    try:
+        return normalize_name(name).casefold()
+    except DeskError:
+        raise DeskError("a saved search needs a name") from None
+
+
+def get(session: Session, name: str) -> SavedSearch | None:
+    """The saved search with this name (any case), or None."""
+    return session.scalar(select(SavedSearch).where(SavedSearch.key == key_of(name)))
+
+
+def put(session: Session, name: str, query: str | None) -> str | None:
+    """Save (or replace) the query under name; None deletes it. Returns the query it had before."""
+    row = get(session, name)
+    before = row.query if row is not None else None
+    if query is None:
+        if row is not None:
+            session.delete(row)
+    elif row is None:
+        session.add(SavedSearch(name=normalize_name(name), key=key_of(name), query=query))
+    else:
+        row.query = query
+    session.flush()
+    return before
+
+
+def listed(session: Session) -> list[SavedSearchInfo]:
+    """Every saved search, in the order they were first saved."""
+    rows = session.scalars(select(SavedSearch).order_by(SavedSearch.id))
+    return [SavedSearchInfo(r.name, r.query) for r in rows]

@@ -1,0 +1,527 @@
+"""The Library façade: the one entry point the CLI and the window call."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from desk.core.edits import fields as edits
+from desk.core.edits import history, merging, undo
+from desk.core.edits import tags as tagging
+from desk.core.library import sorting
+from desk.core.library.discovery import Discovery
+from desk.core.library.quick import QuickLibrary
+from desk.core.library.workflow import Workflow
+from desk.core.records.detail import ImportReport, PaperDetail, Stats
+from desk.core.records.page import PaperSummary, ResultPage, SourceInfo, page_of
+from desk.core.runtime.errors import DeskError
+from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
+from desk.core.runtime.processes import WorkerPool
+from desk.core.runtime.tuning import Tuning
+from desk.core.search import SearchIndex, SearchResult
+from desk.core.search.index_sync import IndexSync
+from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
+from desk.core.semantic.encoded import EncodedVectors
+from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
+from desk.core.semantic.vectors import SemanticVectors
+from desk.core.store import Database, Paper, Source
+from desk.core.store.queries import require_papers
+
+if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when first used
+    import numpy as np
+
+    from desk.core.dedup import Candidate
+    from desk.core.dedup.detector import DedupProgress
+    from desk.core.dedup.finder import DuplicateFinder
+    from desk.core.edits.merge_plan import PlannedMerge
+    from desk.core.importing import importer
+    from desk.core.search.model import Marks
+
+log = logging.getLogger(__name__)
+Progress = Callable[[int, int], None]
+CACHE_FILE_NAME = "near-duplicates.npz"  # desk.core.dedup.finder.CACHE_FILE_NAME (checked by a test)
+
+
+def _sources(paper: Paper) -> tuple[SourceInfo, ...]:
+    return tuple(SourceInfo(s.file, s.index, s.collection) for s in paper.sources)
+
+
+def summary_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperSummary:
+    """The list-row record of a paper (its tags given: they are read in one query for many)."""
+    return PaperSummary(
+        id=paper.id,
+        title=paper.title,
+        short_name=paper.short_name,
+        starred=paper.starred,
+        read=paper.read,
+        has_note=bool(paper.note.strip()),
+        sources=_sources(paper),
+        tags=tags,
+    )
+
+
+def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
+    """The full record of a paper."""
+    s = summary_of(paper, tags)
+    return PaperDetail(
+        **{f: getattr(s, f) for f in s.__dataclass_fields__},
+        abstract=paper.abstract,
+        abstract_raw=paper.abstract_raw,
+        note=paper.note,
+        derived_title=paper.derived_title,
+        user_title=paper.user_title,
+        created_at=paper.created_at,
+        updated_at=paper.updated_at,
+    )
+
+
+class Library(Workflow, Discovery):
+    """A library folder: the database (the truth), its derived search index and semantic vectors.
+
+    Tags, saved searches, undo/redo and the trash are in ``Workflow`` (desk/core/library/workflow.py);
+    related papers, recommendations and the vectors in ``Discovery`` (desk/core/library/discovery.py).
+    """
+
+    listing_mended = 0  # how many papers' kept list objects check() found wrong and wrote again
+
+    def __init__(
+        self,
+        directory: Path,
+        progress: Progress | None = None,
+        *,
+        tuning: Tuning | None = None,
+        full_check: bool = False,
+        defer_folds: bool = False,
+    ) -> None:
+        """Open (creating if needed) the library in directory and repair its index.
+
+        ``tuning``: when imports and rebuilds use worker processes (the measured defaults if None).
+        ``full_check``: check the index in full even when its stamp says it is current (desk check).
+        ``defer_folds``: edits are searchable without folding earlier edits' small index segments
+        nor freeing the search caches they replaced; the owner calls fold_edits() when idle (the
+        window does).
+        """
+        self.directory = directory
+        self.tuning = tuning
+        directory.mkdir(parents=True, exist_ok=True)
+        self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
+        self.index = SearchIndex(directory / INDEX_DIR_NAME)
+        self._sync = IndexSync(self.db, self.index, tuning)
+        self._sync.defer_folds = defer_folds
+        self.index.defer_frees = defer_folds
+        self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
+        self._edits_rehearsed = False  # see rehearse_edits
+        self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
+        # Read when first needed, built by ensure_vectors() (after an import, never inside it).
+        self.vectors = SemanticVectors(directory / VECTORS_DIR_NAME)
+        self.index.semantic = self.vectors
+        # The sentence encoder's vectors, fused with LSA's once they cover the library.
+        self.encoded = EncodedVectors(directory / ENCODED_DIR_NAME)
+        self.index.encoded = self.encoded
+
+    @property
+    def _dupes(self) -> DuplicateFinder:
+        """The near-duplicate finder (its module and cache are loaded on first use)."""
+        if self._finder is None:
+            from desk.core.dedup.finder import DuplicateFinder
+
+            self._finder = DuplicateFinder(self.db, self.directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
+        return self._finder
+
+    @property
+    def index_behind(self) -> str | None:
+        """Why the search index is behind the database (it could not be written), or None.
+
+        The database has every committed change; searches see them once the index catches up
+        (at the next change or open that can write it).
+        """
+        return self._sync.behind
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the index and the database (saving the near-duplicate cache and folding what
+        edits left unfolded)."""
+        if self._finder is not None:
+            self._finder.save()
+        self._sync.fold_edits()
+        self.index.close()
+        self.db.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def fold_edits(self) -> int:
+        """Fold the small index segments that edits left unfolded (``defer_folds``) and free the
+        search caches they replaced: for an idle moment. Returns how many papers were written
+        again; 0 at once when no edit left any."""
+        self.index.release_retired()
+        return self._sync.fold_edits()
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def data_version(self) -> int:
+        """Changes whenever another connection or process committed to the database (cheap to ask)."""
+        return self.db.data_version()
+
+    def count(self) -> int:
+        """How many papers the library holds."""
+        with self.db.reading() as session:
+            return session.scalar(select(func.count(Paper.id))) or 0
+
+    def paper_ids(self, *, starred: bool = False, sort: str = "relevance") -> list[int]:
+        """Every paper id (or every starred one), in import order or the sort's (sorting.SORTS)."""
+        with self.db.reading() as session:
+            ids = sorting.ordered_ids(session, sort)
+            if starred:
+                flagged = set(session.scalars(select(Paper.id).where(Paper.starred.is_(True))))
+                ids = [i for i in ids if i in flagged]
+            return ids
+
+    def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
+        """Row records for the given ids (ids that do not exist are left out).
+
+        Read with plain SQL on the session's own connection, inside its transaction: every
+        search's page of 50 rows goes through here, and building ORM objects for them cost
+        a sixth of a search at 10k (the records are the same; tests/core/test_quick.py).
+        """
+        with self.db.reading() as session:
+            raw = session.connection().connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            return QuickLibrary(raw).summaries(ids)
+
+    def list_papers(self, *, starred: bool = False, sort: str = "relevance") -> list[PaperSummary]:
+        """Every paper (or every starred one), in import order or the sort's (sorting.SORTS)."""
+        stmt = select(Paper).order_by(Paper.id).options(selectinload(Paper.sources))
+        if starred:
+            stmt = stmt.where(Paper.starred.is_(True))
+        with self.db.reading() as session:
+            papers = list(session.scalars(stmt))
+            if sort != "relevance":
+                place = {i: n for n, i in enumerate(sorting.ordered_ids(session, sort))}
+                papers.sort(key=lambda p: place.get(p.id, len(place)))
+            carried = tagging.tags_of(session, [p.id for p in papers])
+            return [summary_of(p, carried.get(p.id, ())) for p in papers]
+
+    def paper(self, paper_id: int) -> PaperDetail:
+        """One paper in full; raises PaperNotFound."""
+        return self.papers([paper_id])[0]
+
+    def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
+        """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
+        with self.db.reading() as session:
+            found = require_papers(session, ids)
+            carried = tagging.tags_of(session, found)
+            return [detail_of(found[i], carried.get(i, ())) for i in ids]
+
+    def stats(self) -> Stats:
+        """Counts over the whole library."""
+        with self.db.reading() as session:
+            papers = session.scalar(select(func.count(Paper.id))) or 0
+            starred = session.scalar(select(func.count()).where(Paper.starred.is_(True))) or 0
+            read = session.scalar(select(func.count()).where(Paper.read.is_(True))) or 0
+            notes = session.scalar(select(func.count()).where(func.trim(Paper.note) != "")) or 0
+            sources = session.scalar(select(func.count(Source.id))) or 0
+            per = session.execute(
+                select(Source.collection, func.count(func.distinct(Source.paper_id)))
+                .group_by(Source.collection)
+                .order_by(Source.collection)
+            )
+            collections = {c: n for c, n in per}
+            counts = {t.name: t.count for t in tagging.counts(session)}
+            return Stats(papers, sources, starred, read, notes, collections, counts)
+
+    # -- writing -----------------------------------------------------------------------------
+    def import_paths(
+        self,
+        paths: Iterable[Path],
+        progress: importer.ImportProgress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        dedup_progress: DedupProgress | None = None,
+        merge_progress: Callable[[int, int], None] | None = None,
+    ) -> ImportReport:
+        """Import files and folders; each file is one transaction, indexed once stored.
+
+        A big file is analysed and indexed on worker processes (both cores). ``dedup_progress``
+        hears how finding the new papers' near-duplicates goes, after the last file;
+        ``merge_progress`` how merging the index's segments goes, after that.
+        """
+        from desk.core.importing import importer
+        from desk.core.importing.indexing import ImportIndexing
+        from desk.core.search.staging import write_segment
+
+        with WorkerPool(tuning=self.tuning) as pool:
+            follow_up = ImportIndexing(self._sync, self._dupes, pool)
+            try:
+                report = importer.import_paths(
+                    self.db,
+                    paths,
+                    progress=progress,
+                    cancelled=cancelled,
+                    before_store=follow_up.analysed,
+                    after_file=follow_up,
+                    pool=pool,
+                    preload=(write_segment.__module__,),
+                )
+                follow_up.write_waiting()
+                follow_up.add_hashes()
+                found = 0  # near-duplicates checked here while the workers write the last segments
+                if report.new_ids:
+                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool, dedup_progress)
+                follow_up.finish(merge_progress, cancelled)
+            finally:
+                follow_up.abandon()  # after an error: the papers stay queued for the next flush
+        return replace(report, near_duplicates=found)
+
+    def _edit(self, ids: Sequence[int], field: str, value: object, group: str | None = None) -> list[int]:
+        """Set a field on papers in one transaction, as one undo step; re-index those that changed.
+
+        Saves with the same ``group`` (a note's editing session) extend the newest step while it
+        is that session's, so one session of typing is one step.
+        """
+        self._edits_rehearsed = True  # a rehearsal after a real edit would compile nothing new
+        with self.db.writing() as session:
+            changes = edits.record(session, ids, field, value, group)
+        if changes:
+            self._sync.flush()
+        return [c[0] for c in changes]
+
+    def rehearse_edits(self) -> bool:
+        """Ready the edit path before a user's first edit, for a quiet moment after the window
+        shows its first results (on its worker thread, never the UI's).
+
+        The first edit of a process paid for SQLAlchemy compiling its statements and for the
+        index writer's first use (its modules, each segment's id column): it was the slowest
+        note → searchable. Here a note save, a star and a read mark are made and rolled back
+        (``Database.rehearsing``: nothing is written, no other process waited for) with the
+        statements of the flush that follows them, and the writer's path is read, not written.
+        Once per library, and not after an edit (which did it). Returns whether it ran.
+        """
+        if self._edits_rehearsed:
+            return False
+        self._edits_rehearsed = True
+        try:
+            with self.db.rehearsing() as session:
+                queued = edits.rehearse(session)
+                self._sync.rehearse_flush(session, queued)
+        except DeskError:  # busy, read-only, damaged: the first edit compiles them itself
+            log.debug("could not rehearse an edit", exc_info=True)
+            return False
+        except Exception:  # a speed-up only: never a failure the window shows
+            log.warning("could not rehearse an edit", exc_info=True)
+            return False
+        self.index.ready_writer()
+        return True
+
+    def set_starred(self, ids: Sequence[int], starred: bool) -> list[int]:
+        """Star or unstar papers (one undo step); returns the ids that changed."""
+        return self._edit(ids, "starred", starred)
+
+    def set_read(self, ids: Sequence[int], read: bool) -> list[int]:
+        """Mark papers read or unread (one undo step); returns the ids that changed."""
+        return self._edit(ids, "read", read)
+
+    def set_note(self, paper_id: int, note: str, session: str | None = None) -> bool:
+        """Replace a paper's note ("" clears it); True when it changed.
+
+        ``session`` (from begin_note_session) makes every save of one editing session one undo
+        step; without it each call is a step of its own.
+        """
+        return bool(self._edit([paper_id], "note", note, session))
+
+    def set_title(self, paper_id: int, title: str | None) -> bool:
+        """Set the title a user prefers (one undo step); empty or None goes back to the derived title."""
+        clean = " ".join((title or "").split()) or None
+        return bool(self._edit([paper_id], "user_title", clean))
+
+    # -- search ------------------------------------------------------------------------------
+    def _page(self, result: SearchResult) -> ResultPage:
+        return page_of(result, self.summaries([h.id for h in result.hits]))
+
+    def search(
+        self, query: str, limit: int = 50, offset: int = 0, sort: str = "relevance", *, typing: bool = False
+    ) -> ResultPage:
+        """Ranked hits for a query in desk's query language; never raises on a bad query.
+
+        ``typing=True`` for search as you type: the last word is unfinished and never corrected.
+        A query whose complete part is empty ("title:", an open quote) gives ``no_new_query``.
+        ``sort`` is one of sorting.SORTS (relevance, collection, recent, starred, title);
+        ``tag:`` filters are answered by the database, so a tag is searchable once committed.
+        """
+        return self._page(self.search_ids(query, limit, offset, sort, typing=typing))
+
+    def search_ids(
+        self,
+        query: str,
+        limit: int = 50,
+        offset: int = 0,
+        sort: str = "relevance",
+        *,
+        typing: bool = False,
+        recommend_for: str | None = None,
+    ) -> SearchResult:
+        """The raw hits (ids, snippets) in the sort's order without loading the papers: for lazy lists.
+
+        ``sort`` may also be ``"recommended"``: the unread papers ``recommend`` would offer first,
+        best first (for the tag ``recommend_for`` when given), then the others by relevance.
+        """
+        if sort == sorting.RECOMMENDED:
+            scores, _why = self.recommend_scores(recommend_for)
+            order: Callable[[np.ndarray], Sequence[int]] | None = partial(sorting.by_score, scores=scores)
+        else:
+            order = None if sorting.check(sort) == "relevance" else self._order(sort)
+        return self.index.search(
+            query, limit=limit, offset=offset, typing=typing, tags=self.live_filters, order=order
+        )
+
+    def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:
+        def order(ranked_ids: np.ndarray) -> Sequence[int]:
+            with self.db.reading() as session:
+                return sorting.positions(session, sort, ranked_ids)
+
+        return order
+
+    def marks_in(self, marks: Marks, texts: Sequence[str]) -> list[tuple[tuple[int, int], ...]]:
+        """Where a search's words (and phrases) stand in each text, as (start, end) code points.
+
+        For the titles, short names and abstracts the window shows beside a result's snippet.
+        """
+        from desk.core.search.snippets import Highlighter
+
+        highlighter = Highlighter.of(marks)
+        return [highlighter.spans(text) if text else () for text in texts]
+
+    # -- duplicates --------------------------------------------------------------------------
+    def near_duplicates(self, progress: DedupProgress | None = None) -> list[Candidate]:
+        """Groups of papers that look like one paper, best first, minus pairs ruled out
+        (``progress``: papers hashed and candidate pairs verified, when that is long)."""
+        return self._dupes.groups(self.distinct_pairs(), progress)
+
+    def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
+        """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""
+        others = list(dict.fromkeys(i for i in other_ids if i != keep_id))
+        with self.db.writing() as session:
+            payload = undo.merge_with_tags(session, keep_id, others)
+            label = f"Merge {', '.join(map(str, others))} into {keep_id}"
+            history.record(session, "merge", label, payload)
+        self._sync.flush()
+
+    def unmerge(self, paper_id: int) -> list[int]:
+        """Undo the latest merge paper_id took part in; returns the ids brought back."""
+        with self.db.writing() as session:
+            payload = undo.merge_payload(session, paper_id)
+            if payload is None:
+                restored = merging.unmerge(session, paper_id)
+            else:
+                restored = undo.unmerge_with_tags(session, payload).paper_ids[1:]
+                label = f"Unmerge {', '.join(map(str, payload['others']))} from {payload['keep']}"
+                history.record(session, "unmerge", label, payload)
+        self._sync.flush()
+        return restored
+
+    def mark_distinct(self, a: int, b: int) -> None:
+        """Remember that two papers are not duplicates; they are never offered again."""
+        with self.db.writing() as session:
+            lo, hi = sorted((a, b))
+            known = (lo, hi) in merging.distinct_pairs(session)
+            merging.mark_distinct(session, a, b)
+            if not known:
+                label = f"Say {lo} and {hi} are not duplicates"
+                history.record(session, "distinct", label, {"a": lo, "b": hi})
+
+    def unmark_distinct(self, a: int, b: int) -> None:
+        """Take back "not a duplicate": the two papers can be offered together again (one undo step)."""
+        with self.db.writing() as session:
+            lo, hi = sorted((a, b))
+            merging.unmark_distinct(session, a, b)
+            history.record(
+                session, "undistinct", f"Offer {lo} and {hi} as duplicates again", {"a": lo, "b": hi}
+            )
+
+    def merge_plan(self, kind: str) -> list[PlannedMerge]:
+        """What merging every group of ``kind`` ("exact" or "truncation") would do: a preview."""
+        groups = self.near_duplicates()
+        ids = [i for g in groups if g.kind == kind for i in g.ids]
+        with self.db.reading() as session:
+            lengths = {
+                int(i): int(n or 0)
+                for i, n in session.execute(
+                    select(Paper.id, func.length(Paper.abstract)).where(Paper.id.in_(ids))
+                )
+            }
+        from desk.core.edits import merge_plan
+
+        return merge_plan.plan(groups, kind, lengths)
+
+    def merge_all(self, kind: str) -> list[PlannedMerge]:
+        """Merge every group of ``kind`` as merge_plan() shows it, as one undo step (each merge
+        can also be taken back alone with unmerge)."""
+        planned = self.merge_plan(kind)
+        if not planned:
+            return planned
+        with self.db.writing() as session:
+            payloads = [undo.merge_with_tags(session, step.keep, list(step.others)) for step in planned]
+            folded = sum(len(step.others) for step in planned)
+            label = f"Merge {len(planned)} {kind} groups ({folded} papers)"
+            history.record(session, "merge-all", label, {"merges": payloads})
+        self._sync.flush()
+        return planned
+
+    def distinct_pairs(self) -> set[tuple[int, int]]:
+        """Every (a, b) pair, a < b, a user said is not a duplicate."""
+        with self.db.reading() as session:
+            return merging.distinct_pairs(session)
+
+    # -- export ------------------------------------------------------------------------------
+    def export_markdown(self, ids: Sequence[int], *, what: str) -> str:
+        """Markdown for the given papers, headed by what was exported and when."""
+        from desk.core import export
+
+        return export.to_markdown(self.papers(ids), what=what, when=datetime.now(UTC))
+
+    # -- maintenance -------------------------------------------------------------------------
+    def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
+        """Rebuild the search index from the database (on worker processes when it is big)."""
+        with WorkerPool(tuning=self.tuning) as pool:
+            self._sync.rebuild(progress, cancelled, pool)
+
+    def complete_index_elsewhere(self, cancel: threading.Event | None = None) -> int:
+        """Give the index's segments an older desk wrote their flat postings (searches read those
+        several times faster), in a process of its own; how many segments gained them.
+
+        For the window, off its UI thread, after it opened; ``cancel`` stops it."""
+        return self.index.complete_flat_postings(cancel)
+
+    def check(self) -> list[str]:
+        """Problems in the database, between it and the index, or in the vectors (empty: all is well).
+
+        The vectors are brought up to date first (rebuilt when damaged: see ``vectors_repaired``),
+        and so are the papers' kept `desk list --json` objects (``listing_mended``: how many
+        disagreed with their rows and were written again).
+        """
+        problems = self.db.integrity_problems()
+        self.listing_mended = 0 if problems else self.db.mend_listing()
+        return problems + self._sync.differences() + self.check_vectors()
+
+    def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
+        """An online copy of the database (the index is rebuilt from it on restore).
+
+        A damaged database is refused unless ``force`` (its copy would be damaged too).
+        """
+        if dest is None:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            dest = self.directory / BACKUP_DIR_NAME / f"desk-backup-{stamp}.sqlite3"
+        self.db.backup_to(dest, force=force)
+        return dest

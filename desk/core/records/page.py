@@ -1,0 +1,90 @@
+"""The records a page of results is made of: a paper's summary, its sources, a row, the page.
+
+The other records (a paper in full, counts, tags, an import's report, the history's and the
+trash's entries) are in desk.core.records.detail, so that a `desk search` process creates only
+the classes it uses (creating a frozen dataclass costs a fraction of a millisecond each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from desk.core.search.model import SearchResult
+
+#: The orders a list or a search can be sorted in (desk/core/library/sorting.py reads them from the database).
+SORTS = ("relevance", "collection", "recent", "starred", "title")
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Where a paper was read from."""
+
+    file: str
+    index: int
+    collection: str
+
+
+@dataclass(frozen=True)
+class PaperSummary:
+    """What a list row shows of a paper."""
+
+    id: int
+    title: str
+    short_name: str | None
+    starred: bool
+    read: bool
+    has_note: bool
+    sources: tuple[SourceInfo, ...]
+    tags: tuple[str, ...] = ()  # in the order the tags were created
+
+    @property
+    def collections(self) -> tuple[str, ...]:
+        """The distinct collections of the sources, in order."""
+        return tuple(dict.fromkeys(s.collection for s in self.sources))
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One search hit joined with the paper's summary."""
+
+    paper: PaperSummary
+    score: float  # Hit.score: the relevance hits are ordered by
+    snippet: str
+    highlights: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class ResultPage:
+    """A ranked page of search (or related) results."""
+
+    query: str
+    total: int
+    took_ms: float
+    suggestion: str | None
+    corrected: bool
+    terms: tuple[str, ...]
+    message: str | None
+    rows: tuple[ResultRow, ...]
+    hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
+    no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results
+
+
+def page_of(result: SearchResult, rows: Mapping[int, PaperSummary]) -> ResultPage:
+    """A search's hits joined with their papers' summaries (hits whose paper is gone left out)."""
+    return ResultPage(
+        query=result.query,
+        total=result.total,
+        took_ms=result.took_ms,
+        suggestion=result.suggestion,
+        corrected=result.corrected,
+        terms=result.terms,
+        message=result.message,
+        hint=result.hint,
+        no_new_query=result.no_new_query,
+        rows=tuple(
+            ResultRow(rows[h.id], h.score, h.snippet, h.highlights) for h in result.hits if h.id in rows
+        ),
+    )

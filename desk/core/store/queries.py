@@ -1,0 +1,37 @@
+"""Loading papers by id, shared by the Library and the merge policy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from desk.core.runtime.errors import PaperNotFound
+from desk.core.store.models import Paper
+
+CHUNK = 900  # below SQLite's bound-parameter limit
+
+
+def load_papers(session: Session, ids: Iterable[int]) -> dict[int, Paper]:
+    """The papers with these ids (and their sources); ids that do not exist are left out."""
+    wanted = list(ids)
+    found: dict[int, Paper] = {}
+    for start in range(0, len(wanted), CHUNK):
+        stmt = (
+            select(Paper)
+            .where(Paper.id.in_(wanted[start : start + CHUNK]))
+            .options(selectinload(Paper.sources))
+        )
+        found.update((p.id, p) for p in session.scalars(stmt))
+    return found
+
+
+def require_papers(session: Session, ids: Iterable[int]) -> dict[int, Paper]:
+    """Like load_papers, but raises PaperNotFound for the first id that does not exist."""
+    wanted = list(ids)
+    found = load_papers(session, wanted)
+    for i in wanted:
+        if i not in found:
+            raise PaperNotFound(i)
+    return found

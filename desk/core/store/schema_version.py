@@ -1,0 +1,15 @@
+"""The database schema version this desk writes (``PRAGMA user_version``).
+
+Outside ``desk.core.store`` (whose package loads SQLAlchemy) so that a command reading the library
+with plain ``sqlite3`` (``desk.core.library.quick``) can tell a database it may read as it is from one
+that needs the migrations first.
+"""
+
+from __future__ import annotations
+
+#: 5: covering indexes for the open's freshness check and the counts (paper.rev, noted papers,
+#: papers per collection).
+#: 6: the papers' (id, rev) digest kept by triggers (paper_digest), read by the freshness stamp.
+#: 7: a covering index of the columns a list row shows (ix_paper_row), read by `desk list`.
+#: 8: each paper's `desk list --json` object kept by triggers (paper_listing), read by `desk list`.
+SCHEMA_VERSION = 8
