@@ -83,7 +83,7 @@ def reading(args: argparse.Namespace, *, quick: bool = True) -> Iterator[QuickLi
 def writing_quickly(args: argparse.Namespace) -> Iterator[QuickLibrary | None]:
     """For an edit of what the index does not hold (a star, a tag): a plain-SQLite writer in one
     ``BEGIN IMMEDIATE`` transaction, committed when the block ends without an error, when the index
-    is known to be current (desk.core.library.quick_write); None: open the whole Library instead."""
+    is known to be current (desk.core.edits.statements); None: open the whole Library instead."""
     from desk.core.library.quick import QuickLibrary
 
     writer = QuickLibrary.open(resolve_library_dir(args.library), write=True)
@@ -306,9 +306,11 @@ def flag_command(attr: str, value: bool) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         with writing_quickly(args) as writer:
             if writer is not None:
-                from desk.core.library.quick_write import set_flag
+                from desk.core.edits import statements
 
-                set_flag(writer, args.ids, attr, value)
+                changes = statements.set_flags(writer.connection, args.ids, attr, value)
+                if changes:
+                    statements.record_step(writer.connection, *statements.field_step(changes, attr, value))
                 return 0
         with opened(args) as lib:
             setter = lib.set_starred if attr == "starred" else lib.set_read
@@ -329,13 +331,15 @@ def run_note(args: argparse.Namespace) -> int:
 
 
 def _set_text(args: argparse.Namespace, field: str, value: str | None) -> int:
-    """A note or a title: with plain SQLite when the index is current (desk.core.library.quick_write, then
+    """A note or a title: with plain SQLite when the index is current (the edit's statements, then
     quick_index.flush writes the index), else the whole Library."""
     with writing_quickly(args) as writer:
         if writer is not None:
-            from desk.core.library.quick_write import set_text
+            from desk.core.edits import statements
 
-            changed = set_text(writer, args.id, field, value)
+            changed = statements.set_texts(writer.connection, [args.id], field, value)
+            if changed:
+                statements.record_step(writer.connection, *statements.field_step(changed, field, value))
     if writer is not None:
         if changed:
             from desk.core.library.quick_index import flush

@@ -44,12 +44,16 @@ def _what(ids: tuple[int, ...]) -> str:
 
 
 def _tagged(args: argparse.Namespace, *, add: bool) -> TagChange:
-    """Tag or untag: plain SQLite when the index is current (library.quick_write), else the Library."""
+    """Tag or untag: the edit's statements on plain SQLite when the index is current, else the Library."""
     with writing_quickly(args) as writer:
         if writer is not None:
-            from desk.core.library.quick_write import set_tag
+            from desk.core.edits import statements
+            from desk.core.records.detail import TagChange
 
-            return set_tag(writer, args.ids, args.name, add)
+            edit = statements.set_tag(writer.connection, args.ids, args.name, add)
+            if edit.changed:
+                statements.record_step(writer.connection, *statements.tag_step(edit))
+            return TagChange(edit.name, edit.changed if add else (), () if add else edit.changed)
     with opened(args) as lib:
         return lib.tag(args.ids, args.name) if add else lib.untag(args.ids, args.name)
 

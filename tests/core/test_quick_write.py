@@ -1,6 +1,7 @@
-"""`desk star/unstar/read/unread/tag/untag` with plain SQLite (desk.core.library.quick_write).
+"""`desk star/unstar/read/unread/tag/untag/note/retitle` on the light path (no ORM), one write path.
 
-Each edit is run as a command twice, on two copies of one library: once on the fast path (the
+An edit's statements and undo step are desk.core.edits.statements', whichever opens the library.
+Each edit is run as a command twice, on two copies of one library: once on the light path (the
 index stamped current) and once through the whole Library (the stamp removed, so the open checks
 in full and the Library writes). The databases must then hold the same rows, timestamps aside
 (those must be set on the same rows), the commands must print the same, the fast one must not
@@ -19,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from desk.core.edits import history
-from desk.core.library import quick_write
 from desk.core.library.facade import Library
 from desk.core.library.quick import QuickLibrary
 from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
@@ -186,14 +185,19 @@ def test_a_stale_index_sends_the_edit_to_the_library_which_repairs(
     assert _rows(library)[0]["index_queue"] == []  # the Library's open indexed what was queued
 
 
-def test_the_step_bookkeeping_is_the_history_modules() -> None:
-    from desk.core.edits import fields as edits
-    from desk.core.library import quick_index
-    from desk.core.search import index_sync
+def test_the_light_path_and_the_library_share_every_edit_statement() -> None:
+    """No edit statement, label or constant exists twice: the Library's edits call the statements."""
+    import inspect
 
-    assert quick_write.KEEP == history.KEEP
-    assert quick_index.BATCH == index_sync.BATCH
-    assert set(quick_write.FLAGS) | set(quick_write.TEXTS) == set(edits.FIELDS)
+    from desk.cli import commands, organize
+    from desk.core.edits import fields, tags
+    from desk.core.library import workflow
+
+    for module in (commands, organize, fields, tags, workflow):
+        source = inspect.getsource(module)
+        assert "statements." in source, module.__name__
+        assert "UPDATE paper" not in source and "INSERT INTO paper_tag" not in source, module.__name__
+    assert not (ROOT / "desk" / "core" / "library" / "quick_write.py").exists()
 
 
 def test_a_note_the_index_cannot_take_is_kept_queued_and_said(

@@ -12,21 +12,18 @@ searchable once committed; a note or a title changes indexed text and is queued 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
-from desk.core.edits import history
-from desk.core.runtime.errors import DeskError, PaperNotFound
+from desk.core.edits import history, statements
+from desk.core.edits.statements import FIELDS, FLAGS, Change
+from desk.core.runtime.errors import DeskError
 from desk.core.search.index_sync import queue
 from desk.core.store import Paper
 from desk.core.store.models import utcnow
-from desk.core.store.queries import CHUNK, load_papers, require_papers
-
-FIELDS = ("starred", "read", "note", "user_title")
-FLAGS = ("starred", "read")  # answered by the database at query time: no re-indexing
-Change = list[Any]  # [paper_id, field, before, after]
+from desk.core.store.queries import load_papers, raw_connection
 
 
 def record(
@@ -45,8 +42,7 @@ def record(
             first = history.payload_of(step)["changes"]
             history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
         else:
-            words = label(field, value, len(changes), changes[0][0])
-            history.record(session, "fields", words, {"changes": changes}, group)
+            history.record(session, *statements.field_step(changes, field, value), group)
     return changes
 
 
@@ -70,45 +66,26 @@ def rehearse(session: Session) -> list[int]:
 
 
 def set_value(session: Session, ids: Sequence[int], field: str, value: object) -> list[Change]:
-    """Set a field on papers (re-indexed); returns the changes made (papers already so are left).
-
-    Raises PaperNotFound for an id that does not exist, before anything changes.
+    """Set a field on papers (a note or a title re-indexed); returns the changes made (papers
+    already so are left). Raises PaperNotFound for an id that does not exist, before anything changes.
     """
     if field not in FIELDS:
         raise DeskError(f"{field} is not a field a user edits")
+    conn = raw_connection(session)
     if field in FLAGS:
-        return _set_flag(session, list(dict.fromkeys(ids)), field, bool(value))
-    found = require_papers(session, ids)
-    changes: list[Change] = []
-    for i in dict.fromkeys(ids):
-        paper = found[i]
-        before = getattr(paper, field)
-        if before != value:
-            setattr(paper, field, value)
-            paper.touch()
-            changes.append([i, field, before, value])
-    queue(session, [c[0] for c in changes])
+        changes = statements.set_flags(conn, ids, field, bool(value))
+    else:
+        changes = statements.set_texts(conn, ids, field, value if value is None else str(value))
+    _forget_loaded(session, [c[0] for c in changes])
     return changes
 
 
-def _set_flag(session: Session, ids: list[int], field: str, value: bool) -> list[Change]:
-    """set_value for a flag, in plain SQL (a selection of thousands is one statement per chunk)."""
-    column = getattr(Paper, field)
-    current: dict[int, bool] = {}
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
-        rows = session.execute(select(Paper.id, column).where(Paper.id.in_(chunk)))
-        current.update((i, v) for i, v in rows)
+def _forget_loaded(session: Session, ids: Sequence[int]) -> None:
+    """Papers the session holds are read again after a statement changed them under it."""
     for i in ids:
-        if i not in current:
-            raise PaperNotFound(i)
-    changed = [i for i in ids if bool(current[i]) != value]
-    now = utcnow()
-    for start in range(0, len(changed), CHUNK):
-        chunk = changed[start : start + CHUNK]
-        stmt = update(Paper).where(Paper.id.in_(chunk)).values({field: value, "updated_at": now})
-        session.execute(stmt.execution_options(synchronize_session=False))
-    return [[i, field, not value, value] for i in changed]
+        paper = session.identity_map.get(identity_key(Paper, i))
+        if paper is not None:
+            session.expire(paper)
 
 
 def apply(session: Session, changes: Sequence[Change], backwards: bool) -> tuple[list[int], int]:
@@ -132,15 +109,3 @@ def apply(session: Session, changes: Sequence[Change], backwards: bool) -> tuple
         changed[paper_id] = None
     queue(session, reindex)
     return list(changed), skipped
-
-
-def label(field: str, value: object, count: int, paper_id: int) -> str:
-    """The step's words: "Star 5 papers", "Mark paper 12 read", "Edit the note of paper 12"."""
-    what = f"{count} papers" if count != 1 else f"paper {paper_id}"
-    if field == "starred":
-        return f"{'Star' if value else 'Unstar'} {what}"
-    if field == "read":
-        return f"Mark {what} {'read' if value else 'unread'}"
-    if field == "note":
-        return f"Edit the note of {what}"
-    return f"Retitle {what}"

@@ -19,14 +19,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from desk.core.edits import statements
 from desk.core.records.detail import HistoryEntry
 from desk.core.store import HistoryStep
 from desk.core.store.models import utcnow
+from desk.core.store.queries import raw_connection
 
-KEEP = 1000  # steps kept; the oldest are forgotten beyond this
 BATCH = "batch:"  # group_key of the steps of one batch: "batch:<token>:<label>"
 _batch: ContextVar[str | None] = ContextVar("desk_history_batch", default=None)
 
@@ -65,14 +66,7 @@ def batch_steps(session: Session, step: HistoryStep, backwards: bool) -> list[Hi
 
 def record(session: Session, kind: str, label: str, payload: dict[str, Any], group: str | None = None) -> int:
     """Add a step (forgetting what could be redone); returns its id. Inside batch() it joins the batch."""
-    group = _batch.get() or group
-    session.execute(delete(HistoryStep).where(HistoryStep.undone.is_(True)))
-    step = HistoryStep(kind=kind, label=label, payload=json.dumps(payload), group_key=group)
-    session.add(step)
-    session.flush()
-    if step.id % 100 == 0:  # now and then, forget the oldest
-        session.execute(delete(HistoryStep).where(HistoryStep.id <= step.id - KEEP))
-    return step.id
+    return statements.record_step(raw_connection(session), kind, label, payload, _batch.get() or group)
 
 
 def newest_in_group(session: Session, group: str) -> HistoryStep | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from desk.core.edits.tags import normalize_name
 from desk.core.records.detail import SavedSearchInfo
 from desk.core.runtime.errors import DeskError
 from desk.core.store import SavedSearch
+from desk.core.text.tag_names import normalize_name
 
 
 def key_of(name: str) -> str:

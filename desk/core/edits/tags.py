@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from desk.core.edits import statements
 from desk.core.records.detail import TagCount
-from desk.core.runtime.errors import DeskError, PaperNotFound
-from desk.core.store import Paper, PaperTag, Tag
-from desk.core.store.queries import CHUNK
-from desk.core.text.tag_names import normalize_name, tag_key
+from desk.core.runtime.errors import DeskError
+from desk.core.store import PaperTag, Tag
+from desk.core.store.queries import CHUNK, raw_connection
+from desk.core.text.tag_names import tag_key
 
 
 def find(session: Session, name: str) -> Tag | None:
@@ -28,77 +28,17 @@ def find(session: Session, name: str) -> Tag | None:
     return session.scalar(select(Tag).where(Tag.key == tag_key(name)))
 
 
-def _get_or_create(session: Session, name: str) -> Tag:
-    tag = find(session, name)
-    if tag is None:
-        tag = Tag(name=normalize_name(name), key=tag_key(name))
-        session.add(tag)
-        session.flush()
-    return tag
-
-
-def _carrying(session: Session, tag_id: int, ids: Sequence[int]) -> set[int]:
-    found: set[int] = set()
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
-        stmt = select(PaperTag.paper_id).where(PaperTag.tag_id == tag_id, PaperTag.paper_id.in_(chunk))
-        found.update(session.scalars(stmt))
-    return found
-
-
-def _require(session: Session, ids: Sequence[int]) -> None:
-    """PaperNotFound for the first id with no paper (ids only: no paper is loaded)."""
-    found: set[int] = set()
-    for start in range(0, len(ids), CHUNK):
-        found.update(session.scalars(select(Paper.id).where(Paper.id.in_(ids[start : start + CHUNK]))))
-    for i in ids:
-        if i not in found:
-            raise PaperNotFound(i)
-
-
 def add(session: Session, ids: Sequence[int], name: str) -> list[int]:
     """Give papers the tag (created when new); returns those that did not have it, in order given.
 
     Raises PaperNotFound for an id that does not exist (nothing changes).
     """
-    wanted = list(dict.fromkeys(ids))
-    _require(session, wanted)
-    tag = _get_or_create(session, name)
-    have = _carrying(session, tag.id, wanted)
-    new = [i for i in wanted if i not in have]
-    if new:
-        last = session.scalar(select(func.max(PaperTag.position)).where(PaperTag.tag_id == tag.id))
-        start = (last or 0) + 1
-        rows = [{"paper_id": i, "tag_id": tag.id, "position": start + n} for n, i in enumerate(new)]
-        session.execute(sqlite_insert(PaperTag).on_conflict_do_nothing(), rows)
-    return new
+    return list(statements.set_tag(raw_connection(session), ids, name, True).changed)
 
 
 def remove(session: Session, ids: Sequence[int], name: str) -> list[int]:
     """Take the tag off papers; returns those that had it. Unknown tags and ids change nothing."""
-    tag = find(session, name)
-    if tag is None:
-        return []
-    wanted = list(dict.fromkeys(ids))
-    had = _carrying(session, tag.id, wanted)
-    gone = [i for i in wanted if i in had]
-    for start in range(0, len(gone), CHUNK):
-        chunk = gone[start : start + CHUNK]
-        session.execute(delete(PaperTag).where(PaperTag.tag_id == tag.id, PaperTag.paper_id.in_(chunk)))
-    return gone
-
-
-def all_carry(session: Session, ids: Sequence[int], name: str) -> bool:
-    """True when every one of the papers already carries the tag (a toggle then removes it)."""
-    tag = find(session, name)
-    wanted = list(dict.fromkeys(ids))
-    return tag is not None and bool(wanted) and _carrying(session, tag.id, wanted) == set(wanted)
-
-
-def display_name(session: Session, name: str) -> str:
-    """The tag's name as first typed, or the normalised name when there is no such tag yet."""
-    tag = find(session, name)
-    return tag.name if tag is not None else normalize_name(name)
+    return list(statements.set_tag(raw_connection(session), ids, name, False).changed)
 
 
 def tags_of(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, ...]]:

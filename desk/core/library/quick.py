@@ -76,7 +76,7 @@ class QuickLibrary:
         (no database yet, another schema version, an index that is not known to be current).
 
         ``write``: the transaction is a writer's (``BEGIN IMMEDIATE``, as ``Database.writing``
-        takes it, with its pragmas), for desk.core.library.quick_write; ``commit`` ends it. A library
+        takes it, with its pragmas), for desk.core.edits.statements; ``commit`` ends it. A library
         another desk keeps locked past the busy timeout raises LibraryBusy, as the Library's
         write would.
         """

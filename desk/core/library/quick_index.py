@@ -1,11 +1,12 @@
 """Writing the queued papers to the index with plain ``sqlite3``: `desk note` / `desk retitle`'s flush.
 
-``IndexSync.flush``'s work (desk.core.search.index_sync) for a command that wrote with
-desk.core.library.quick_write: each batch of queued papers is read, written to the index and taken off
-the queue inside one ``BEGIN IMMEDIATE`` transaction (the database's write lock doubles as the
-index writer's lock), and the index is stamped current once nothing is left queued. An index
-that cannot be written does not undo the change the database committed: the papers stay queued
-and the reason is given back, as ``Library.index_behind`` says it, for the next open to catch up.
+``IndexSync.flush``'s work (desk.core.search.index_sync) for a command that wrote a note or a
+title on the light path (desk.core.edits.statements): each batch of queued papers is read,
+written to the index and taken off the queue inside one ``BEGIN IMMEDIATE`` transaction (the
+database's write lock doubles as the index writer's lock), and the index is stamped current
+once nothing is left queued. An index that cannot be written does not undo the change the
+database committed: the papers stay queued and the reason is given back, as
+``Library.index_behind`` says it, for the next open to catch up.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from desk.core.runtime import failures
 from desk.core.runtime.logs import logger
 from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search import freshness
+from desk.core.search.names import INDEX_BATCH
 
 log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
-BATCH = 5000  # desk.core.search.index_sync.BATCH (checked by a test)
+BATCH = INDEX_BATCH
 
 if TYPE_CHECKING:
     from desk.core.search.model import IndexDoc

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from desk.core.edits import fields as edits
-from desk.core.edits import history, trash, undo
+from desk.core.edits import history, statements, trash, undo
 from desk.core.edits import saved_searches as saved
 from desk.core.edits import tags as tagging
 from desk.core.library.live_filters import LiveFilters
@@ -30,7 +30,7 @@ from desk.core.records.detail import (
     UndoOutcome,
 )
 from desk.core.store import Paper
-from desk.core.store.queries import require_papers
+from desk.core.store.queries import raw_connection, require_papers
 
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
     from desk.core.search.index_sync import IndexSync
@@ -52,15 +52,11 @@ class Workflow:
     # -- tags --------------------------------------------------------------------------------
     def _tagging(self, ids: Sequence[int], name: str, add: bool | None) -> TagChange:
         with self.db.writing() as session:
-            shown = tagging.display_name(session, name)
-            if add is None:  # a toggle: off when every one of them has it, else on for all
-                add = not tagging.all_carry(session, ids, name)
-            done = tagging.add(session, ids, name) if add else tagging.remove(session, ids, name)
-            if done:
-                what = f"{len(done)} papers" if len(done) != 1 else f"paper {done[0]}"
-                label = f"{'Tag' if add else 'Untag'} {what} “{shown}”"
-                history.record(session, "tags", label, {"changes": [[i, shown, add] for i in done]})
-        return TagChange(shown, tuple(done) if add else (), () if add else tuple(done))
+            edit = statements.set_tag(raw_connection(session), ids, name, add)
+            if edit.changed:
+                history.record(session, *statements.tag_step(edit))
+        added, removed = (edit.changed, ()) if edit.added else ((), edit.changed)
+        return TagChange(edit.name, added, removed)
 
     def tag(self, ids: Sequence[int], name: str) -> TagChange:
         """Give papers a tag (created when new; any Unicode name), as one undo step.

@@ -18,6 +18,7 @@ from desk.core.search import IndexDoc, IndexState, SearchIndex, freshness
 from desk.core.search.disk import revision_digest, verify_files
 from desk.core.search.manifest import Untrusted
 from desk.core.search.model import Merge
+from desk.core.search.names import INDEX_BATCH
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
 from desk.core.store import Database, IndexQueue, Paper, Source
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 UNVERIFIED = "the search index could not be verified as written by desk for this user, so it was not read"
-BATCH = 5000  # a big file's papers are indexed in one batch (a segment per worker process)
+BATCH = INDEX_BATCH
 #: With folds deferred, an edit still folds as it commits once this many small segments wait (a
 #: long run of edits with no idle moment): searches read every segment, so their number stays bounded.
 MAX_DEFERRED_SEGMENTS = 24

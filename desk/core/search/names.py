@@ -11,6 +11,9 @@ import json
 import os
 from pathlib import Path
 
+#: Queued papers indexed per batch: a big file's papers in one batch (a segment per worker process).
+INDEX_BATCH = 5000
+
 #: Bump whenever the schema or the analyzers change: an index written with
 #: another version reads as OLD_SCHEMA and is rebuilt from the database.
 SCHEMA_VERSION = 3  # 2: the acronyms file (acronyms.py) beside the index; 3: Snowball stems

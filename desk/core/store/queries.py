@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 
 from sqlalchemy import select
@@ -35,3 +36,12 @@ def require_papers(session: Session, ids: Iterable[int]) -> dict[int, Paper]:
         if i not in found:
             raise PaperNotFound(i)
     return found
+
+
+def raw_connection(session: Session) -> sqlite3.Connection:
+    """The session's own sqlite3 connection, its pending objects written first, for the
+    statements of ``desk.core.edits.statements`` to run inside the session's transaction."""
+    session.flush()
+    raw = session.connection().connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)
+    return raw

@@ -1,5 +1,5 @@
 """A tag's name as stored and the key two spellings of one tag share (no database here: the
-command line's fast writes, desk.core.library.quick_write, use them without the ORM)."""
+command line's light writes, desk.core.edits.statements, use them without the ORM)."""
 
 from __future__ import annotations
 
