@@ -359,7 +359,9 @@ def retitle_args(p: argparse.ArgumentParser) -> None:
 
 def run_retitle(args: argparse.Namespace) -> int:
     """desk retitle ID TEXT"""
-    return _set_text(args, "user_title", " ".join((args.text or "").split()) or None)  # Library.set_title's
+    from desk.core.control_chars import one_line
+
+    return _set_text(args, "user_title", one_line(args.text or "") or None)  # Library.set_title's
 
 
 def export_args(p: argparse.ArgumentParser) -> None:

@@ -1,4 +1,9 @@
-"""How the CLI prints: JSON objects on stdout, plain-words lines for people."""
+"""How the CLI prints: JSON objects on stdout, plain-words lines for people.
+
+What is printed may come from files or from a library made elsewhere: a line for a person goes
+through ``harmless`` (no control character reaches the terminal), JSON through ``json_escaped``
+(every control character a ``\\u`` escape).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from desk.core.control_chars import harmless, json_escaped, json_escaped_bytes
 from desk.core.records import PaperSummary, ResultPage, SourceInfo
 
 if TYPE_CHECKING:
@@ -32,18 +38,19 @@ def tolerate_narrow_encodings() -> None:
 
 def emit_json(obj: dict[str, Any]) -> None:
     """Print one JSON object on stdout and nothing else (characters past ASCII as JSON's
-    ``\\u`` escapes when stdout cannot encode them all: the same JSON)."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=not takes_utf8(sys.stdout)) + "\n")
+    ``\\u`` escapes when stdout cannot encode them all: the same JSON); DEL and C1 controls
+    escaped as JSON escapes C0's."""
+    sys.stdout.write(json_escaped(json.dumps(obj, ensure_ascii=not takes_utf8(sys.stdout))) + "\n")
 
 
 def say(line: str = "") -> None:
-    """A line for a person on stdout."""
-    sys.stdout.write(line + "\n")
+    """A line for a person on stdout, its control characters made harmless."""
+    sys.stdout.write(harmless(line) + "\n")
 
 
 def warn(line: str) -> None:
-    """A line on stderr."""
-    sys.stderr.write(line + "\n")
+    """A line on stderr, its control characters made harmless."""
+    sys.stderr.write(harmless(line) + "\n")
 
 
 def sources_json(sources: tuple[SourceInfo, ...]) -> list[dict[str, Any]]:
@@ -71,7 +78,7 @@ def emit_list_json(papers: Iterable[bytes]) -> None:
     compares the bytes). Written once every paper is read: a read failing halfway prints no half
     object on stdout. To a UTF-8 stdout the bytes go straight to its buffer (one copy of them
     joined, no str of them made); to a stream without one (in memory) as text."""
-    body = b", ".join(papers)
+    body = json_escaped_bytes(b", ".join(papers))
     out = sys.stdout
     buffer = getattr(out, "buffer", None)
     if not takes_utf8(out):  # a narrow stdout: what emit_json writes there
@@ -115,6 +122,6 @@ def marks(p: PaperSummary) -> str:
 
 
 def summary_line(p: PaperSummary) -> str:
-    """One paper on one line."""
+    """One paper on one line (a newline in a title from elsewhere as a space)."""
     name = f" [{p.short_name}]" if p.short_name and p.short_name not in p.title else ""
-    return f"{p.id:>6} {marks(p)} {p.title}{name}"
+    return harmless(f"{p.id:>6} {marks(p)} {p.title}{name}", lines=False)

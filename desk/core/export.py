@@ -1,4 +1,6 @@
-"""Markdown export: valid Markdown a person would keep, with file text escaped."""
+"""Markdown export: valid Markdown a person would keep, with file text escaped.
+
+No control character reaches the document (a document sent to stdout may be on a terminal)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from desk.core.control_chars import harmless
 from desk.core.records import PaperDetail
 from desk.core.text import escape_markdown, parse_spans, spans_to_markdown
 
@@ -63,9 +66,10 @@ def paper_markdown(paper: PaperDetail) -> str:
     if paper.tags:
         parts += ["", "Tags: " + ", ".join(escape_markdown(t) for t in paper.tags)]
     parts += ["", spans_to_markdown(parse_spans(paper.abstract_raw))]
-    note = paper.note.strip("\n")
+    note = harmless(paper.note).strip("\n")
     if note.strip():
-        # The note is the user's own Markdown: it goes out as they wrote it.
+        # The note is the user's own Markdown: it goes out as they wrote it, but for control
+        # characters (none is Markdown, and the document may be shown on a terminal).
         parts += ["", "**Note**", "", contained_note(note)]
     return "\n".join(parts)
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import selectinload
 
 from desk.core import edits, history, merging, sorting, undo
 from desk.core import tags as tagging
+from desk.core.control_chars import one_line
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import require_papers
 from desk.core.discovery import Discovery
@@ -347,8 +348,11 @@ class Library(Workflow, Discovery):
         return bool(self._edit([paper_id], "note", note, session))
 
     def set_title(self, paper_id: int, title: str | None) -> bool:
-        """Set the title a user prefers (one undo step); empty or None goes back to the derived title."""
-        clean = " ".join((title or "").split()) or None
+        """Set the title a user prefers (one undo step); empty or None goes back to the derived title.
+
+        The title is one line with no control character (``control_chars.one_line``): it is
+        printed on every line of ``desk list`` and on the window's rows."""
+        clean = one_line(title or "") or None
         return bool(self._edit([paper_id], "user_title", clean))
 
     # -- search ------------------------------------------------------------------------------

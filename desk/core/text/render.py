@@ -6,6 +6,7 @@ import html
 import re
 from collections.abc import Callable, Collection, Sequence
 
+from desk.core.control_chars import one_line
 from desk.core.text.markup import Span, safe_url
 from desk.core.text.normalize import stem_word
 
@@ -85,8 +86,9 @@ def spans_to_html(
 
 
 def escape_markdown(text: str) -> str:
-    """Escape plain file-derived text (titles, names) so Markdown shows it literally on one line."""
-    return _escape(_WS_RE.sub(" ", text).strip(), line_start=True)
+    """Escape plain file-derived text (titles, names) so Markdown shows it literally on one line
+    (a control character a space: a title or a file's name from elsewhere may hold ESC)."""
+    return _escape(one_line(text), line_start=True)
 
 
 def _escape(text: str, *, line_start: bool) -> str:
