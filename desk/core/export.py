@@ -1,6 +1,8 @@
 """Markdown export: valid Markdown a person would keep, with file text escaped.
 
-No control character reaches the document (a document sent to stdout may be on a terminal)."""
+Nothing in the document makes a viewer reach the network or lie about where a link goes: no
+image, no raw HTML, a link's address is its visible text (render.spans_to_markdown); and no
+control character reaches it (a document sent to stdout may be on a terminal)."""
 
 from __future__ import annotations
 
