@@ -387,9 +387,10 @@ def run_export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         from desk.core.files import write_text
+        from desk.core.paths import shown_path
 
         write_text(args.output, text)
-        warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {args.output}")
+        warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {shown_path(args.output)}")
     return 0
 
 

@@ -3,8 +3,10 @@ characters: lines for people show them harmlessly, JSON escapes them, a title ho
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -247,3 +249,28 @@ def test_a_progress_bar_shows_a_file_name_harmlessly() -> None:
         progress.SHOW_AFTER = old
     shown = stream.getvalue()
     assert "evil\ufffd]0;pwned\ufffd\ufffd31m.txt" in shown and "\x07" not in shown and "\x9b" not in shown
+
+
+# -- messages naming the output file ---------------------------------------------------------------
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_an_export_to_a_full_disk_names_the_file(
+    capsys: pytest.CaptureFixture[str], seeded_dir: Path
+) -> None:
+    code, _, err = _run(capsys, "--library", str(seeded_dir), "export", "-o", "/dev/full")
+    assert code == 1
+    assert err == "desk: /dev/full could not be written: the disk is full\n"
+    assert os.strerror(errno.ENOSPC) not in err and str(seeded_dir) not in err
+
+
+def test_an_output_file_whose_name_is_not_utf8_is_named_readably(
+    capsys: pytest.CaptureFixture[str], seeded_dir: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / os.fsdecode(b"reading-\xff.md")
+    try:
+        target.write_bytes(b"")
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system takes only UTF-8 names")
+    code, _, err = _run(capsys, "--library", str(seeded_dir), "export", "-o", str(target))
+    assert code == 0, err
+    assert err.endswith("reading-\\xff.md\n") and "\\udcff" not in err and "\udcff" not in err
+    assert target.read_text(encoding="utf-8").startswith("# desk export")
