@@ -39,8 +39,19 @@ def tolerate_narrow_encodings() -> None:
 def emit_json(obj: dict[str, Any]) -> None:
     """Print one JSON object on stdout and nothing else (characters past ASCII as JSON's
     ``\\u`` escapes when stdout cannot encode them all: the same JSON); DEL and C1 controls
-    escaped as JSON escapes C0's."""
-    sys.stdout.write(json_escaped(json.dumps(obj, ensure_ascii=not takes_utf8(sys.stdout))) + "\n")
+    escaped as JSON escapes C0's. To a UTF-8 stdout the text is encoded here and escaped as bytes
+    (json_escaped_bytes: two memchr scans, where a scan of the text for C1 took ~100 ms over the
+    27 MB of 100k papers), then written to its buffer: encoded once, as the stream would have."""
+    out = sys.stdout
+    narrow = not takes_utf8(out)
+    text = json.dumps(obj, ensure_ascii=narrow) + "\n"  # ensure_ascii escapes DEL and C1 too
+    buffer = getattr(out, "buffer", None)
+    if narrow or buffer is None:
+        out.write(json_escaped(text))
+        return
+    out.flush()
+    buffer.write(json_escaped_bytes(text.encode("utf-8", getattr(out, "errors", None) or "strict")))
+    buffer.flush()
 
 
 def say(line: str = "") -> None:
