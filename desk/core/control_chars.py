@@ -3,8 +3,8 @@
 A library or a backup can come from anywhere, and so can the files imported into it: a title, a
 file name or a note may hold ESC, BEL, DEL or a C1 control, which a terminal would act on (clear
 the screen, set the window's title, answer back) if desk printed them raw. The bidi embeddings,
-overrides and isolates do not act on a terminal but reorder what it shows (a name that reads
-"txt.exe" is "exe.txt"). No database, no Qt: the command line's fast paths use this module.
+overrides and isolates do not act on a terminal but reorder what it shows (after U+202E,
+"exe.txt" reads "txt.exe"). No database, no Qt: the command line's fast paths use this module.
 """
 
 from __future__ import annotations
