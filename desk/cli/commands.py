@@ -363,7 +363,9 @@ def retitle_args(p: argparse.ArgumentParser) -> None:
 
 def run_retitle(args: argparse.Namespace) -> int:
     """desk retitle ID TEXT"""
-    return _set_text(args, "user_title", " ".join((args.text or "").split()) or None)  # Library.set_title's
+    from desk.core.text.control_chars import one_line
+
+    return _set_text(args, "user_title", one_line(args.text or "") or None)  # Library.set_title's
 
 
 def export_args(p: argparse.ArgumentParser) -> None:
@@ -389,9 +391,10 @@ def run_export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         from desk.core.runtime.files import write_text
+        from desk.core.runtime.paths import shown_path
 
         write_text(args.output, text)
-        warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {args.output}")
+        warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {shown_path(args.output)}")
     return 0
 
 

@@ -10,6 +10,7 @@ import sys
 import types
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from desk import __version__
 from desk.cli.light_imports import after_import
@@ -165,8 +166,19 @@ def _plain_failure(exc: BaseException, args: argparse.Namespace) -> str | None:
 
 
 def _configure_logging(logging: types.ModuleType) -> None:
-    """Log records as ``desk: message`` on stderr, warnings and worse."""
-    logging.basicConfig(format="desk: %(message)s", level=logging.WARNING)
+    """Log records as ``desk: message`` on stderr, warnings and worse, their control characters
+    made harmless (a record may quote a file's name or text)."""
+    handler = logging.StreamHandler()
+    handler.addFilter(_harmless_record)
+    logging.basicConfig(format="desk: %(message)s", level=logging.WARNING, handlers=[handler])
+
+
+def _harmless_record(record: Any) -> bool:
+    """A log record's message with its control characters made harmless (a logging filter)."""
+    from desk.core.text.control_chars import harmless
+
+    record.msg, record.args = harmless(record.getMessage()), ()
+    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:

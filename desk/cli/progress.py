@@ -47,8 +47,10 @@ class Bar:
             )
         if self._bar.total != total:
             self._bar.total = total
-        if name:
-            self._bar.set_postfix_str(name, refresh=False)
+        if name:  # a file's name: it may hold control characters
+            from desk.core.text.control_chars import harmless
+
+            self._bar.set_postfix_str(harmless(name, lines=False), refresh=False)
         self._bar.update(max(0, done - self._bar.n))
         if done >= total:
             self.close()

@@ -1,4 +1,8 @@
-"""Markdown export: valid Markdown a person would keep, with file text escaped."""
+"""Markdown export: valid Markdown a person would keep, with file text escaped.
+
+Nothing in the document makes a viewer reach the network or lie about where a link goes: no
+image, no raw HTML, a link's address is its visible text (render.spans_to_markdown); and no
+control character reaches it (a document sent to stdout may be on a terminal)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from datetime import datetime
 
 from desk.core.records.detail import PaperDetail
 from desk.core.text import escape_markdown, parse_spans, spans_to_markdown
+from desk.core.text.control_chars import harmless
 
 
 def _sources_line(paper: PaperDetail) -> str:
@@ -63,9 +68,10 @@ def paper_markdown(paper: PaperDetail) -> str:
     if paper.tags:
         parts += ["", "Tags: " + ", ".join(escape_markdown(t) for t in paper.tags)]
     parts += ["", spans_to_markdown(parse_spans(paper.abstract_raw))]
-    note = paper.note.strip("\n")
+    note = harmless(paper.note).strip("\n")
     if note.strip():
-        # The note is the user's own Markdown: it goes out as they wrote it.
+        # The note is the user's own Markdown: it goes out as they wrote it, but for control
+        # characters (none is Markdown, and the document may be shown on a terminal).
         parts += ["", "**Note**", "", contained_note(note)]
     return "\n".join(parts)
 

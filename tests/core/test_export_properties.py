@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from desk.core.export import to_markdown
@@ -74,7 +74,7 @@ def test_a_note_never_swallows_the_papers_after_it(notes: list[str]) -> None:
     assert all(any(h == p.title for h in left) for p in papers), h2
 
 
-def test_an_image_in_an_abstract_is_exported_as_text_and_a_link() -> None:
+def test_an_image_in_an_abstract_is_exported_as_text_and_its_address() -> None:
     paper = _paper(1, "We beat it! ![x](https://evil.example/p.png) See ![y](http://e.example/q.png).", "C")
     md = to_markdown([paper], what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
     inline = [c for t in markdown_it.MarkdownIt("commonmark").parse(md) if t.children for c in t.children]
@@ -83,7 +83,7 @@ def test_an_image_in_an_abstract_is_exported_as_text_and_a_link() -> None:
         "https://evil.example/p.png",
         "http://e.example/q.png",
     ]
-    assert "\\![x](https://evil.example/p.png)" in md
+    assert "We beat it! !x (<https://evil.example/p.png>) See !y (<http://e.example/q.png>)." in md
 
 
 def test_notes_go_out_as_written_unless_they_would_leak() -> None:
@@ -104,3 +104,77 @@ def test_a_note_with_a_heading_of_its_own_keeps_it_and_the_next_paper() -> None:
     tokens = markdown_it.MarkdownIt("commonmark").parse(md)
     h2 = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     assert h2 == [papers[0].title, papers[1].title, "?>"]
+
+
+# -- links whose text could lie ------------------------------------------------------------------
+HOST = st.sampled_from(["github.com", "evil.example", "a.b", "xn--ggle-0nda.com", "arxiv.org"])
+PATH = st.text(st.sampled_from("abcXYZ019/._-~?=&#()"), max_size=12)
+URL = st.builds(lambda s, h, p: f"{s}://{h}/{p}", st.sampled_from(["http", "https"]), HOST, PATH)
+LABEL = st.one_of(
+    URL, st.sampled_from(["the official code", "**code**", "$x^2$", "`x`", "", " a ", "1. one", "# h"]), TEXT
+)
+LINK = st.one_of(
+    st.builds(lambda label, url: f"[{label}]({url})", LABEL, URL),
+    st.builds(lambda label, url: f"![{label}]({url})", LABEL, URL),
+    st.builds(lambda label, url: f"[![{label}]({url})]({url})", LABEL, URL),
+    st.builds(lambda url: f"\\url{{{url}}}", URL),
+    st.builds(lambda url, label: f"\\href{{{url}}}{{{label}}}", URL, LABEL),
+    st.builds(lambda url: f"<{url}>", URL),
+    URL,
+    st.builds(lambda inner, url: f"[see <{inner}>]({url})", URL, URL),
+)
+ABSTRACT = st.lists(st.one_of(LINK, HOSTILE, st.text(max_size=20)), min_size=1, max_size=8).map(" ".join)
+
+
+def _links(md: str) -> list[tuple[str, str]]:
+    """Each link of a Markdown document as CommonMark reads it: (its address, its visible text)."""
+    parser = markdown_it.MarkdownIt("commonmark")
+    found: list[tuple[str, str]] = []
+    for token in parser.parse(md):
+        open_href: str | None = None
+        shown: list[str] = []
+        for child in token.children or []:
+            if child.type == "link_open":
+                open_href, shown = str(child.attrs["href"]), []
+            elif child.type == "link_close" and open_href is not None:
+                found.append((open_href, "".join(shown)))
+                open_href = None
+            elif open_href is not None:
+                shown.append(child.content)
+    return found
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ABSTRACT, min_size=1, max_size=3))
+@example(["We study [the official code](http://evil.example/x), ![x](https://e.example/i.png)."])
+@example(
+    ["Code: \\href{http://evil.example}{https://github.com/x/y} and [https://a.b/](http://evil.example)"]
+)
+def test_every_link_of_an_abstract_shows_its_own_address(abstracts: list[str]) -> None:
+    papers = [_paper(i, raw, "C") for i, raw in enumerate(abstracts)]
+    md = to_markdown(papers, what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))
+    parser = markdown_it.MarkdownIt("commonmark")
+    tokens = parser.parse(md)
+    inline = [c for t in tokens if t.children for c in t.children]
+    assert not [c for c in inline if c.type in ("image", "html_inline")]
+    assert not [t for t in tokens if t.type == "html_block"]
+    for href, shown in _links(md):
+        # What the reader sees is where the link goes (markdown-it shows an address decoded,
+        # its punycode as Unicode: normalizeLink gives back the address it links to).
+        assert parser.normalizeLink(shown) == href, (href, shown, md)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ABSTRACT)
+@example(
+    "We study [the official code](http://evil.example/x) and [https://github.com/x](http://evil.example)"
+)
+def test_the_reading_pane_shows_a_links_real_address(raw: str) -> None:
+    import html
+    import re
+
+    from desk.core.text import parse_spans, spans_to_html
+
+    out = spans_to_html(parse_spans(raw), {"github", "code"})
+    for href, body in re.findall(r'<a href="([^"]*)">(.*?)</a>', out):
+        assert html.unescape(re.sub(r"<[^>]*>", "", body)) == html.unescape(href), out

@@ -42,7 +42,7 @@ def test_html_attribute_escaping() -> None:
     out = spans_to_html((Span("t", "link", "https://a.b/?q='x'&r=<y>"),))
     assert "<a" not in out  # quotes and angle brackets are refused outright
     out = spans_to_html((Span("t", "link", "https://a.b/?q=1&r=2"),))
-    assert out == '<a href="https://a.b/?q=1&amp;r=2">t</a>'
+    assert out == 't (<a href="https://a.b/?q=1&amp;r=2">https://a.b/?q=1&amp;r=2</a>)'
 
 
 def test_html_highlight_by_stem() -> None:
@@ -123,7 +123,7 @@ def test_markdown_renders_kinds() -> None:
     assert "<strong>OGPO</strong>" in html
     assert "<em>stochastic interventions</em>" in html
     assert '<a href="https://a.b/c">https://a.b/c</a>' in html
-    assert '<a href="https://s.t/u_%28v%29">site</a>' in html
+    assert 'See site (<a href="https://s.t/u_(v)">https://s.t/u_(v)</a>).' in html
 
 
 def test_markdown_code_fence_longer_than_content_runs() -> None:

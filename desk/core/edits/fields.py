@@ -42,7 +42,8 @@ def record(
             first = history.payload_of(step)["changes"]
             history.replace_payload(step, {"changes": [[*first[0][:3], value]]})
         else:
-            history.record(session, *statements.field_step(changes, field, value), group)
+            kind, words, payload = statements.field_step(changes, field, value)
+            history.record(session, kind, words, payload, group)
     return changes
 
 

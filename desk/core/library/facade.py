@@ -36,6 +36,7 @@ from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
 from desk.core.store import Database, Paper, Source
 from desk.core.store.queries import require_papers
+from desk.core.text.control_chars import one_line
 
 if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when first used
     import numpy as np
@@ -342,8 +343,11 @@ class Library(Workflow, Discovery):
         return bool(self._edit([paper_id], "note", note, session))
 
     def set_title(self, paper_id: int, title: str | None) -> bool:
-        """Set the title a user prefers (one undo step); empty or None goes back to the derived title."""
-        clean = " ".join((title or "").split()) or None
+        """Set the title a user prefers (one undo step); empty or None goes back to the derived title.
+
+        The title is one line with no control character (``control_chars.one_line``): it is
+        printed on every line of ``desk list`` and on the window's rows."""
+        clean = one_line(title or "") or None
         return bool(self._edit([paper_id], "user_title", clean))
 
     # -- search ------------------------------------------------------------------------------

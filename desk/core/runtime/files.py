@@ -9,12 +9,15 @@ device (``/dev/stdout``) is written through where text is written; anything else
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from desk.core.runtime.errors import DeskError
+from desk.core.runtime.errors import DeskError, DiskFull
+from desk.core.runtime.failures import reason
+from desk.core.runtime.paths import shown_path
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -61,7 +64,16 @@ def replace_file(dest: Path, write: Callable[[Path], None]) -> None:
 
 def write_text(dest: Path, text: str) -> None:
     """Write text to dest: atomically for a regular file (through a symlink), straight into a
-    FIFO or a character device, refused for anything else."""
+    FIFO or a character device, refused for anything else. A failure of the disk is a DeskError
+    naming dest (the error of a write to a device names no file)."""
+    try:
+        _write_text(dest, text)
+    except OSError as exc:
+        kind = DiskFull if exc.errno in (errno.ENOSPC, errno.EDQUOT) else DeskError
+        raise kind(f"{shown_path(dest)} could not be written: {reason(exc)}") from exc
+
+
+def _write_text(dest: Path, text: str) -> None:
     target, st = _target(dest)
     if st is not None and (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)):
         with target.open("w", encoding="utf-8") as fh:

@@ -47,3 +47,8 @@ def shown_name(name: str) -> str:
         return name
     except UnicodeEncodeError:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path for a message: its text, bytes that are not UTF-8 as ``\\xff`` escapes (``shown_name``)."""
+    return shown_name(os.fsdecode(path))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 
+from desk.core.text.control_chars import one_line
 from desk.core.text.markup import Span, safe_url
 from desk.core.text.normalize import stem_word
 
@@ -50,12 +51,37 @@ def marked_html(text: str, marks: Sequence[tuple[int, int]]) -> str:
     return "".join(out)
 
 
+def link_runs(spans: Sequence[Span]) -> Iterator[tuple[str | None, Sequence[Span]]]:
+    """``spans`` cut into runs: each link's spans (one link's text can be several spans, a
+    sub/superscript in it) with its web address, each other span alone with None."""
+    k = 0
+    while k < len(spans):
+        span = spans[k]
+        url = safe_url(span.url or "") if span.kind == "link" else None
+        if url is None:
+            yield None, spans[k : k + 1]
+            k += 1
+            continue
+        end = k + 1
+        while end < len(spans) and spans[end].kind == "link" and spans[end].url == span.url:
+            end += 1
+        yield url, spans[k:end]
+        k = end
+
+
+def shows_its_target(url: str, run: Sequence[Span]) -> bool:
+    """Whether a link's visible text is its address: else the text could say one place and lead
+    to another ("[the official code](http://elsewhere)"), and the address is shown beside it."""
+    return _WS_RE.sub(" ", "".join(span.text for span in run)).strip() == url
+
+
 def spans_to_html(
     spans: Sequence[Span], highlight: Collection[str] = (), marker: Marker | None = None
 ) -> str:
     """An HTML fragment: all text escaped, emphasis as <b>/<i>/<code>, http(s) links as <a>,
     math sub/superscripts as <sub>/<sup>, words whose stem is in `highlight` wrapped in
-    <span class="hl">.
+    <span class="hl">. A link whose text is not its address is its text, then the address
+    as the link: "the code (<a>https://…</a>)".
 
     `marker`, when given, is asked once for the marks of the whole text (what a search's
     highlighter finds, phrases included) and replaces `highlight`.
@@ -65,28 +91,39 @@ def spans_to_html(
     marks = sorted(marker("".join(texts))) if marker is not None else []
     out: list[str] = []
     offset = 0
-    for span, text in zip(spans, texts, strict=True):
-        if marker is not None:
-            local = [(s - offset, e - offset) for s, e in marks if s < offset + len(text) and e > offset]
-            inner = marked_html(text, local)
+    at = 0
+    for url, run in link_runs(spans):
+        bodies: list[str] = []
+        for span in run:
+            text = texts[at]
+            at += 1
+            if marker is not None:
+                local = [(s - offset, e - offset) for s, e in marks if s < offset + len(text) and e > offset]
+                inner = marked_html(text, local)
+            else:
+                inner = _highlighted(text, stems)
+            offset += len(text)
+            # A real sub/superscript: <sub>/<sup> around its own text.
+            body = f"<{span.script}>{inner}</{span.script}>" if span.script is not None else inner
+            tag = _TAGS.get(span.kind)
+            bodies.append(f"<{tag}>{body}</{tag}>" if tag else body)
+        if url is None:
+            out.extend(bodies)
+            continue
+        href = html.escape(url, quote=True)
+        if shows_its_target(url, run):
+            out.extend(f'<a href="{href}">{body}</a>' for body in bodies)
         else:
-            inner = _highlighted(text, stems)
-        offset += len(text)
-        # A real sub/superscript: <sub>/<sup> around its own text.
-        body = f"<{span.script}>{inner}</{span.script}>" if span.script is not None else inner
-        if span.kind == "link":
-            url = safe_url(span.url or "")
-            if url is not None:
-                out.append(f'<a href="{html.escape(url, quote=True)}">{body}</a>')
-                continue
-        tag = _TAGS.get(span.kind)
-        out.append(f"<{tag}>{body}</{tag}>" if tag else body)
+            label = "".join(bodies)
+            space = "" if label.endswith(" ") else " "
+            out.append(f'{label}{space}(<a href="{href}">{href}</a>)')
     return "".join(out)
 
 
 def escape_markdown(text: str) -> str:
-    """Escape plain file-derived text (titles, names) so Markdown shows it literally on one line."""
-    return _escape(_WS_RE.sub(" ", text).strip(), line_start=True)
+    """Escape plain file-derived text (titles, names) so Markdown shows it literally on one line
+    (a control character a space: a title or a file's name from elsewhere may hold ESC)."""
+    return _escape(one_line(text), line_start=True)
 
 
 def _escape(text: str, *, line_start: bool) -> str:
@@ -121,9 +158,29 @@ def _emphasis(text: str, mark: str, line_start: bool) -> str:
 
 
 def spans_to_markdown(spans: Sequence[Span]) -> str:
-    """One Markdown paragraph: text escaped, **bold**, *italic*, `code`, <https://…> links."""
+    """One Markdown paragraph: text escaped, **bold**, *italic*, `code`, links as <https://…>.
+
+    A link's address is what the reader sees: a link whose text is its address is an autolink,
+    any other is its text, escaped, then the address: "the code (<https://…>)". Never
+    ``[text](address)``, whose text could lie, nor an image (every "[" of text is escaped).
+    """
     out: list[str] = []
-    for span in spans:
+    for url, run in link_runs(spans):
+        if url is not None:
+            if shows_its_target(url, run):  # an autolink: its text is its address
+                out.append(f"<{url}>")
+                continue
+            at_start = not "".join(out).strip()
+            text = _WS_RE.sub(" ", "".join(span.text for span in run))
+            if at_start:
+                text = text.lstrip()
+            label = text.strip()
+            lead = " " if text.startswith(" ") else ""
+            trail = " " if text.endswith(" ") else ""
+            shown = f"{_escape(label, line_start=at_start)} " if label else ""
+            out.append(f"{lead}{shown}(<{url}>){trail}")
+            continue
+        span = run[0]
         text = _WS_RE.sub(" ", span.text)
         at_start = not "".join(out).strip()
         if at_start:
@@ -131,18 +188,7 @@ def spans_to_markdown(spans: Sequence[Span]) -> str:
         if not text.strip():
             out.append(" " if text else "")
             continue
-        if span.kind == "link" and safe_url(span.url or "") is not None:
-            url = str(span.url)
-            if text.strip() == url:
-                out.append(f"<{url}>")
-            else:
-                if out and out[-1].endswith("!"):
-                    # "![label](url)" would be an image: a viewer would fetch it. "\!" is a literal "!".
-                    out[-1] = out[-1][:-1] + "\\!"
-                label = _escape(text.strip(), line_start=at_start)
-                dest = url.replace("(", "%28").replace(")", "%29")
-                out.append(f"[{label}]({dest})")
-        elif span.kind == "bold":
+        if span.kind == "bold":
             out.append(_emphasis(text, "**", at_start))
         elif span.kind == "italic":
             out.append(_emphasis(text, "*", at_start))
