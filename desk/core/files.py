@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from desk.core.errors import DeskError
+from desk.core.privacy import shared_mode
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -70,5 +71,8 @@ def write_text(dest: Path, text: str) -> None:
 
     def fill(tmp: Path) -> None:
         tmp.write_text(text, encoding="utf-8")
+        # The user's file, not the library's: the mode it had, else the one their umask gives
+        # (desk's own files are private: desk.core.privacy).
+        os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else shared_mode())
 
     replace_file(dest, fill)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from desk.core import edits, history, merging, sorting, undo
+from desk.core import edits, history, merging, privacy, sorting, undo
 from desk.core import tags as tagging
 from desk.core.db import Database, Paper, Source
 from desk.core.db.queries import require_papers
@@ -118,7 +118,11 @@ class Library(Workflow, Discovery):
         """
         self.directory = directory
         self.tuning = tuning
-        directory.mkdir(parents=True, exist_ok=True)
+        privacy.keep_private()  # what this process creates from now on is the owner's alone
+        privacy.make_folder(directory)
+        self.exposure: str | None = privacy.exposure(directory)
+        """That this library, made before desk made libraries private, can be read by other
+        users: said once (the next opens give None)."""
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)
