@@ -183,6 +183,9 @@ def _harmless_record(record: Any) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit status 0 success, 1 failed or partial work, 2 usage error."""
+    from desk.core.runtime.privacy import keep_private
+
+    keep_private()  # a library, its backups and its index are the user's alone (desk/core/runtime/privacy.py)
     words = list(sys.argv[1:] if argv is None else argv)
     with fewer_collections():  # from the parser's imports on: the window's loop collects as usual
         parser, commands = _parsers(_command_named(words))
@@ -198,6 +201,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_app(args.library)
 
 
+def _tell_exposure(args: argparse.Namespace) -> None:
+    """Say once that the library can be read by other users (one it was made before desk made
+    libraries private): every command, the light ones that never open the whole Library too."""
+    from desk.cli.output import warn
+    from desk.core.runtime.paths import resolve_library_dir
+    from desk.core.runtime.privacy import exposure
+
+    told = exposure(resolve_library_dir(getattr(args, "library", None)))
+    if told:
+        warn(f"desk: note: {told}")
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the command args name; failures said in plain words on stderr (exit status 1)."""
     from desk.cli.light_imports import install
@@ -208,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
     install()  # a command's Whoosh without urllib.request and asyncio (light_imports.py)
     pin_to_one_thread()  # before numpy loads: OpenBLAS starts no pool of spinning threads (blas.py)
     try:
+        _tell_exposure(args)
         return int(args.run(args) or 0)
     except BrokenPipeError:
         # stdout closed early (desk list | head): not an error worth a traceback.

@@ -193,7 +193,8 @@ def test_check_says_in_plain_words_an_index_it_cannot_verify_nor_rebuild(
         cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(seeded_dir)]
         check = subprocess.run([*cmd, "check"], capture_output=True, text=True, env=env, timeout=300)
         assert check.returncode == 1 and "Traceback" not in check.stderr
-        assert "could not be verified as written by desk for this user, so it was not read" in check.stderr
+        unverified = "could not be verified as written by desk for this user and library, so it was not read"
+        assert unverified in check.stderr
         listed = subprocess.run(
             [*cmd, "list", "--json"], capture_output=True, text=True, env=env, timeout=300
         )
@@ -256,3 +257,82 @@ def test_a_reader_beside_a_writer_between_commit_and_signature_waits(
     finally:
         if child.poll() is None:
             child.kill()
+
+
+def _two_libraries_of_the_same_revisions(tmp_path: Path, seeds_dir: Path) -> tuple[Path, Path]:
+    """Two libraries built from different lists of as many papers: the same (id, rev) pairs,
+    other texts."""
+    first, second = sorted(seeds_dir.glob("*.txt"))[:2]
+    made = []
+    for name, seed in (("one", first), ("two", second)):
+        with Library(tmp_path / name) as lib:
+            assert lib.import_paths([seed]).added > 0
+            made.append(lib.index.revisions())
+    assert made[0] == made[1]  # the stamp's (id, rev) digest cannot tell them apart
+    return tmp_path / "one", tmp_path / "two"
+
+
+def test_an_index_copied_from_another_library_of_the_same_revisions_is_rebuilt(
+    tmp_path: Path, seeds_dir: Path
+) -> None:
+    """Its signature, and the stamp beside it, are under the other library's key: the index is
+    not read, the searches show this library's abstracts, and check vouches for the new index."""
+    one, two = _two_libraries_of_the_same_revisions(tmp_path, seeds_dir)
+    with Library(one) as lib:
+        theirs = {row.paper.id: row.snippet for row in lib.search("policy").rows}
+    shutil.rmtree(two / INDEX_DIR_NAME)
+    shutil.copytree(one / INDEX_DIR_NAME, two / INDEX_DIR_NAME)  # times kept: signed record intact
+    with Library(two) as lib:
+        assert lib.repaired is not None and "could not be verified" in lib.repaired
+        ours = {row.paper.id: row.snippet for row in lib.search("policy").rows}
+        abstracts = {pid: lib.paper(pid).abstract for pid in ours}
+        assert lib.check() == []
+    assert ours != theirs
+    for pid, snippet in ours.items():  # every snippet is of this library's own abstract
+        words = [w for w in snippet.replace("…", " ").split() if w.isalpha() and len(w) > 3]
+        assert all(w in abstracts[pid] for w in words), (pid, snippet)
+    proc = desk(two, tmp_path, "check")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def test_a_library_copied_with_cp_r_opens_without_rebuilding_its_index(
+    seeded_dir: Path, tmp_path: Path
+) -> None:
+    """``cp -r`` keeps no times: the signed record's files are hashed again, found as recorded,
+    and recorded with their new times (the next open trusts the stamp and hashes nothing)."""
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-r", str(seeded_dir), str(copy)], check=True)
+    index = copy / INDEX_DIR_NAME
+    times = {p.name: p.stat().st_mtime_ns for p in index.iterdir()}
+    assert times != {p.name: p.stat().st_mtime_ns for p in (seeded_dir / INDEX_DIR_NAME).iterdir()}
+    with Library(copy) as lib:
+        assert lib.repaired is None  # before: "the search index is damaged"
+        assert lib.search_ids("policy").total > 0
+        assert lib.check() == []
+        assert lib._sync.is_current()
+    files = manifest.signed_files(index)
+    assert files is not None
+    assert all(entry["mtime_ns"] == (index / name).stat().st_mtime_ns for name, entry in files.items())
+    proc = desk(copy, tmp_path, "check")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def test_a_key_file_of_the_wrong_length_is_replaced_once(seeded_dir: Path, tmp_path: Path) -> None:
+    """A short key is replaced by a whole one: the first command rebuilds the index it cannot
+    verify, the next ones trust it (before, every command signed for itself alone and rebuilt)."""
+    keys = tmp_path / "keys"
+    keys.mkdir(mode=0o700)
+    key = keys / "secret.key"
+    key.write_bytes(b"0123456789abcdef")
+    key.chmod(0o600)
+    env = {**os.environ, "DESK_KEY_DIR": str(keys)}
+    cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(seeded_dir), "stats"]
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert "did not hold a whole key" in first.stderr and "could not be verified" in first.stderr
+    assert len(key.read_bytes()) == 32 and stat.S_IMODE(key.stat().st_mode) == 0o600
+    made = key.read_bytes()
+    for _ in range(2):
+        again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        assert again.returncode == 0 and again.stderr == "", again.stderr
+    assert key.read_bytes() == made

@@ -24,6 +24,7 @@ from desk.core.library.quick import QuickLibrary
 from desk.core.library.workflow import Workflow
 from desk.core.records.detail import ImportReport, PaperDetail, Stats
 from desk.core.records.page import PaperSummary, ResultPage, SourceInfo, page_of
+from desk.core.runtime import privacy
 from desk.core.runtime.errors import DeskError
 from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.runtime.processes import WorkerPool
@@ -114,7 +115,11 @@ class Library(Workflow, Discovery):
         """
         self.directory = directory
         self.tuning = tuning
-        directory.mkdir(parents=True, exist_ok=True)
+        privacy.keep_private()  # what this process creates from now on is the owner's alone
+        privacy.make_folder(directory)
+        self.exposure: str | None = privacy.exposure(directory)
+        """That this library, made before desk made libraries private, can be read by other
+        users: said once (the next opens give None)."""
         self.db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
         self.index = SearchIndex(directory / INDEX_DIR_NAME)
         self._sync = IndexSync(self.db, self.index, tuning)

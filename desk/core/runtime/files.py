@@ -18,6 +18,7 @@ from pathlib import Path
 from desk.core.runtime.errors import DeskError, DiskFull
 from desk.core.runtime.failures import reason
 from desk.core.runtime.paths import shown_path
+from desk.core.runtime.privacy import shared_mode
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -82,5 +83,8 @@ def _write_text(dest: Path, text: str) -> None:
 
     def fill(tmp: Path) -> None:
         tmp.write_text(text, encoding="utf-8")
+        # The user's file, not the library's: the mode it had, else the one their umask gives
+        # (desk's own files are private: desk.core.runtime.privacy).
+        os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else shared_mode())
 
     replace_file(dest, fill)

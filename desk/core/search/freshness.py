@@ -15,7 +15,8 @@ index writer's lock), or after an open ran the full check — desk writes this s
   after the full check computes it from the rows, and mends the row if it ever disagreed);
 - the size and time of the acronyms file and the version marker beside the index;
 
-signed with the user's key (``desk.core.runtime.secret``), like the record.
+signed with the library's key (``desk.core.runtime.secret.library_key``), like the record: a stamp
+copied in from another library never vouches for an index here.
 
 :func:`is_current` accepts an index without opening it when the stamp is signed, the signed
 record checks out (``manifest.check_signed``: the table of contents byte for byte, every segment
@@ -39,12 +40,12 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
-from desk.core.runtime.secret import secret_key
+from desk.core.runtime.secret import library_key
 from desk.core.search import manifest
 from desk.core.search.names import ACRONYMS_NAME, MARKER_NAME, SCHEMA_VERSION, read_marker
 
 STAMP_NAME = "desk-current.json"
-STAMP_VERSION = 1
+STAMP_VERSION = 2  # 1 was signed under the user's key alone
 _CONTEXT = b"desk index stamp\x00"
 _SIDE_FILES = (ACRONYMS_NAME, MARKER_NAME)
 
@@ -109,9 +110,10 @@ def queued(conn: Rows) -> bool:
     return conn.execute(QUEUED_SQL).fetchone() is not None
 
 
-def _mac(body: dict[str, Any]) -> str:
+def _mac(directory: Path, body: dict[str, Any]) -> str:
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hmac.new(secret_key(), _CONTEXT + text.encode("utf-8"), hashlib.sha256).hexdigest()
+    key = library_key(directory.absolute().parent)  # the library folder holds the index folder
+    return hmac.new(key, _CONTEXT + text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def _side(directory: Path) -> dict[str, list[int]]:
@@ -162,7 +164,7 @@ def write(directory: Path, conn: Rows, seen: tuple[str, str] | None = None) -> b
     }
     tmp = directory / f"{STAMP_NAME}.{os.getpid()}.tmp"
     try:
-        tmp.write_text(json.dumps({**body, "mac": _mac(body)}), encoding="utf-8")
+        tmp.write_text(json.dumps({**body, "mac": _mac(directory, body)}), encoding="utf-8")
         os.replace(tmp, directory / STAMP_NAME)
     except OSError:
         return False
@@ -180,7 +182,7 @@ def _stamp(directory: Path) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("version") != STAMP_VERSION:
         return None
     mac = data.pop("mac", None)
-    if not isinstance(mac, str) or not hmac.compare_digest(_mac(data), mac):
+    if not isinstance(mac, str) or not hmac.compare_digest(_mac(directory, data), mac):
         return None
     return data
 

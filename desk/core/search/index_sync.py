@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from desk.core.runtime import failures
 from desk.core.runtime.processes import WorkerPool
 from desk.core.runtime.tuning import Tuning
-from desk.core.search import IndexDoc, IndexState, SearchIndex, freshness
+from desk.core.search import IndexDoc, IndexState, SearchIndex, freshness, manifest
 from desk.core.search.disk import revision_digest, verify_files
 from desk.core.search.manifest import Untrusted
 from desk.core.search.model import Merge
@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
-UNVERIFIED = "the search index could not be verified as written by desk for this user, so it was not read"
+UNVERIFIED = (
+    "the search index could not be verified as written by desk for this user and library, so it was not read"
+)
 BATCH = INDEX_BATCH
 #: With folds deferred, an edit still folds as it commits once this many small segments wait (a
 #: long run of edits with no idle moment): searches read every segment, so their number stays bounded.
@@ -350,7 +352,10 @@ class IndexSync:
             return "the search index missed recent changes"
         if seen is not None and self.behind is None:  # checked in full: stamp it for the next opens
             try:
-                with self.db.writing() as session:
+                with self.db.writing() as session:  # the cross-process lock on the index writer
+                    # A copied library's files hold the bytes desk recorded under other times:
+                    # recorded again, so that the next opens need not hash them.
+                    manifest.refresh(self.index.directory)
                     _stamp(self.index, session, seen)
             except Exception:  # a read-only or busy library: the next open checks in full again
                 log.debug("could not stamp the index as current", exc_info=True)

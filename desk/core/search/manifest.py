@@ -4,14 +4,19 @@ Whoosh reads its table of contents and its segments with pickle, so an index fol
 not write could run code when opened (``unpickling.py`` is the second wall). After each
 commit (under the index writer's and the library's write lock) desk records the current
 generation's files here — the newest table of contents and every segment file, each with its
-size, modification time and SHA-256 — and signs the record with an HMAC under the user's key
-(``desk.core.runtime.secret``, kept outside the library). Segment files never change once written, so
-only new names are hashed.
+size, modification time and SHA-256 — and signs the record with an HMAC under the library's key
+(``desk.core.runtime.secret.library_key``: the user's key, kept outside the library, and the identity of
+the library folder the index sits in). Segment files never change once written, so only new
+names are hashed. An index copied in from another library (even one holding the same papers at
+the same revisions) is thus not signed for this one, and is rebuilt.
 
 Before an index is opened, :func:`check_signed` (cheap: one small file hashed, a listing and a
 ``stat`` per file) requires a record signed by this user whose newest table of contents is the
 one on disk, byte for byte, and whose segment files still have their sizes and times: anything
-else is :class:`Untrusted` and the index is rebuilt from the database. A writer signs its
+else is :class:`Untrusted` and the index is rebuilt from the database. A file of the size
+recorded whose time alone differs (a copy of the library that kept no times, ``cp -r``) is
+hashed again, and trusted when its bytes are the ones recorded; the next writer's record
+(``refresh`` under the write lock) puts the new times in, so it is hashed once. A writer signs its
 generation before it lets go of Whoosh's write lock, so a table of contents that is not
 recorded yet while another process holds that lock is one being signed: :func:`check_settled`
 waits for it rather than calling it untrusted (which would rebuild a good index, or fail a
@@ -33,11 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from desk.core.runtime.file_locks import held_elsewhere
-from desk.core.runtime.secret import secret_key
+from desk.core.runtime.secret import library_key
 from desk.core.search.names import INDEX_NAME
 
 MANIFEST_NAME = "desk-files.json"
-MANIFEST_VERSION = 2  # 1 was unsigned: never trusted, the index is rebuilt once
+#: 1 was unsigned, 2 signed under the user's key alone (any of their libraries' indexes verified in
+#: another): neither is trusted, the index is rebuilt once.
+MANIFEST_VERSION = 3
 _CONTEXT = b"desk index manifest\x00"
 
 
@@ -83,9 +90,12 @@ def _listed_files(directory: Path) -> list[str]:
     return ([] if toc is None else [toc]) + sorted(n for n in names if SEGMENT_FILE.match(n))
 
 
-def _mac(files: dict[str, Any]) -> str:
+def _mac(directory: Path, files: dict[str, Any]) -> str:
+    """The signature of a record of the index in ``directory``, under its library's key (the
+    library folder is the index folder's parent)."""
     body = json.dumps({"version": MANIFEST_VERSION, "files": files}, sort_keys=True, separators=(",", ":"))
-    return hmac.new(secret_key(), _CONTEXT + body.encode("utf-8"), hashlib.sha256).hexdigest()
+    key = library_key(directory.absolute().parent)
+    return hmac.new(key, _CONTEXT + body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def signed_files(directory: Path) -> dict[str, Any] | None:
@@ -99,7 +109,7 @@ def signed_files(directory: Path) -> dict[str, Any] | None:
     files, mac = data.get("files"), data.get("mac")
     if not isinstance(files, dict) or not isinstance(mac, str):
         return None
-    if not hmac.compare_digest(_mac(files), mac):
+    if not hmac.compare_digest(_mac(directory, files), mac):
         return None
     return files
 
@@ -111,6 +121,18 @@ def _entry_ok(entry: Any, info: os.stat_result) -> bool:
         and entry.get("mtime_ns") == info.st_mtime_ns
         and isinstance(entry.get("sha256"), str)
     )
+
+
+def _same_bytes(entry: Any, path: Path, info: os.stat_result) -> bool:
+    """Whether a file whose time is not the recorded one still holds the recorded bytes (a copy
+    that kept no times): hashed again, so only when its size is the recorded one."""
+    if not isinstance(entry, dict) or entry.get("size") != info.st_size:
+        return False
+    digest = entry.get("sha256")
+    try:
+        return isinstance(digest, str) and hmac.compare_digest(sha256(path), digest)
+    except OSError:
+        return False
 
 
 def record(directory: Path) -> None:
@@ -132,7 +154,7 @@ def record(directory: Path) -> None:
         files[name] = entry
     tmp = directory / f"{MANIFEST_NAME}.{os.getpid()}.tmp"
     try:
-        payload = {"version": MANIFEST_VERSION, "files": files, "mac": _mac(files)}
+        payload = {"version": MANIFEST_VERSION, "files": files, "mac": _mac(directory, files)}
         tmp.write_text(json.dumps(payload), encoding="utf-8")
         os.replace(tmp, directory / MANIFEST_NAME)
     finally:
@@ -148,7 +170,7 @@ def check_signed(directory: Path) -> dict[str, Any]:
     """
     files = signed_files(directory)
     if files is None:
-        raise Untrusted("the search index carries no record signed by desk for this user")
+        raise Untrusted("the search index carries no record signed by desk for this user and library")
     try:
         names = [p.name for p in directory.iterdir()]
     except OSError as exc:
@@ -163,7 +185,7 @@ def check_signed(directory: Path) -> dict[str, Any]:
             info = (directory / name).stat()
         except OSError as exc:
             raise Untrusted(f"the search index file {name} is missing", damaged=True) from exc
-        if not _entry_ok(entry, info):
+        if not _entry_ok(entry, info) and not _same_bytes(entry, directory / name, info):
             raise Untrusted(f"the search index file {name} changed since desk wrote it", damaged=True)
     try:
         same = sha256(directory / toc) == files[toc]["sha256"]
@@ -172,6 +194,25 @@ def check_signed(directory: Path) -> dict[str, Any]:
     if not same:
         raise Untrusted(f"the search index file {toc} changed since desk wrote it", damaged=True)
     return files
+
+
+def refresh(directory: Path) -> bool:
+    """Put the times of files that only their times set apart from the record (a copied library)
+    into the record, so that they are not hashed at every open; True when it was written again.
+
+    For a caller holding the index writer's lock (as :func:`record`'s callers do). Raises
+    :class:`Untrusted` as :func:`check_signed` does.
+    """
+    files = check_signed(directory)
+    for name, entry in files.items():
+        try:
+            info = (directory / name).stat()
+        except OSError:
+            return False
+        if not _entry_ok(entry, info):
+            record(directory)  # every file's bytes were just found to be the recorded ones
+            return True
+    return False
 
 
 def writer_busy(directory: Path) -> bool:

@@ -46,6 +46,7 @@ class Startup(QObject):
         self.library_dir = library_dir
         self.seeds = seeds
         self.importing_samples = False
+        self._exposure = ""  # that the library can be read by others, for the status line once
 
     def open(self) -> None:
         relay = ProgressRelay(self)
@@ -63,9 +64,11 @@ class Startup(QObject):
 
     def _opened(self, lib: Library) -> None:
         repaired = getattr(lib, "repaired", None)
-        self.executor.submit(lambda lib: lib.count(), lambda count: self._counted(count, repaired))
+        exposure = getattr(lib, "exposure", None)
+        self.executor.submit(lambda lib: lib.count(), lambda count: self._counted(count, repaired, exposure))
 
-    def _counted(self, count: int, repaired: str | None) -> None:
+    def _counted(self, count: int, repaired: str | None, exposure: str | None = None) -> None:
+        self._exposure = f"Note: {exposure[0].upper()}{exposure[1:]}." if exposure else ""
         if count == 0 and self.seeds is not None:
             self.importing_samples = True
             self.progress.emit("Importing the sample lists…")
@@ -74,14 +77,15 @@ class Startup(QObject):
             return
         # A new library has no index yet: nothing worth saying.
         note = f"The search index was rebuilt: {repaired}" if repaired and count else ""
-        self.ready.emit(count, note)
+        self.ready.emit(count, " ".join(filter(None, (note, self._exposure))))  # said once (privacy.py)
 
     def samples_imported(self, report: ImportReport) -> None:
         """The first-run import finished (the window passes the importer's report on)."""
         self.importing_samples = False
-        self.ready.emit(report.added, f"Imported {report.added} sample abstracts; your library is ready.")
+        done = f"Imported {report.added} sample abstracts; your library is ready."
+        self.ready.emit(report.added, " ".join(filter(None, (done, self._exposure))))
 
     def samples_failed(self) -> None:
         """The first-run import failed (the importer said why): the empty library is usable anyway."""
         self.importing_samples = False
-        self.ready.emit(0, "")
+        self.ready.emit(0, self._exposure)
