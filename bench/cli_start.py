@@ -1,4 +1,4 @@
-"""Whole-process wall time of desk commands (issue 17: a CLI command within 0.2 s at 10k).
+"""Whole-process wall time of desk commands (a CLI command within 0.2 s at 10k).
 
 Runs each command ``--runs`` times as its own process (as a shell or a script would), after one
 warm-up run, and reports p50/p95/max of the wall time, like ``hyperfine`` does.

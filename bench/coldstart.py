@@ -151,7 +151,7 @@ def probe(library: Path, timeout: float = 60.0, queries: Sequence[str] = ()) -> 
         }
         # The same user as the process that built the library: a fresh config folder alone would
         # hold a fresh index key, and the window would rebuild the whole index as for a library
-        # from another machine (issue 12's signature) before its first results.
+        # from another machine (its signature) before its first results.
         env[KEY_DIR_ENV] = os.environ.get(KEY_DIR_ENV) or str(key_path().parent)
         env["BENCH_QUERIES"] = json.dumps(list(queries))
         env["BENCH_T0"] = repr(time.time())

@@ -1,4 +1,4 @@
-"""Import + index alone, beside FTS5, and before/after: issue 17's import rate on one corpus.
+"""Import + index alone, beside FTS5, and before/after: import rate on one corpus.
 
     python bench/import_ab.py --corpora real --size 10000 --reps 3
     python bench/import_ab.py --size 10000 --reps 3 --old /tmp/base   # another checkout, interleaved

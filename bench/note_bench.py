@@ -1,4 +1,4 @@
-"""Issue 17's "note → searchable" and "star → searchable" in the window's Library, on one library.
+"""The "note → searchable" and "star → searchable" in the window's Library, on one library.
 
 The runner's own measure (``worker._until`` over ``engines.DeskEngine``: the change made through
 ``Library``, then ``note:WORD`` / ``is:starred`` searched until the paper is found), repeated

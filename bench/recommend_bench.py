@@ -49,7 +49,7 @@ TOPICS = (
     "Depth",
     "Pose",
     "Contrastive",
-    # issue 16's second round: eight more of the commonest topic words of the real titles
+    # second round: eight more of the commonest topic words of the real titles
     "Segmentation",
     "Detection",
     "Video",

@@ -1,10 +1,10 @@
-"""Issue 3's relevance test: desk beside a plain SQLite FTS5 table on the seeds.
+"""The relevance test: desk beside a plain SQLite FTS5 table on the seeds.
 
 Each query of bench/relevance_set.json names the (file, index) of the paper it should find. The
 script imports seeds/ into a fresh desk library and the same abstracts (exact duplicates folded,
 as desk folds them) into an FTS5 table (porter unicode61, bm25), and prints MRR@10 and recall@10
 for desk and for FTS5 in two modes: OR of the query's words (the ranked OR-of-words query of
-issue 6, the headline comparison) and AND of them (FTS5's default). With 94 papers nearly any
+the headline comparison) and AND of them (FTS5's default). With 94 papers nearly any
 engine finds nearly everything, so the same queries are run a second time with the seeds mixed
 into synthetic abstracts from bench/corpus.py (distractors). Writes bench/out/relevance.json.
 

@@ -1,4 +1,4 @@
-"""Issue 16's development benchmark: desk's ranking on 2,359 real CVPR 2023 abstracts beside FTS5.
+"""The development benchmark: desk's ranking on 2,359 real CVPR 2023 abstracts beside FTS5.
 
 The corpus is read from ``../shared/dev-corpus/`` (never copied into the repository; the script
 says so and exits 0 when it is absent). Three sets of queries, judged by MRR@10, recall@10 and

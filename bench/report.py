@@ -1,4 +1,4 @@
-"""The runner's one table: figure, desk, FTS5, ratio desk/FTS5, target, met? (issue 6's targets)."""
+"""The runner's one table: figure, desk, FTS5, ratio desk/FTS5, target, met? (the product brief's targets)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
             None if folder is None else folder >= 200)
     )  # fmt: skip
 
-    # issue 17: ≤ 30 ms at 10k, ≤ 100 ms at 100k (and ≤ 1.5× FTS5), ≤ 300 ms at a million
+    # ≤ 30 ms at 10k, ≤ 100 ms at 100k (and ≤ 1.5× FTS5), ≤ 300 ms at a million
     limit = 30.0 if size <= 10_000 else 100.0 if size < 1_000_000 else 300.0
     p95 = Row(
         "search p95 (top 50 + snippets, wall)",
@@ -71,9 +71,9 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
         _get(ds, "search_wall", "p95"),
         _get(fs, "search_wall", "p95"),
     )
-    if size >= 1_000_000:  # issue 17's million: the time alone
+    if size >= 1_000_000:  # a million: the time alone
         rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms", _le(p95.desk, limit)))
-    elif size >= 10_000:  # issue 6 sets the search target at 10k and 100k abstracts
+    elif size >= 10_000:  # the brief sets the search target at 10k and 100k abstracts
         met = _both(_le(p95.desk, limit), None if p95.ratio is None else p95.ratio <= 1.5)
         rows.append(Row(p95.figure, p95.unit, p95.desk, p95.fts5, f"≤ {limit:.0f} ms and ≤ 1.5× FTS5", met))
     else:
@@ -135,7 +135,7 @@ def build_rows(size: int, r: dict[str, Any]) -> list[Row]:
     )
     rows.append(Row("check (in process)", "ms", _get(ds, "check_ms"), _get(fs, "check_ms")))
     rows.append(Row("`desk check` (CLI process)", "ms", _get(r, "cli", "check_ms"), None))
-    # Issue 17: a CLI command, whole process, <= 0.2 s at 10k and <= 0.3 s at 100k (bench/cli_start.py).
+    # a CLI command, whole process, <= 0.2 s at 10k and <= 0.3 s at 100k (bench/cli_start.py).
     limit = 200 if size <= 10_000 else 300
     commands = (r.get("cli") or {}).get("commands") or {}
     for name, t in commands.items():

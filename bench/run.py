@@ -73,7 +73,7 @@ def ensure_corpus(work: Path, size: int, seed: int, corpus: str = "synthetic") -
     return folder
 
 
-FOLDER_FILES = 200  # issue 17: a folder of one-abstract files (an exported reading list, one per paper)
+FOLDER_FILES = 200  # a folder of one-abstract files (an exported reading list, one per paper)
 
 
 def ensure_folder(work: Path, corpus: Path, kind: str, count: int = FOLDER_FILES) -> Path:

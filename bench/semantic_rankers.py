@@ -67,7 +67,7 @@ def lsa_only(lib: Library, query: str, k: int) -> list[int]:
 
 # ---- option (a): wordllama (PyPI `wordllama`, a 256-d static embedding shipped in its wheel) ----
 # Not a dependency of desk: `pip install wordllama` to run these two; they measure the option
-# that LSA was chosen over (README "Searching"; the report of issue 16).
+# that LSA was chosen over (README "Searching"; bench/README.md).
 
 
 class _WordLlama:

@@ -1,4 +1,4 @@
-"""Issue 15's speed figures: a tag or star on 1,000 papers → searchable, and tag:/saved filters.
+"""Triage speed figures: a tag or star on 1,000 papers → searchable, and tag:/saved filters.
 
 Needs a library of real text (bench/realcorpus.py, imported with `desk import`); the library is
 upgraded in place if it is older. Times are wall clock in this process, from the call that

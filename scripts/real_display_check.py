@@ -1,7 +1,7 @@
 """Drive the real window on a real X display: Xvfb, a window manager (openbox), keys from xdotool.
 
 Offscreen Qt hides focus bugs (a window that is not active gets no shortcuts); this runs the
-flows of issue 14 as a user types them and checks the database afterwards:
+keyboard flows as a user types them and checks the database afterwards:
 
 1. "policy", ↓ ↓ s: the third hit is starred, the query stays "policy";
 2. Ctrl+K "diffusion", ↓ ↓ Enter s: the third hit for "diffusion" is starred too;

@@ -1,5 +1,5 @@
 """The text analysis and the near-duplicate ``prepare`` give, byte for byte, what they gave before
-they were made faster (issue 17): on every abstract of the dev corpus and every seed paragraph,
+they were made faster: on every abstract of the dev corpus and every seed paragraph,
 and, for each fast path, on arbitrary and hostile text against the general code it stands for.
 
 The digests below were computed by the code as it was at d60e478 (main before the change), so

@@ -1,6 +1,6 @@
 """Keep the benchmark suite working: the corpus generator's format and a tiny runner smoke run.
 
-No timing is asserted here: benchmarks are never unit tests (issue 6).
+No timing is asserted here: benchmarks are never unit tests.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_runner_smoke(tmp_path: Path) -> None:
         assert result[engine]["import"]["abstracts"] == 300
         assert result[engine]["search"]["search_wall"]["n"] == result["queries"]
     assert result["desk"]["search"]["check_problems"] == 0
-    assert "a folder of 200 one-abstract files" in proc.stdout  # issue 17's many-small-files import
+    assert "a folder of 200 one-abstract files" in proc.stdout  # many-small-files import
     assert result["desk"]["folder"]["files"] == result["desk"]["folder"]["added"] == 200
 
 
@@ -118,7 +118,7 @@ def test_real_text_corpus_is_real_sentences_deterministic_and_prefix_stable(tmp_
 
 
 def test_open_and_triage_benches_run_on_a_small_library(seeded_dir: Path, tmp_path: Path) -> None:
-    """The scripts that measure the index's signature check and issue 15's filters keep working."""
+    """The scripts that measure the index's signature check and filters keep working."""
     opened = _run("open_bench.py", "--library", str(seeded_dir), "--reps", "1", timeout=300)
     assert opened.returncode == 0, opened.stderr
     figures = json.loads(opened.stdout)

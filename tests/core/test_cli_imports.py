@@ -1,4 +1,4 @@
-"""A command loads what it runs (issue 17: a CLI command starts in 0.2 s; bench/cli_start.py times it).
+"""A command loads what it runs (a CLI command starts in 0.2 s; bench/cli_start.py times it).
 
 Each check runs the command in a fresh interpreter and reads ``sys.modules`` after it: no timing.
 """

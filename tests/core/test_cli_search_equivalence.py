@@ -1,6 +1,6 @@
 """`desk search --json` from a one-shot process gives the window's ranked search, JSON for JSON.
 
-The command line searches on a lighter path (issue 17): plain SQLite for the rows
+The command line searches on a lighter path: plain SQLite for the rows
 (desk.core.library.quick_search), OpenBLAS started with one thread (blas.py), the cycle collector held
 back (cli/main.py), Whoosh's unused modules stood in (light_imports.py), the vectors' CRCs read
 only for files not as written (store.py), the acronyms file in its flat format. Each check runs

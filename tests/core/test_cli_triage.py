@@ -1,4 +1,4 @@
-"""Issue 15's flows through the command line: tags, saved searches, undo/redo, the trash."""
+"""flows through the command line: tags, saved searches, undo/redo, the trash."""
 
 from __future__ import annotations
 

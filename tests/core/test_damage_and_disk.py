@@ -1,5 +1,5 @@
 """A damaged database, a full disk, a read-only folder, odd bytes and odd targets: plain words,
-a way out, nothing lost (issue 12, items 4, 7, 8, 9 and 11)."""
+a way out, nothing lost."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Derived stores carry data only: a planted or damaged cache runs nothing, is rebuilt (issue 12, item 2)."""
+"""Derived stores carry data only: a planted or damaged cache runs nothing, is rebuilt."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fault injection: what the red team did, bounded and seeded (issue 12, "Done means").
+"""Fault injection: what the red team did, bounded and seeded.
 
 kill -9 at random moments of import, reindex, merge, unmerge, restore and backup (the real CLI,
 in subprocesses), a library on a tiny tmpfs, a read-only library, random bytes in the

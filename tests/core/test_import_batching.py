@@ -1,4 +1,4 @@
-"""A folder of many small files: stored file by file, indexed in batches, merged once (issue 17).
+"""A folder of many small files: stored file by file, indexed in batches, merged once.
 
 Each file is still its own transaction (a bad one is skipped, nothing else lost); its papers wait
 in the index queue from that commit on, so a kill -9 in the middle of the folder leaves every

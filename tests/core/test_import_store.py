@@ -1,4 +1,4 @@
-"""store_parsed writes a file's rows with plain SQL on the session's connection (issue 17: the
+"""store_parsed writes a file's rows with plain SQL on the session's connection (the
 ORM's per-statement work was most of a one-abstract file's import). The rows must be exactly
 what the ORM version wrote — kept here as the reference — on dev-corpus text: new papers,
 repeats inside a file and across files, text of a merged-away paper (its key alias), a file

@@ -1,4 +1,4 @@
-"""An index folder desk did not write runs no code: never opened, rebuilt (issue 12, the index).
+"""An index folder desk did not write runs no code: never opened, rebuilt.
 
 Whoosh reads its table of contents and segments with pickle. desk signs what it writes
 (``manifest.py``, under a key outside the library) and checks the signature before Whoosh

@@ -1,4 +1,4 @@
-"""The index never stands in for the truth (issue 12, items 5 and 6).
+"""The index never stands in for the truth.
 
 Opening tells an index holding other revisions from a current one (not just the count);
 `desk check` reads every byte of the index it vouches for; an index that cannot be written

@@ -1,4 +1,4 @@
-"""Restore checks a backup whole before swapping it in, and runs under the write lock (issue 12, item 10)."""
+"""Restore checks a backup whole before swapping it in, and runs under the write lock."""
 
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def test_a_cache_saved_before_links_were_a_part_is_read_whole_and_written_again(
     expected = _whole(library_dir)
     arrays = read_arrays(path, CACHE_KIND, CACHE_VERSION)
     assert arrays is not None
-    write_arrays(path, CACHE_KIND, CACHE_VERSION, arrays)  # no parts, as session 7 wrote it
+    write_arrays(path, CACHE_KIND, CACHE_VERSION, arrays)  # no parts, as an older desk wrote it
     assert not has_part(path, LINK_PART)
     with Library(library_dir) as lib:
         assert _described(lib.near_duplicates()) == expected

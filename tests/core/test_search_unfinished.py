@@ -1,4 +1,4 @@
-"""Queries being typed (issue 14, item 3) and hostile queries (issue 12, item 9).
+"""Queries being typed and hostile queries.
 
 An unfinished end -- an open quote, a trailing ``field:``, operator or ``-`` -- is one short
 hint, not a problem; what is complete is searched, an open quote as the start of a phrase;

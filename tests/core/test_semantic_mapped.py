@@ -1,5 +1,5 @@
 """The semantic vectors mapped from their file: the window holds the pages a product reads, not the
-whole store (issue 17: 384 MB at a million papers), and the answers are the held arrays' own."""
+whole store (384 MB at a million papers), and the answers are the held arrays' own."""
 
 from __future__ import annotations
 

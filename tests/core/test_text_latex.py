@@ -107,7 +107,7 @@ def test_readable_text_converts_seed_constructs() -> None:
     assert not any(c in text for c in "$\\")
 
 
-# ---- issue 12, item 12: a macro without its arguments, and amounts of dollars ----------------
+# ---- a macro without its arguments, and amounts of dollars ----------------
 
 
 @pytest.mark.parametrize(

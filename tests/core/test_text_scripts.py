@@ -1,4 +1,4 @@
-"""Math in titles and abstracts (issue 14, item 4): no lost text, relations spaced, real scripts.
+"""Math in titles and abstracts: no lost text, relations spaced, real scripts.
 
 Plain text shows a sub/superscript in Unicode's letters where each character has one (ℝᵈ, Hᵢ,ₜ)
 and after its mark otherwise (CVaR_α); the reading pane shows <sub>/<sup>.

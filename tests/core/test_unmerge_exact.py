@@ -1,4 +1,4 @@
-"""Unmerge takes back only what its merge gave, in any order, and keeps later edits (issue 12, item 1)."""
+"""Unmerge takes back only what its merge gave, in any order, and keeps later edits."""
 
 from __future__ import annotations
 

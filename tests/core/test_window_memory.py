@@ -1,4 +1,4 @@
-"""What the window holds at a million papers (issue 17): answers kept with a cap on their memory,
+"""What the window holds at a million papers: answers kept with a cap on their memory,
 ids read into one array, a search's parts added in as each is evaluated.
 
 No timing or RSS is asserted: the memory is measured by bench/coldstart.py; these keep its causes.

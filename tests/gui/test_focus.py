@@ -1,4 +1,4 @@
-"""Where the keys go (issue 14, finding 1): typing, ↓, Enter, single letters, Esc, the focus mark.
+"""Where the keys go: typing, ↓, Enter, single letters, Esc, the focus mark.
 
 Each test types as a user does — every key goes to whatever has the focus — and checks the
 database afterwards, not only the screen.

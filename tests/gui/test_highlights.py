@@ -1,4 +1,4 @@
-"""Highlights as the window draws them (issue 14, finding 2).
+"""Highlights as the window draws them.
 
 Offsets in the unit Qt counts (UTF-16), with 𝕀/𝒪, combining marks and emoji before a match;
 phrase queries mark the phrase only; titles and short names are marked in the list and the

@@ -1,4 +1,4 @@
-"""The hint under the search box (issue 14, finding 3): it never takes width or moves the list."""
+"""The hint under the search box: it never takes width or moves the list."""
 
 from __future__ import annotations
 

@@ -78,14 +78,14 @@ def test_a_note_editing_session_is_one_undo_step_whatever_the_autosave_did(
         with Library(library_dir) as lib:
             return lib.paper(pid).note
 
-    press(qtbot, "n")  # session 1
+    press(qtbot, "n")  # note session 1
     qtbot.waitUntil(window.note_editor.hasFocus)
     type_text(qtbot, "one")
     press(qtbot, Key.Key_Escape)  # leaving saves and ends the session
     wait_idle(qtbot, window)
     assert note_in_database() == "one"
 
-    press(qtbot, "n")  # session 2: two bursts with an autosave between them
+    press(qtbot, "n")  # note session 2: two bursts with an autosave between them
     qtbot.waitUntil(window.note_editor.hasFocus)
     press(qtbot, Key.Key_End, Ctrl)
     type_text(qtbot, " two")

@@ -17,9 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOWS = {
-    # issue 14: type, ↓ ↓ s, Ctrl+K, Enter, n a note, Esc, ?, typing from the list into the box
+    # type, ↓ ↓ s, Ctrl+K, Enter, n a note, Esc, ?, typing from the list into the box
     "keyboard": ("real_display_check.py", os.environ.get("DESK_TEST_DISPLAY", ":91")),
-    # issue 15: ↓ Shift+↓×4 s, Ctrl+Z, t NAME Enter
+    # ↓ Shift+↓×4 s, Ctrl+Z, t NAME Enter
     "select": ("real_display_select.py", os.environ.get("DESK_TEST_SELECT_DISPLAY", ":92")),
 }
 

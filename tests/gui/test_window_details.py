@@ -1,4 +1,4 @@
-"""The smaller findings of issue 14 (5, 6, 7): state per library, the sheet, the note preview,
+"""Smaller window details: state per library, the sheet, the note preview,
 sources from 1, related papers, appearance, the reading measure and the first run."""
 
 from __future__ import annotations

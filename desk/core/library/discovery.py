@@ -67,7 +67,7 @@ class Discovery:
     def _all_ids(self) -> np.ndarray:
         """Every paper's id, ascending (int64), read IDS_FETCHED rows at a time: the window checks
         its vectors against them once open, and a million ids as ORM rows and a list of ints took
-        ~130 MB more at their peak, which the window's thread then kept (issue 17)."""
+        ~130 MB more at their peak, which the window's thread then kept."""
         with self.db.reading() as session:
             raw = session.connection().connection.driver_connection
             assert isinstance(raw, sqlite3.Connection)

@@ -3,7 +3,7 @@
 Documents are ordered by relevance: BM25F summed over the query's parts plus,
 for each part a document matches, COORD_WEIGHT times that part's idf (soft
 coordination: more of the query's words rank higher, a rare word more than a
-common one; issue 16 measured strict part counting first as worse on real
+common one; strict part counting first measured worse on real
 titles, where one rare method name outweighs two common words). BM25F is as Robertson
 and Zaragoza define it: per term, each field's frequency is normalised by the
 field's length and weighted by the field's boost, the weighted frequencies

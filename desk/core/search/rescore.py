@@ -40,7 +40,7 @@ from desk.core.search.snippets import Match
 
 RESCORE_DEPTH = 50  # first-stage candidates rescored; the rest keep their order after them
 EXACT_WEIGHT = 1.0
-#: 0.5 before issue 16, then 1.0 with the pair's mean idf; 0.5 again with the pair's own idf,
+#: 0.5 before then 1.0 with the pair's mean idf; 0.5 again with the pair's own idf,
 #: which is larger (the dev set's even-numbered papers, bench/relevance_tune.py)
 PROXIMITY_WEIGHT = 0.5
 SENTENCE_WEIGHT = 1.0  # chosen on the dev set's even-numbered papers (bench/relevance_dev.py)

@@ -3,7 +3,7 @@
 Snowball's English stemmer (Porter2) through PyStemmer (C): Whoosh's Porter leaves
 "calibrating" as "calibrat" beside "calibration" -> "calibr", "running" as "runn" and "weakly" as
 "weakli", and stems "general", "generation" and "generalization" alike ("gener"), so a title's
-words missed their abstract's (issue 16: 4-keyword known-item MRR +0.004 and researcher
+words missed their abstract's (4-keyword known-item MRR +0.004 and researcher
 queries +0.02 on the dev set's even papers, +0.004/+0.009 on the odd). Also 2× faster per word.
 """
 
