@@ -216,6 +216,7 @@ def test_a_store_not_as_save_writes_it_is_read_whole(tmp_path: Path) -> None:
     assert store._file is None and store.by_doc == found  # read() decides, as it always did
 
 
+@pytest.mark.fast_paths
 def test_a_one_shot_note_commit_reads_the_store_only_when_an_abstract_changed(index: SearchIndex) -> None:
     """`desk note --set` (a one-shot index): a paper whose abstract is the one indexed keeps its
     definitions, so the store is not read (~80 ms at 100k papers); a changed abstract is read
@@ -242,6 +243,7 @@ def test_a_one_shot_note_commit_reads_the_store_only_when_an_abstract_changed(in
     assert set(_ids(fresh, "NAS")) == {1, 2, 5}  # paper 3 no longer says NAS
 
 
+@pytest.mark.fast_paths
 def test_a_note_after_a_search_leaves_the_rows_unparsed_while_abstracts_stand(index: SearchIndex) -> None:
     """A window (or the runner's engine) has read the store's summary for its searches: a note on
     a paper whose abstract is the one indexed does not parse every paper's definitions (~25 ms at

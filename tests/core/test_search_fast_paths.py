@@ -74,6 +74,7 @@ def test_the_index_has_segments_with_and_without_notes(index: SearchIndex) -> No
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
+@pytest.mark.fast_paths
 def test_a_prefix_narrowed_from_a_shorter_one_lists_what_whoosh_lists(
     index: SearchIndex, data: st.DataObject
 ) -> None:
@@ -207,6 +208,7 @@ def _whoosh_postings(corpus: Corpus, fieldname: str, term: str) -> tuple[list[in
     return want_ids, want_w
 
 
+@pytest.mark.fast_paths
 def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_deletions: SearchIndex) -> None:
     corpus = _corpus(with_deletions)
     reader = corpus.searcher.reader()
@@ -295,6 +297,7 @@ def test_a_phrases_common_words_are_read_only_where_its_rare_ones_stand(index: S
 @pytest.mark.parametrize("which", ["index", "with_deletions"])
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
+@pytest.mark.fast_paths
 def test_a_prefix_walk_lists_whooshs_terms_and_their_postings_need_no_lookup(
     which: str, data: st.DataObject, request: pytest.FixtureRequest
 ) -> None:

@@ -44,6 +44,7 @@ def test_edits_leave_big_segments_alone_and_do_not_pile_up(tmp_path: Path) -> No
     index.close()
 
 
+@pytest.mark.fast_paths
 def test_a_big_batch_given_a_pool_is_written_by_worker_processes(tmp_path: Path) -> None:
     import multiprocessing
 
@@ -84,6 +85,7 @@ def test_a_failing_worker_leaves_the_index_as_it_was(tmp_path: Path) -> None:
     assert not [p for p in (tmp_path / "ix").iterdir() if p.is_dir()]
 
 
+@pytest.mark.fast_paths
 def test_staging_folders_of_dead_processes_are_swept(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -192,6 +192,7 @@ def test_searches_and_updates_from_two_threads(built: SearchIndex) -> None:
     assert built.revisions()[3] == 11
 
 
+@pytest.mark.fast_paths
 def test_parallel_rebuild_matches_and_cancels_cleanly(tmp_path: Path) -> None:
     import multiprocessing
 

@@ -142,6 +142,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.fast_paths
 def test_the_fast_writer_writes_the_same_segment_as_whoosh(tmp_path: Path) -> None:
     docs = _docs(700)  # more postings for common terms than a block holds (1024 is not reached: 700)
     docs += _docs(1400)[700:]  # "model" and friends now span two blocks
@@ -218,6 +219,7 @@ postings_lists = st.integers(1, 5).flatmap(
 
 @settings(max_examples=300, deadline=None)
 @given(postings_lists)
+@pytest.mark.fast_paths
 def test_an_inlined_term_row_is_the_one_the_postings_writer_writes(lists: tuple) -> None:
     """inlined_term_info() writes, without the writer's objects, the row DeskCodec's writer writes."""
     from io import BytesIO
