@@ -601,3 +601,74 @@ def test_a_hostile_note_preview_fetches_nothing(open_window, library_dir: Path, 
     assert "<script>x()</script>" in preview.toPlainText()  # raw HTML in a note is text
     assert not [h for h, _ in anchors(preview.document()) if not h.startswith(("http://", "https://"))]
     assert not [u for u in asked if u.startswith("http")], asked
+
+
+@pytest.mark.slow
+@pytest.mark.faults
+def test_the_window_works_while_command_line_writers_and_a_vector_builder_run(
+    open_window, library_dir: Path, tmp_path: Path, qtbot, spawn
+) -> None:
+    """The window driven by keys while two command-line writers star, tag and note in loops and a
+    detached builder encodes the library's vectors: every write of each is kept, nothing says busy."""
+    from gui_helpers import press
+
+    from desk.core.semantic import background
+    from desk.core.semantic.encoded import DIR_NAME as ENCODED
+
+    window = open_window(library_dir)
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
+    env = dict(os.environ, DESK_SENTENCE_ENCODER="1")
+    builder = spawn(
+        [sys.executable, "-m", "desk.core.semantic.builder", str(library_dir)], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    writer = (
+        "import sys\n"
+        "from desk.cli.main import main\n"
+        "lib, first = sys.argv[1], int(sys.argv[2])\n"
+        "for k in range(12):\n"
+        "    pid = str(first + k)\n"
+        "    assert main(['--library', lib, 'star', pid]) == 0\n"
+        "    assert main(['--library', lib, 'tag', pid, 'storm']) == 0\n"
+        "    assert main(['--library', lib, 'note', pid, '--set', f'cli note {pid}']) == 0\n"
+    )
+    writers = [
+        spawn([sys.executable, "-c", writer, str(library_dir), str(first)], cwd=ROOT, env=env,
+              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for first in (1, 40)
+    ]  # fmt: skip
+    starred_here: set[int] = set()
+    builder_seen = False
+    words = iter(["policy", "diffusion", "graph", "bandit", "kernel", "learning"] * 20)
+    while any(w.poll() is None for w in writers):
+        builder_seen = builder_seen or background.building(library_dir / ENCODED)
+        window.focus_search()
+        word = next(words)
+        type_text(qtbot, word)
+        wait_search(qtbot, window, word)
+        press(qtbot, Qt.Key.Key_Down)
+        pid = window.current_id
+        if pid is not None and pid not in starred_here and not (1 <= pid < 13 or 40 <= pid < 52):
+            press(qtbot, "s")
+            qtbot.waitUntil(lambda pid=pid: window.model.summary(pid).starred, timeout=10_000)
+            starred_here.add(pid)
+    for w in writers:
+        _out, err = w.communicate(timeout=120)
+        assert w.returncode == 0, err
+    qtbot.waitUntil(lambda: not window.executor.pending(), timeout=20_000)
+    assert starred_here, "the window starred papers while the writers ran"
+    assert builder_seen or builder.returncode == 0, "the builder encoded while the writers ran"
+    assert window.open_error is None
+    assert not [m for m in said if re.search(r"busy|wrong|could not|failed|error", m, re.I)], said
+    if builder.poll() is None:  # the builder may still encode: it is never waited on by a writer
+        builder.kill()
+        builder.communicate()
+    with Library(library_dir) as lib:
+        for pid in [*range(1, 13), *range(40, 52)]:
+            paper = lib.paper(pid)
+            assert paper.starred and paper.note == f"cli note {pid}" and "storm" in paper.tags, pid
+        for pid in starred_here:
+            assert lib.paper(pid).starred, pid
+        assert lib.check() == []
+    assert not background.building(library_dir / ENCODED)
