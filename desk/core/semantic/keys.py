@@ -20,12 +20,14 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from desk.core.db import Database, Paper
+if TYPE_CHECKING:  # not imported at run time: a one-shot search reads the stores without SQLAlchemy
+    from desk.core.db import Database
 
+TABLE = "paper"  # desk.core.db.Paper's table
 LOCK_NAME = "derived.lock"  # in the library folder: held while a vector store is written or dropped
 READ_CHUNK = 900  # ids bound in one statement (below SQLite's parameter limit)
 IDS_FETCHED = 8192  # rows fetched from a cursor at once
@@ -60,7 +62,7 @@ class Papers(Protocol):
 
 def read_keys(conn: sqlite3.Connection) -> Keys:
     """Every paper's (id, key) from a plain SQLite connection, in one scan of the key's index."""
-    cursor = conn.execute(f"SELECT id, key FROM {Paper.__tablename__}")
+    cursor = conn.execute(f"SELECT id, key FROM {TABLE}")
     id_parts, key_parts = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     while rows := cursor.fetchmany(IDS_FETCHED):
         id_parts.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
@@ -78,7 +80,7 @@ def read_texts(conn: sqlite3.Connection, ids: Sequence[int]) -> Texts:
         chunk = wanted[start : start + READ_CHUNK]
         marks = ",".join("?" * len(chunk))
         rows = conn.execute(
-            f"SELECT id, key, abstract FROM {Paper.__tablename__} WHERE id IN ({marks})", chunk
+            f"SELECT id, key, abstract FROM {TABLE} WHERE id IN ({marks})", chunk
         )
         out.update((int(i), (text_key(str(k)), str(a))) for i, k, a in rows)
     return out
