@@ -20,7 +20,7 @@ from desk.core import failures
 from desk.core.db import Paper
 from desk.core.records import ResultPage
 from desk.core.semantic.encoded import PROBLEM_PREFIX as ENCODER_PROBLEM
-from desk.core.semantic.keys import DatabasePapers, Keys
+from desk.core.semantic.keys import OTHER_TEXT, DatabasePapers, Keys
 from desk.core.semantic.minilm import ModelError
 from desk.core.sorting import IdScores
 
@@ -236,16 +236,12 @@ class Discovery:
         when many are missing, are left to a builder process (``encoding_elsewhere`` says so): not
         a problem either, they are on their way.
         """
-        stale = [p for p in self.vector_problems() if "computed from another text" in p]
+        stale = [p for p in self.vector_problems() if OTHER_TEXT in p]
         done = self.ensure_vectors(detach=True)
         self.vectors_repaired = done if done and done.startswith("rebuilt") else None
         self.vectors_unwritable = None
         problems = self.vector_problems()
-        if (
-            stale
-            and not any("computed from another text" in p for p in problems)
-            and not self.vectors_repaired
-        ):
+        if stale and not any(OTHER_TEXT in p for p in problems) and not self.vectors_repaired:
             self.vectors_repaired = "rebuilt: " + "; ".join(stale)  # the encoder's, dropped and encoded again
         if self.encoding_elsewhere:
             problems = [p for p in problems if not p.startswith(ENCODER_PROBLEM)]

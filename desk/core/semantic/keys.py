@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # not imported at run time: a one-shot search reads the store
     from desk.core.db import Database
 
 TABLE = "paper"  # desk.core.db.Paper's table
+OTHER_TEXT = "computed from another text"  # how key_problems says a row is of another text
 LOCK_NAME = "derived.lock"  # in the library folder: held while a vector store is written or dropped
 READ_CHUNK = 900  # ids bound in one statement (below SQLite's parameter limit)
 IDS_FETCHED = 8192  # rows fetched from a cursor at once
@@ -79,9 +80,7 @@ def read_texts(conn: sqlite3.Connection, ids: Sequence[int]) -> Texts:
     for start in range(0, len(wanted), READ_CHUNK):
         chunk = wanted[start : start + READ_CHUNK]
         marks = ",".join("?" * len(chunk))
-        rows = conn.execute(
-            f"SELECT id, key, abstract FROM {TABLE} WHERE id IN ({marks})", chunk
-        )
+        rows = conn.execute(f"SELECT id, key, abstract FROM {TABLE} WHERE id IN ({marks})", chunk)
         out.update((int(i), (text_key(str(k)), str(a))) for i, k, a in rows)
     return out
 
@@ -142,7 +141,7 @@ def key_problems(
         wanted_ids = np.asarray(ids, np.int64)
         other = ~matching(stored_ids, stored_keys, wanted_ids, np.asarray(keys, np.int64))
         other &= np.isin(stored_ids, wanted_ids)
-        found.append(("papers' vectors computed from another text", set(stored_ids[other].tolist())))
+        found.append((f"papers' vectors {OTHER_TEXT}", set(stored_ids[other].tolist())))
     for label, gone in found:
         if gone:
             shown = ", ".join(map(str, sorted(gone)[:10])) + (" …" if len(gone) > 10 else "")
