@@ -93,7 +93,7 @@ def refit_in_memory(lib: Any) -> None:
     from desk.core.semantic import vectors
 
     ids = np.asarray(sorted(lib._all_ids()), np.int64)
-    lib.vectors._set(vectors._build(ids, lib._abstracts, None))  # private on purpose: memory only
+    lib.vectors._set(vectors._build(ids, lib._papers(), None))  # private on purpose: memory only
 
 
 def evaluate(lib: Any, sets: dict[str, list[Query]], index_of: dict[int, int]) -> dict[str, Any]:

@@ -280,7 +280,7 @@ def test_a_store_of_another_version_or_cut_short_is_built_again(topics: Library)
     (folder / encoded_module.MANIFEST_NAME).unlink()  # a kill before the manifest: missing
     store = EncodedVectors(folder)
     assert not store.load() and store.pending(topics.paper_ids())
-    assert store.ensure(topics.paper_ids(), topics._abstracts) == "encoded"
+    assert store.ensure(topics._papers()) == "encoded"
 
 
 @needs_model
@@ -318,11 +318,11 @@ def test_an_interrupted_encoding_keeps_what_it_encoded(
             cancel.set()
 
     store = EncodedVectors(topics.directory / encoded_module.DIR_NAME)
-    assert store.ensure(topics.paper_ids(), topics._abstracts, progress, cancel) is None
+    assert store.ensure(topics._papers(), progress, cancel) is None
     resumed = EncodedVectors(topics.directory / encoded_module.DIR_NAME)
     assert resumed.load() and resumed.ids is not None and len(resumed.ids) == 8
     seen.clear()
-    assert resumed.ensure(topics.paper_ids(), topics._abstracts, progress) == "updated"
+    assert resumed.ensure(topics._papers(), progress) == "updated"
     assert seen[-1] == len(topics.paper_ids()) - 8  # only the rest was encoded
 
 

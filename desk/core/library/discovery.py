@@ -20,6 +20,7 @@ from desk.core.library.sorting import IdScores
 from desk.core.records.page import ResultPage
 from desk.core.runtime import failures
 from desk.core.semantic.encoded import PROBLEM_PREFIX as ENCODER_PROBLEM
+from desk.core.semantic.keys import OTHER_TEXT, DatabasePapers, Keys
 from desk.core.semantic.minilm import ModelError
 from desk.core.store import Paper
 
@@ -51,6 +52,7 @@ class Discovery:
     encoded: EncodedVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
     vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
+    encoded_unwritable: str | None = None  # why ensure_encoded() could not write the encoder's store
     encoding_elsewhere: str | None = None  # a builder process encodes the abstracts (ensure_encoded)
     _recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
 
@@ -77,6 +79,14 @@ class Discovery:
                 parts.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
             return np.concatenate(parts)
 
+    def _papers(self) -> DatabasePapers:
+        """What the vector stores are computed from: each paper's id, text and its text's key."""
+        return DatabasePapers(self.db)
+
+    def _all_keys(self) -> Keys:
+        """Every paper's id (ascending) and the key of its text (keys.py)."""
+        return self._papers().keys()
+
     def _abstracts(self, ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         with self.db.reading() as session:
@@ -90,8 +100,8 @@ class Discovery:
         """True when the semantic vectors lag behind the database (``ensure_vectors`` has work)."""
         if self.vectors.current is None:
             self.vectors.load()
-        ids = self._all_ids()
-        return self.vectors.pending(ids) or self.encoded.pending(ids)
+        ids, keys = self._all_keys()
+        return self.vectors.pending(ids, keys) or self.encoded.pending(ids, keys)
 
     def ensure_vectors(self, progress: Progress | None = None, detach: bool = False) -> str | None:
         """Build or update the semantic vectors (after an import, off its critical path).
@@ -102,7 +112,7 @@ class Discovery:
         papers for the sentence encoder are left to a builder process (``ensure_encoded``).
         """
         try:
-            done = self.vectors.ensure(self._all_ids(), self._abstracts, progress)
+            done = self.vectors.ensure(self._papers(), progress)
         except OSError as exc:  # derived and optional: said by check, not an error of the library
             log.info("the semantic vectors could not be written: %s", exc)
             return f"could not be written ({failures.reason(exc)})"
@@ -122,30 +132,38 @@ class Discovery:
         from desk.core.semantic import background
 
         self.encoding_elsewhere = None
-        ids = self._all_ids()
-        if not self.encoded.pending(ids):
+        self.encoded_unwritable = None
+        papers = self._papers()
+        known = papers.keys()
+        if not self.encoded.pending(*known):
             return None
         store = self.encoded.directory
         if detach and background.SUPPORTED:
             if background.building(store):
-                self.encoding_elsewhere = self._encoding_said(ids, started=False)
+                self.encoding_elsewhere = self._encoding_said(known, started=False)
                 return None
             if (
-                self.encoded.missing(ids) > background.inline_max()
+                self.encoded.missing(*known) > background.inline_max()
                 and background.start(self.directory) is not None
             ):
-                self.encoding_elsewhere = self._encoding_said(ids, started=True)
+                self.encoding_elsewhere = self._encoding_said(known, started=True)
                 return None
         with background.build_lock(store, wait=not detach) as held:
             if not held:  # a builder took the lock meanwhile (it does the work), or no writing here
                 if background.building(store):
-                    self.encoding_elsewhere = self._encoding_said(ids, started=False)
+                    self.encoding_elsewhere = self._encoding_said(known, started=False)
+                elif not background.writable(store):
+                    self.encoded_unwritable = _unwritable_reason(store)
                 return None
             self.encoded.load()  # what a builder wrote before the lock was ours is kept
             try:
-                return self.encoded.ensure(ids, self._abstracts, progress, cancel)
-            except (OSError, ModelError) as exc:
+                return self.encoded.ensure(papers, progress, cancel)
+            except ModelError as exc:
                 log.info("the sentence-encoder vectors could not be built: %s", exc)
+                return None
+            except OSError as exc:
+                log.info("the sentence-encoder vectors could not be written: %s", exc)
+                self.encoded_unwritable = failures.reason(exc)
                 return None
 
     def encode_in_background(self) -> str | None:
@@ -154,18 +172,19 @@ class Discovery:
         way); what is under way, in words, or None."""
         from desk.core.semantic import background
 
-        ids = self._all_ids()
-        if not background.SUPPORTED or self.encoded.missing(ids) <= background.inline_max():
+        known = self._all_keys()
+        if not background.SUPPORTED or self.encoded.missing(*known) <= background.inline_max():
             return None
         running = background.building(self.encoded.directory)
         if not running and background.start(self.directory) is None:
             return None
-        self.encoding_elsewhere = self._encoding_said(ids, started=not running)
+        self.encoding_elsewhere = self._encoding_said(known, started=not running)
         return self.encoding_elsewhere
 
-    def _encoding_said(self, ids: np.ndarray, started: bool) -> str:
+    def _encoding_said(self, known: Keys, started: bool) -> str:
         """How far the sentence encoder's builder got, in words."""
-        done = len(ids) - self.encoded.missing(ids)
+        ids = known[0]
+        done = len(ids) - self.encoded.missing(*known)
         verb = "started encoding" if started else "is encoding"
         return (
             f"the sentence encoder {verb} the abstracts in the background ({done:,} of {len(ids):,} done);"
@@ -180,7 +199,7 @@ class Discovery:
         Setting ``cancel`` stops the build (its process is killed) and nothing is done."""
         if self.vectors.current is None:
             self.vectors.load()
-        pending = self.vectors.pending(self._all_ids())
+        pending = self.vectors.pending(*self._all_keys())
         # A float store (written before int16) is held whole: the build's ensure writes the same
         # vectors again as int16, which are mapped (not a change of the vectors: nothing to say).
         if not pending and not self.vectors.stored_as_floats():
@@ -197,7 +216,7 @@ class Discovery:
     def ensure_encoded_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
         """The sentence encoder's vectors brought up to date in a process of its own (minutes for
         a large library: LSA's are used meanwhile), then reloaded; what changed, or None."""
-        if not self.encoded.pending(self._all_ids()):
+        if not self.encoded.pending(*self._all_keys()):
             return None
         from desk.core.semantic.build import build_in_process
 
@@ -217,12 +236,26 @@ class Discovery:
         when many are missing, are left to a builder process (``encoding_elsewhere`` says so): not
         a problem either, they are on their way.
         """
+        stale = [p for p in self.vector_problems() if OTHER_TEXT in p]
         done = self.ensure_vectors(detach=True)
         self.vectors_repaired = done if done and done.startswith("rebuilt") else None
         self.vectors_unwritable = None
         problems = self.vector_problems()
+        if stale and not any(OTHER_TEXT in p for p in problems) and not self.vectors_repaired:
+            self.vectors_repaired = "rebuilt: " + "; ".join(stale)  # the encoder's, dropped and encoded again
         if self.encoding_elsewhere:
             problems = [p for p in problems if not p.startswith(ENCODER_PROBLEM)]
+        elif self.encoded_unwritable:  # derived and optional, as the LSA store below: a note
+            shown = [
+                p.removeprefix(ENCODER_PROBLEM).strip() for p in problems if p.startswith(ENCODER_PROBLEM)
+            ]
+            problems = [p for p in problems if not p.startswith(ENCODER_PROBLEM)]
+            if shown:
+                self.vectors_unwritable = (
+                    f"the sentence-encoder vectors cannot be written here ({self.encoded_unwritable}):"
+                    f" {'; '.join(shown)}; searches use words and LSA until desk opens the library"
+                    " where it can write"
+                )
         if done and done.startswith("could not"):
             found = "; ".join(p.removeprefix("semantic vectors: ") for p in problems) or "they are behind"
             why = done.removeprefix("could not be written (").removesuffix(")")
@@ -235,8 +268,8 @@ class Discovery:
 
     def vector_problems(self) -> list[str]:
         """How the stored vectors differ from the database (empty when they agree)."""
-        ids = self._all_ids().tolist()
-        return self.vectors.problems(ids) + self.encoded.problems(ids)
+        ids, keys = self._all_keys()
+        return self.vectors.problems(ids, keys) + self.encoded.problems(ids, keys)
 
     # -- related and recommended -------------------------------------------------------------
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
@@ -339,3 +372,10 @@ class Discovery:
 
 def _with_message(page: ResultPage, message: str) -> ResultPage:
     return replace(page, message=message)
+
+
+def _unwritable_reason(store: Path) -> str:
+    """Why the encoder's store folder cannot be written, in a few words."""
+    if store.exists() and not store.is_dir():
+        return "a file is in the place of its folder"
+    return "the folder is read-only or the disk is full"

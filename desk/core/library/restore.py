@@ -4,8 +4,11 @@ A backup is checked whole before anything changes: SQLite's integrity check, and
 and columns desk's own migrations make at the backup's schema version. It is then brought to
 this desk's schema in a scratch copy, and put in place inside one write transaction on the
 library (the lock every desk writer takes): an import or a star running meanwhile waits, or
-says the library is busy, and never lands half in the old state and half in the new. The
-search index and caches are dropped inside that transaction; they are rebuilt on open.
+says the library is busy, and never lands half in the old state and half in the new. Every
+derived store (the search index, the caches, both vector stores) is dropped inside that
+transaction, and inside the vector stores' write lock (semantic/keys.py): the backup gives its
+ids back, so a row kept by id would answer for a paper that is no longer there. They are rebuilt
+on open.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from sqlalchemy import create_engine, inspect
 from desk.core.runtime.errors import DeskError, LibraryBusy
 from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search.schema import remove_marker
+from desk.core.semantic import encoded, store
+from desk.core.semantic.background import LOCK_NAME as BUILD_LOCK_NAME
+from desk.core.semantic.keys import write_lock
 from desk.core.store.backup import online_copy
 from desk.core.store.database import BUSY_TIMEOUT_MS
 from desk.core.store.migrations import SCHEMA_VERSION, migrate, upgrade
@@ -101,12 +107,28 @@ def _keep_copy(target: Path, directory: Path) -> Path:
 
 
 def _drop_derived(directory: Path) -> None:
+    """Remove every store derived from the database (call inside ``write_lock``)."""
     index = directory / INDEX_DIR_NAME
     if index.is_dir():
         with contextlib.suppress(OSError):
             remove_marker(index)  # first: a kill from here on leaves an index that reads CORRUPT
     shutil.rmtree(index, ignore_errors=True)
     shutil.rmtree(directory / CACHE_DIR_NAME, ignore_errors=True)
+    # Each vector store's manifest first: a kill from here on leaves a store that reads as
+    # incomplete, and is rebuilt.
+    for folder, manifest in (
+        (store.DIR_NAME, store.MANIFEST_NAME),
+        (encoded.DIR_NAME, encoded.MANIFEST_NAME),
+    ):
+        with contextlib.suppress(OSError):
+            (directory / folder / manifest).unlink(missing_ok=True)
+    shutil.rmtree(directory / store.DIR_NAME, ignore_errors=True)
+    encoder_store = directory / encoded.DIR_NAME
+    if encoder_store.is_dir():  # its build lock stays: a builder at work holds it
+        for path in encoder_store.iterdir():
+            if path.name != BUILD_LOCK_NAME:
+                with contextlib.suppress(OSError):
+                    shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
 def _swap_in_one_transaction(target: Path, staged: Path, saved: Path) -> bool:
@@ -138,8 +160,9 @@ def _swap_in_one_transaction(target: Path, staged: Path, saved: Path) -> bool:
                 conn.execute("INSERT INTO main.sqlite_sequence SELECT * FROM staged.sqlite_sequence")
             if conn.execute("PRAGMA main.foreign_key_check").fetchone() is not None:
                 raise DeskError("the backup's rows do not fit together; it was not restored")
-            _drop_derived(target.parent)
-            conn.execute("COMMIT")
+            with write_lock(target.parent):  # no vector store is written from the old rows after this
+                _drop_derived(target.parent)
+                conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
@@ -165,14 +188,15 @@ def restore_library(directory: Path, backup: Path) -> Path | None:
                 online_copy(target, saved)
         else:
             saved = None
-        _drop_derived(directory)
-        src = sqlite3.connect(f"file:{staged}?mode=ro", uri=True)
-        dst = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            src.backup(dst)
-        finally:
-            src.close()
-            dst.close()
+        with write_lock(directory):
+            _drop_derived(directory)
+            src = sqlite3.connect(f"file:{staged}?mode=ro", uri=True)
+            dst = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000)
+            try:
+                src.backup(dst)
+            finally:
+                src.close()
+                dst.close()
         return saved if saved is not None and saved.exists() else None
     finally:
         for suffix in ("", "-wal", "-shm", "-journal"):

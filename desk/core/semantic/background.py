@@ -88,7 +88,7 @@ def start(library: Path) -> int | None:
 
     from desk.core.semantic.encoded import DIR_NAME
 
-    if not SUPPORTED or not _writable(library / DIR_NAME):
+    if not SUPPORTED or not writable(library / DIR_NAME):
         return None  # a builder could not write there either
     try:
         builder = subprocess.Popen(
@@ -111,7 +111,8 @@ def _open_lock(store: Path) -> int:
     return os.open(store / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
 
 
-def _writable(store: Path) -> bool:
+def writable(store: Path) -> bool:
+    """Whether the encoder store folder ``store`` can be made and written (its lock file opened)."""
     try:
         os.close(_open_lock(store))
     except OSError:

@@ -12,24 +12,21 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
-
-from sqlalchemy import select
 
 from desk.core.runtime.logs import logger
 from desk.core.runtime.paths import BACKUP_DIR_NAME, DATABASE_NAME
 from desk.core.semantic import background
 from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
 from desk.core.semantic.encoded import EncodedVectors
+from desk.core.semantic.keys import DatabasePapers
 from desk.core.semantic.minilm import ModelError
 from desk.core.semantic.store import DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
-from desk.core.store import Database, Paper
+from desk.core.store import Database
 
 log = logger(__name__)
-READ_CHUNK = 900
 ROUNDS = 3  # encoder builds in a row, while imports keep adding papers
 Part = Literal["all", "lsa", "encoded"]  # which vectors a build brings up to date
 
@@ -42,23 +39,10 @@ def build_vectors(directory: Path, part: Part = "all", wait: bool = True) -> str
     at work there to finish first, or (False) leave them to it."""
     db = Database(directory / DATABASE_NAME, directory / BACKUP_DIR_NAME)
     try:
-
-        def all_ids() -> list[int]:
-            with db.reading() as session:
-                return list(session.scalars(select(Paper.id).order_by(Paper.id)))
-
-        def abstracts(wanted: Sequence[int]) -> dict[int, str]:
-            out: dict[int, str] = {}
-            with db.reading() as session:
-                for start in range(0, len(wanted), READ_CHUNK):
-                    chunk = list(wanted[start : start + READ_CHUNK])
-                    rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
-                    out.update((int(i), str(a)) for i, a in rows)
-            return out
-
+        papers = DatabasePapers(db)
         done = None
         if part != "encoded":
-            done = SemanticVectors(directory / DIR_NAME).ensure(all_ids(), abstracts)
+            done = SemanticVectors(directory / DIR_NAME).ensure(papers)
         if part == "lsa":
             return done
         store = directory / ENCODED_DIR_NAME
@@ -67,11 +51,13 @@ def build_vectors(directory: Path, part: Part = "all", wait: bool = True) -> str
                 return done
             encoded = EncodedVectors(store)  # read once the lock is held: another may have written it
             try:  # LSA's first: search fuses it alone until the encoder's cover every paper
-                for _ in range(ROUNDS):  # papers imported meanwhile are encoded too
-                    ids = all_ids()
-                    if not encoded.pending(ids):
+                # Papers imported meanwhile are encoded too, and papers that were in the trash
+                # when their text was to be read, if they are back.
+                for _ in range(ROUNDS):
+                    known = papers.keys()
+                    if not encoded.pending(*known):
                         break
-                    done = encoded.ensure(ids, abstracts) or done
+                    done = encoded.ensure(papers, known=known) or done
             except ModelError:
                 pass
             return done

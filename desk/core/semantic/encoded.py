@@ -1,11 +1,13 @@
 """The library's sentence-encoder vectors (minilm.py): a derived store beside the LSA vectors.
 
-``<library>/encoded/`` holds ``ids.npy`` and ``vectors.npy`` (int16 unit rows times
-store.SCALE, as the LSA store keeps them), written by ``numpy.save`` and read with
-``allow_pickle=False``, and ``encoded.json`` naming the store's version, the model, and each
-file's CRC-32 and size. The manifest is written last and removed first: a build killed midway
-reads as missing and is done again. ``ensure`` keeps the rows of papers still in the library,
-encodes the papers added (CHUNK at a time, with progress) and drops the ones gone.
+``<library>/encoded/`` holds ``ids.npy``, ``keys.npy`` (the key of the text each row was
+computed from: keys.py) and ``vectors.npy`` (int16 unit rows times store.SCALE, as the LSA store
+keeps them), written by ``numpy.save`` and read with ``allow_pickle=False``, and
+``encoded.json`` naming the store's version, the model, and each file's CRC-32 and size. The
+manifest is written last and removed first: a build killed midway reads as missing and is done
+again. ``ensure`` keeps the rows of papers still in the library with the text they were computed
+from, encodes the papers lacking one (CHUNK at a time, with progress; a paper absent when its
+text is read is left for the next round, never encoded from an empty text) and drops the rest.
 
 Encoding costs ~20-40 ms an abstract on two cores (the network is small, the abstracts are
 many), so libraries past MAX_PAPERS are not encoded: their searches use LSA alone. Until the
@@ -17,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -24,13 +27,13 @@ import numpy as np
 
 from desk.core.runtime.logs import logger
 from desk.core.semantic import minilm
+from desk.core.semantic.keys import Keys, Papers, key_problems, matching, write_lock
 from desk.core.semantic.store import SCALE, file_crc, quantize
 
 log = logger(__name__)
 Progress = Callable[[int, int], None]
-Abstracts = Callable[[Sequence[int]], dict[int, str]]
 
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: rows keyed by the text they were computed from
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIR_NAME = "encoded"
 MANIFEST_NAME = "encoded.json"
@@ -41,6 +44,10 @@ CHUNK = 256  # abstracts read and encoded between two progress reports
 QUERIES_KEPT = 512  # query vectors kept, 1.5 KB each (typing a query searches its words again and again)
 PROBLEM_PREFIX = "sentence-encoder vectors:"  # how each of ``problems`` begins
 CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill loses at most these)
+#: ...or this long since the last write, whichever comes first: on a loaded machine 8 chunks
+#: (2,048 abstracts at ~40 ms each) take minutes, and a builder killed before them kept nothing.
+CHECKPOINT_S = 30.0
+ARRAYS = ("ids", "keys", "vectors")
 
 
 _MODELS: dict[Path, minilm.MiniLM] = {}  # model folder -> the encoder loaded from it
@@ -59,6 +66,7 @@ class EncodedVectors:
         self._folder = model_folder or None
         self._model: minilm.MiniLM | None = None
         self.ids: np.ndarray | None = None  # ascending, as stored
+        self.keys: np.ndarray | None = None  # the key of each row's text (keys.py)
         self.vectors: np.ndarray | None = None  # int16 rows
         self._floats: np.ndarray | None = None
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
@@ -92,7 +100,7 @@ class EncodedVectors:
             if manifest.get("max_tokens") != MAX_TOKENS:
                 return False
             arrays = {}
-            for name in ("ids", "vectors"):
+            for name in ARRAYS:
                 path = self.directory / f"{name}.npy"
                 entry = manifest["files"][name]
                 if path.stat().st_size != entry["size"] or file_crc(path) != entry["crc32"]:
@@ -100,42 +108,50 @@ class EncodedVectors:
                 arrays[name] = np.load(path, allow_pickle=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
-        ids, vectors = arrays["ids"], arrays["vectors"]
+        ids, keys, vectors = arrays["ids"], arrays["keys"], arrays["vectors"]
         shape = (len(ids), minilm.DIMENSIONS)
         if ids.dtype != np.int64 or vectors.dtype != np.int16 or vectors.shape != shape:
             return False
-        self._set(ids, vectors)
+        if keys.dtype != np.int64 or keys.shape != ids.shape:
+            return False
+        self._set(ids, keys, vectors)
         return True
 
-    def _set(self, ids: np.ndarray, vectors: np.ndarray) -> None:
-        self.ids, self.vectors = ids, vectors
+    def _set(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
+        self.ids, self.keys, self.vectors = ids, keys, vectors
         self._floats = None  # the vectors as float32, made when first needed
         self._covered = None
 
-    def _write(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+    def _write(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         manifest_path = self.directory / MANIFEST_NAME
         manifest_path.unlink(missing_ok=True)  # removed first: a write cut short reads as missing
         files = {}
-        for name, array in (("ids", ids), ("vectors", vectors)):
-            path = self.directory / f"{name}.npy"
-            partial = path.with_suffix(".npy.partial")
-            with partial.open("wb") as f:
-                np.save(f, array, allow_pickle=False)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(partial, path)
-            files[name] = {"crc32": file_crc(path), "size": path.stat().st_size}
-        manifest = {
-            "version": STORE_VERSION,
-            "model": MODEL_NAME,
-            "max_tokens": MAX_TOKENS,
-            "count": len(ids),
-            "files": files,
-        }
-        partial = manifest_path.with_suffix(".json.partial")
-        partial.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        os.replace(partial, manifest_path)
+        partials = [self.directory / f"{name}.npy.partial" for name in ARRAYS]
+        partials.append(manifest_path.with_suffix(".json.partial"))
+        try:
+            for name, array in zip(ARRAYS, (ids, keys, vectors), strict=True):
+                path = self.directory / f"{name}.npy"
+                partial = path.with_suffix(".npy.partial")
+                with partial.open("wb") as f:
+                    np.save(f, array, allow_pickle=False)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(partial, path)
+                files[name] = {"crc32": file_crc(path), "size": path.stat().st_size}
+            manifest = {
+                "version": STORE_VERSION,
+                "model": MODEL_NAME,
+                "max_tokens": MAX_TOKENS,
+                "count": len(ids),
+                "files": files,
+            }
+            partial = manifest_path.with_suffix(".json.partial")
+            partial.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+            os.replace(partial, manifest_path)
+        finally:  # a full disk or a kill's next writer: no half-written file is left behind
+            for partial in partials:
+                partial.unlink(missing_ok=True)
 
     # ---- keeping up with the database -----------------------------------------------------
 
@@ -143,90 +159,122 @@ class EncodedVectors:
         """Whether a library of ``ids`` is encoded at all (the model installed, not too large)."""
         return self.available and 0 < len(ids) <= MAX_PAPERS
 
-    def pending(self, ids: Sequence[int] | np.ndarray) -> bool:
-        """True when ``ensure`` has work to do for a library holding ``ids``."""
+    def _kept(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None) -> np.ndarray:
+        """Which rows held are of a paper of ``ids`` (ascending when ``keys`` is given) and, with
+        ``keys``, of its text now."""
+        assert self.ids is not None and self.keys is not None
+        if keys is None:
+            return np.isin(self.ids, np.asarray(ids, np.int64))
+        return matching(self.ids, self.keys, np.asarray(ids, np.int64), keys)
+
+    def pending(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None = None) -> bool:
+        """True when ``ensure`` has work to do for a library holding ``ids`` (with the ``keys``
+        of their texts, ascending ids then, when given)."""
         if not self.wanted(ids):
             return False
         if self.ids is None and not self.load():
             return True
         assert self.ids is not None
         wanted = np.unique(np.asarray(ids, np.int64))
-        return len(wanted) != len(self.ids) or bool(np.any(wanted != self.ids))
+        if len(wanted) != len(self.ids):
+            return True
+        return not bool(np.all(self._kept(wanted, keys) if keys is not None else wanted == self.ids))
 
-    def missing(self, ids: Sequence[int] | np.ndarray) -> int:
-        """How many papers of ``ids`` the store has no vector for (0 when none are wanted)."""
+    def missing(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None = None) -> int:
+        """How many papers of ``ids`` the store has no vector for, of their text now when
+        ``keys`` are given (0 when none are wanted)."""
         if not self.wanted(ids):
             return 0
         if self.ids is None and not self.load():
             return len(np.unique(np.asarray(ids, np.int64)))
         assert self.ids is not None
-        return int(np.count_nonzero(~np.isin(np.asarray(ids, np.int64), self.ids)))
+        return len(np.unique(np.asarray(ids, np.int64))) - int(np.count_nonzero(self._kept(ids, keys)))
 
     def ensure(
         self,
-        ids: Sequence[int] | np.ndarray,
-        abstracts: Abstracts,
+        papers: Papers,
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
+        known: Keys | None = None,
     ) -> str | None:
-        """Encode the papers of ``ids`` the store lacks, drop those gone; what was done or None.
+        """Encode the library's ``papers`` the store lacks a row of their text for, drop the
+        other rows; what was done or None. ``known``: ``papers.keys()`` just read.
 
         Raises OSError when the store cannot be written, ModelError when the model cannot be read.
         Setting ``cancel`` stops between chunks; the papers encoded so far are kept in memory.
+        A paper absent when its chunk is read (in the trash meanwhile) is not encoded: the store
+        stays pending, and the next round (build.py) encodes it if it is back.
         """
-        if not self.pending(ids):
+        wanted, wanted_keys = known if known is not None else papers.keys()
+        if not self.pending(wanted, wanted_keys):
             return None
-        wanted = np.unique(np.asarray(ids, np.int64))
         old_ids = self.ids if self.ids is not None else np.zeros(0, np.int64)
+        old_keys = self.keys if self.keys is not None else np.zeros(0, np.int64)
         old_vectors = self.vectors if self.vectors is not None else np.zeros((0, minilm.DIMENSIONS), np.int16)
-        keep = np.isin(old_ids, wanted)
-        missing = wanted[~np.isin(wanted, old_ids)]
+        keep = matching(old_ids, old_keys, wanted, wanted_keys)
+        missing = wanted[~np.isin(wanted, old_ids[keep])]
         model = self.model() if len(missing) else None
-        parts_ids, parts_vectors = [old_ids[keep]], [old_vectors[keep]]
+        parts_ids, parts_keys, parts_vectors = [old_ids[keep]], [old_keys[keep]], [old_vectors[keep]]
         # Every core for the products: a one-shot command starts BLAS with one thread (blas.py).
         # Imported here: once loaded, BLAS products are limited around each call (blas.pinned).
         from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
+        written = time.monotonic()
         with threadpool_limits(os.cpu_count() or 1):
             for lo in range(0, len(missing), CHUNK):
                 if cancel is not None and cancel.is_set():
                     return None
                 chunk = missing[lo : lo + CHUNK]
-                texts = abstracts(chunk.tolist())
+                texts = papers.texts(chunk.tolist())  # each text read with its key, in one snapshot
+                present = [i for i in chunk.tolist() if i in texts]
                 assert model is not None
-                parts_ids.append(chunk)
-                encoded = model.encode([texts.get(int(i), "") for i in chunk], MAX_TOKENS)
-                parts_vectors.append(quantize(encoded))
+                if present:
+                    parts_ids.append(np.array(present, np.int64))
+                    parts_keys.append(np.array([texts[i][0] for i in present], np.int64))
+                    encoded = model.encode([texts[i][1] for i in present], MAX_TOKENS)
+                    parts_vectors.append(quantize(encoded))
                 if progress is not None:
                     progress(min(lo + CHUNK, len(missing)), len(missing))
-                if (lo // CHUNK + 1) % CHECKPOINT_CHUNKS == 0:  # a build cut short resumes from here
-                    self._commit(parts_ids, parts_vectors)
-        self._commit(parts_ids, parts_vectors)
+                due = (lo // CHUNK + 1) % CHECKPOINT_CHUNKS == 0 or time.monotonic() - written >= CHECKPOINT_S
+                if due and lo + CHUNK < len(missing):  # a build cut short resumes from here
+                    self._commit(papers, parts_ids, parts_keys, parts_vectors)
+                    written = time.monotonic()
+        self._commit(papers, parts_ids, parts_keys, parts_vectors)
         return "encoded" if len(old_ids) == 0 else "updated"
 
-    def _commit(self, parts_ids: list[np.ndarray], parts_vectors: list[np.ndarray]) -> None:
-        """Use and write the rows encoded so far (the parts joined in id order)."""
+    def _commit(
+        self,
+        papers: Papers,
+        parts_ids: list[np.ndarray],
+        parts_keys: list[np.ndarray],
+        parts_vectors: list[np.ndarray],
+    ) -> None:
+        """Use and write the rows encoded so far (the parts joined in id order), less those whose
+        paper changed since its text was read: checked and written inside the library's
+        derived-store lock, which ``desk restore`` holds while it drops the stores (keys.py)."""
         all_ids = np.concatenate(parts_ids)
         order = np.argsort(all_ids, kind="stable")
-        ids_sorted, vectors_sorted = all_ids[order], np.concatenate(parts_vectors)[order]
-        self._set(ids_sorted, vectors_sorted)
-        self._write(ids_sorted, vectors_sorted)
+        ids = all_ids[order]
+        keys = np.concatenate(parts_keys)[order]
+        vectors = np.concatenate(parts_vectors)[order]
+        with write_lock(self.directory.parent):
+            now_ids, now_keys = papers.keys()
+            ok = matching(ids, keys, now_ids, now_keys)
+            if not bool(np.all(ok)):
+                ids, keys, vectors = ids[ok], keys[ok], vectors[ok]
+            self._set(ids, keys, vectors)
+            self._write(ids, keys, vectors)
 
-    def problems(self, ids: Sequence[int]) -> list[str]:
-        """How the store on disk differs from a sound one for the papers ``ids`` (empty: agrees)."""
+    def problems(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None = None) -> list[str]:
+        """How the store on disk differs from a sound one for the papers ``ids`` (ascending, with
+        the ``keys`` of their texts when given; empty: agrees)."""
         if not self.wanted(ids):
             return []
         probe = EncodedVectors(self.directory, self._folder)
         if not probe.load():
             return [f"{PROBLEM_PREFIX} missing, damaged or of another version"]
-        assert probe.ids is not None
-        stored, wanted = set(probe.ids.tolist()), set(ids)
-        problems = []
-        for label, gone in (("missing from", wanted - stored), ("extra in", stored - wanted)):
-            if gone:
-                shown = ", ".join(map(str, sorted(gone)[:10])) + (" …" if len(gone) > 10 else "")
-                problems.append(f"{PROBLEM_PREFIX} {len(gone)} papers {label} the store ({shown})")
-        return problems
+        assert probe.ids is not None and probe.keys is not None
+        return key_problems(PROBLEM_PREFIX, probe.ids, probe.keys, ids, keys)
 
     # ---- queries --------------------------------------------------------------------------
 

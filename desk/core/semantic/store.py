@@ -1,7 +1,8 @@
 """The semantic vectors on disk: a derived, versioned, checksummed folder of .npy files.
 
 ``<library>/vectors/`` holds one array per file, written by ``numpy.save`` and read back with
-``allow_pickle=False`` (a library folder from elsewhere runs no code), and ``vectors.json``
+``allow_pickle=False`` (a library folder from elsewhere runs no code): each row's paper id and
+the key of the text it was computed from (keys.py), the rows, the model's arrays, and ``vectors.json``
 naming the store's version, the arrays' shapes and each file's CRC-32, size and modification
 time as written. The manifest is written last and removed first, so a build killed midway reads
 as corrupt and is rebuilt from the database, like the search index.
@@ -31,11 +32,11 @@ from desk.core.runtime import resident
 from desk.core.semantic.lsa import LsaModel, Vocabulary
 
 #: Bump when the files, the tokenisation or the model change: an older store is rebuilt.
-STORE_VERSION = 2  # 2: words stemmed by Snowball English (desk.core.text.stemming)
+STORE_VERSION = 3  # 2: words stemmed by Snowball English (desk.core.text.stemming); 3: rows keyed by text
 DIR_NAME = "vectors"
 MANIFEST_NAME = "vectors.json"
 BUILD_PREFIX = "build-"
-ARRAYS = ("ids", "vectors", "words", "idf", "components")
+ARRAYS = ("ids", "keys", "vectors", "words", "idf", "components")
 
 
 class StoreState(enum.Enum):
@@ -108,10 +109,21 @@ class Vectors:
     fitted_on: int  # papers the model was fitted on (a refit is due when the library doubles)
     pages: Pages | None = field(default=None, compare=False, repr=False)
     """The file mapping ``vectors`` reads from (store.read), or None when they are held."""
+    keys: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """int64, one a row: the key of the text each row was computed from (keys.py). None: unknown
+    texts, kept as zeros, which no paper's key equals (such rows are never trusted)."""
 
     def __post_init__(self) -> None:
         if self.vectors.dtype != np.int16:
             object.__setattr__(self, "vectors", quantize(self.vectors))
+        if self.keys is None:
+            object.__setattr__(self, "keys", np.zeros(len(self.ids), np.int64))
+
+    @property
+    def row_keys(self) -> np.ndarray:
+        """The rows' keys (int64; zeros where the texts were unknown)."""
+        assert self.keys is not None  # set by __post_init__
+        return self.keys
 
     @property
     def dims(self) -> int:
@@ -191,6 +203,7 @@ def write(directory: Path, data: Vectors) -> None:
     try:
         arrays: dict[str, np.ndarray] = {
             "ids": data.ids.astype(np.int64),
+            "keys": data.row_keys.astype(np.int64),
             # int16 as held in memory: a search reads the file as it is (converting 100k x 192
             # half floats cost ~130 ms of every `desk search`, ~1.3 s at 1M).
             "vectors": data.vectors,
@@ -210,8 +223,11 @@ def write(directory: Path, data: Vectors) -> None:
             os.replace(build / f"{name}.npy", directory / f"{name}.npy")
             files[name].update(_written(directory / f"{name}.npy"))
         tmp = directory / f"{MANIFEST_NAME}.tmp"
-        tmp.write_text(json.dumps(manifest), encoding="utf-8")
-        os.replace(tmp, directory / MANIFEST_NAME)
+        try:
+            tmp.write_text(json.dumps(manifest), encoding="utf-8")
+            os.replace(tmp, directory / MANIFEST_NAME)
+        finally:  # a full disk leaves no half-written manifest behind
+            tmp.unlink(missing_ok=True)
     finally:
         shutil.rmtree(build, ignore_errors=True)
 
@@ -290,6 +306,8 @@ def read(directory: Path, verify: bool | Literal["changed"] = True) -> Vectors:
                 # A query reads the rows of its few words: reading the whole file (6.7 MB at
                 # 10k papers) was ~3 ms of a `desk search`, the copy and the fresh pages.
                 array = rows[0]
+            elif name == "keys":  # read by a build or a check, never by a search: mapped
+                array = np.load(path, mmap_mode="r", allow_pickle=False)
             else:
                 array = np.load(path, allow_pickle=False)
         except (OSError, ValueError) as exc:
@@ -298,10 +316,11 @@ def read(directory: Path, verify: bool | Literal["changed"] = True) -> Vectors:
             raise StoreError(StoreState.CORRUPT, f"the semantic vectors' {name}.npy has the wrong shape")
         arrays[name] = array
     ids, vectors, components = arrays["ids"], arrays["vectors"], arrays["components"]
-    words, idf = arrays["words"], arrays["idf"]
+    words, idf, keys = arrays["words"], arrays["idf"], arrays["keys"]
     if (
         vectors.ndim != 2
         or len(vectors) != len(ids)
+        or keys.shape != ids.shape
         or components.ndim != 2
         or components.shape[0] != len(words)
         or len(idf) != len(words)
@@ -317,6 +336,7 @@ def read(directory: Path, verify: bool | Literal["changed"] = True) -> Vectors:
         model,
         int(fitted) if isinstance(fitted, int) else len(ids),
         pages,
+        keys.astype(np.int64, copy=False),
     )
 
 

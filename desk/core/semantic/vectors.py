@@ -4,7 +4,10 @@ The vectors are derived data, built after an import (never on its critical path)
 are ready, search and related papers answer from words alone. ``ensure`` brings the store up
 to date: a missing, corrupt or old-version store is refitted from every abstract; papers added
 since are placed by the fitted model (fold-in), papers gone are dropped; once the library has
-more than doubled since the fit, the model is refitted on it.
+more than doubled since the fit, the model is refitted on it. Each row is keyed by the paper's
+id and the key of the text it was computed from (keys.py): a row whose paper is gone or holds
+another text is dropped and the paper placed again; a paper absent when its text is read (in
+the trash meanwhile) is left for the next ``ensure``, never placed from an empty text.
 """
 
 from __future__ import annotations
@@ -21,11 +24,11 @@ import numpy as np
 
 from desk.core.runtime.logs import logger
 from desk.core.semantic import blas, lsa, store
+from desk.core.semantic.keys import Keys, Papers, Texts, key_problems, matching, write_lock
 from desk.core.semantic.store import StoreError, StoreState, Vectors
 
 log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
 Progress = Callable[[int, int], None]
-Abstracts = Callable[[Sequence[int]], dict[int, str]]  # paper id -> abstract, for the ids asked
 
 FIT_SAMPLE = 5000  # papers the model is fitted on at most (a seeded sample beyond): bounds the fit's cost
 CHUNK = 2000  # papers read and encoded at once
@@ -75,21 +78,29 @@ class SemanticVectors:
 
     # ---- keeping up with the database -----------------------------------------------------
 
-    def pending(self, ids: Sequence[int] | np.ndarray) -> bool:
-        """True when ``ensure`` has work to do for a library holding ``ids`` (distinct)."""
+    def pending(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None = None) -> bool:
+        """True when ``ensure`` has work to do for a library holding ``ids`` (distinct), with the
+        ``keys`` of their texts (keys.py; ascending ids then) when given."""
         data = self._current
         if data is None:
             return True
+        if keys is not None:
+            wanted_ids = np.asarray(ids, np.int64)
+            return len(wanted_ids) != len(data.ids) or not bool(
+                np.all(matching(data.ids, data.row_keys, wanted_ids, keys))
+            )
         wanted = np.sort(np.asarray(ids, np.int64))  # not sorted(): a million numpy scalars
         return len(wanted) != len(data.ids) or bool(np.any(wanted != data.ids))
 
     def ensure(
-        self, ids: Sequence[int] | np.ndarray, abstracts: Abstracts, progress: Progress | None = None
+        self, papers: Papers, progress: Progress | None = None, known: Keys | None = None
     ) -> str | None:
-        """Bring the store up to date for papers ``ids``; what was done ("built", …) or None.
+        """Bring the store up to date for the library's ``papers``; what was done ("built", …)
+        or None. ``known``: ``papers.keys()`` just read.
 
         Raises OSError when the store cannot be written (the vectors in memory are still used).
         """
+        ids, keys = known if known is not None else papers.keys()
         with self._building:
             if self._current is None:
                 found = self.load()
@@ -97,7 +108,7 @@ class SemanticVectors:
                     return None
             else:
                 found = StoreState.OK
-            if not self.pending(ids):
+            if not self.pending(ids, keys):
                 if self._current is not None and store.stored_as_floats(self.directory):
                     # Written as floats before: the same vectors again as int16, read as they are
                     # from now on (not a change of the vectors: nothing to say).
@@ -105,20 +116,35 @@ class SemanticVectors:
                         store.write(self.directory, self._current)
                         self._map_written()
                 return None
-            wanted = np.unique(np.asarray(ids, np.int64))
             data = self._current
-            if data is None or len(wanted) > REFIT_GROWTH * max(1, data.fitted_on):
+            stale = 0 if data is None else _stale(data, ids, keys)
+            if data is None or len(ids) > REFIT_GROWTH * max(1, data.fitted_on):
                 reason = "built" if found is StoreState.MISSING or data is None else "refitted"
                 if found not in (StoreState.OK, StoreState.MISSING):
                     reason = f"rebuilt ({found.name.lower().replace('_', ' ')})"
-                fresh = _build(wanted, abstracts, progress)
+                fresh = _build(ids, papers, progress)
             else:
                 reason = "updated"
-                fresh = _update(data, wanted, abstracts, progress)
+                fresh = _update(data, ids, keys, papers, progress)
+            if stale:
+                reason = f"rebuilt ({stale} papers' vectors were computed from another text)"
+            self._write_checked(fresh, papers)
+            return reason
+
+    def _write_checked(self, fresh: Vectors, papers: Papers) -> None:
+        """Use ``fresh`` and write it, less any row whose paper changed since its text was read:
+        checked and written inside the library's derived-store lock, which ``desk restore`` holds
+        while it drops the stores (keys.py)."""
+        with write_lock(self.directory.parent):
+            now_ids, now_keys = papers.keys()
+            ok = matching(fresh.ids, fresh.row_keys, now_ids, now_keys)
+            if not bool(np.all(ok)):
+                fresh = Vectors(
+                    fresh.ids[ok], fresh.vectors[ok], fresh.model, fresh.fitted_on, keys=fresh.row_keys[ok]
+                )
             self._set(fresh)
             store.write(self.directory, fresh)
-            self._map_written()
-            return reason
+        self._map_written()
 
     def stored_as_floats(self) -> bool:
         """Whether the store on disk holds float vectors (written before int16): ``ensure`` writes
@@ -133,22 +159,16 @@ class SemanticVectors:
         except (StoreError, OSError):
             log.debug("the semantic vectors just written could not be read back", exc_info=True)
 
-    def problems(self, ids: Sequence[int]) -> list[str]:
-        """How the store on disk differs from a sound store of the papers ``ids`` (empty: agrees)."""
+    def problems(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None = None) -> list[str]:
+        """How the store on disk differs from a sound store of the papers ``ids`` (ascending,
+        with the ``keys`` of their texts when given; empty: agrees)."""
         try:
             data = store.read(self.directory)
         except StoreError as exc:
-            if exc.state is StoreState.MISSING and not ids:
+            if exc.state is StoreState.MISSING and not len(ids):
                 return []
             return [f"semantic vectors: {exc}"]
-        in_store = set(data.ids.tolist())
-        wanted = set(ids)
-        problems: list[str] = []
-        for label, gone in (("missing from", wanted - in_store), ("extra in", in_store - wanted)):
-            if gone:
-                shown = ", ".join(map(str, sorted(gone)[:10])) + (" …" if len(gone) > 10 else "")
-                problems.append(f"semantic vectors: {len(gone)} papers {label} the store ({shown})")
-        return problems
+        return key_problems("semantic vectors:", data.ids, data.row_keys, ids, keys)
 
     # ---- queries --------------------------------------------------------------------------
 
@@ -255,47 +275,65 @@ def one_blas_thread() -> Iterator[None]:
         yield
 
 
-def _terms_of(ids: np.ndarray, abstracts: Abstracts) -> list[list[str]]:
-    texts = abstracts([int(i) for i in ids])
-    return [lsa.terms(texts.get(int(i), "")) for i in ids]
+def _stale(data: Vectors, ids: np.ndarray, keys: np.ndarray) -> int:
+    """How many rows of ``data`` hold a paper of ``ids`` computed from another text than its own."""
+    present = np.isin(data.ids, ids)
+    return int(np.count_nonzero(present & ~matching(data.ids, data.row_keys, ids, keys)))
+
+
+def _terms_of(ids: np.ndarray, papers: Papers) -> tuple[np.ndarray, np.ndarray, list[list[str]]]:
+    """(ids present, their keys, their terms) of the papers ``ids``: those gone meanwhile are left out."""
+    texts: Texts = papers.texts([int(i) for i in ids])
+    present = np.array([i for i in ids.tolist() if i in texts], np.int64)
+    keys = np.array([texts[i][0] for i in present.tolist()], np.int64)
+    return present, keys, [lsa.terms(texts[i][1]) for i in present.tolist()]
 
 
 def _encode(
     model: lsa.LsaModel,
     ids: np.ndarray,
-    abstracts: Abstracts,
+    papers: Papers,
     progress: Progress | None,
     done: int,
     total: int,
-    known: dict[int, list[str]] | None = None,
-) -> np.ndarray:
-    """Vectors of the papers ``ids`` in chunks; ``known`` holds terms already read (the fit's sample)."""
-    parts: list[np.ndarray] = []
+    known: dict[int, tuple[int, list[str]]] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ids, keys, vectors) of the papers ``ids`` still present, in chunks; ``known`` holds the
+    keys and terms already read (the fit's sample)."""
+    id_parts, key_parts, parts = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)], []
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
         missing = chunk if not known else np.array([i for i in chunk.tolist() if i not in known], np.int64)
-        read = dict(zip(missing.tolist(), _terms_of(missing, abstracts), strict=True)) if len(missing) else {}
-        docs = [known[i] if known and i in known else read[i] for i in chunk.tolist()]
-        parts.append(model.encode_terms(docs))
+        read: dict[int, tuple[int, list[str]]] = {}
+        if len(missing):
+            present, keys, terms = _terms_of(missing, papers)
+            read = dict(zip(present.tolist(), zip(keys.tolist(), terms, strict=True), strict=True))
+        placed = [i for i in chunk.tolist() if (known and i in known) or i in read]
+        docs = [(known[i] if known and i in known else read[i]) for i in placed]
+        if docs:
+            id_parts.append(np.array(placed, np.int64))
+            key_parts.append(np.array([key for key, _ in docs], np.int64))
+            parts.append(model.encode_terms([terms for _, terms in docs]))
         if progress is not None:
             progress(done + start + len(chunk), total)
     k = model.components.shape[1]
-    return np.concatenate(parts) if parts else np.zeros((0, k), np.float32)
+    vectors = np.concatenate(parts) if parts else np.zeros((0, k), np.float32)
+    return np.concatenate(id_parts), np.concatenate(key_parts), vectors
 
 
-def _build(ids: np.ndarray, abstracts: Abstracts, progress: Progress | None) -> Vectors:
+def _build(ids: np.ndarray, papers: Papers, progress: Progress | None) -> Vectors:
     """Fit the model on (a sample of) the papers and place every one of them (each read once)."""
     sample = ids
     if len(ids) > FIT_SAMPLE:
         sample = np.sort(np.random.default_rng(lsa.SEED).choice(ids, FIT_SAMPLE, replace=False))
     total = len(ids) + len(sample)
-    sample_terms = _terms_of(sample, abstracts)
+    present, keys, sample_terms = _terms_of(sample, papers)
     model = _fit(sample_terms)
     if progress is not None:
         progress(len(sample), total)
-    known = dict(zip(sample.tolist(), sample_terms, strict=True))
-    vectors = _encode(model, ids, abstracts, progress, len(sample), total, known)
-    return Vectors(ids, vectors, model, len(sample))
+    known = dict(zip(present.tolist(), zip(keys.tolist(), sample_terms, strict=True), strict=True))
+    placed, placed_keys, vectors = _encode(model, ids, papers, progress, len(sample), total, known)
+    return Vectors(placed, vectors, model, len(present), keys=placed_keys)
 
 
 def _fit(docs: list[list[str]]) -> lsa.LsaModel:
@@ -309,12 +347,16 @@ def _fit(docs: list[list[str]]) -> lsa.LsaModel:
         return lsa.fit(docs)
 
 
-def _update(data: Vectors, ids: np.ndarray, abstracts: Abstracts, progress: Progress | None) -> Vectors:
-    """The store for ``ids``: rows of papers gone dropped, new papers placed by the fitted model."""
-    keep = np.isin(data.ids, ids)
-    added = ids[~np.isin(ids, data.ids)]
-    new = _encode(data.model, added, abstracts, progress, 0, len(added))
-    all_ids = np.concatenate([data.ids[keep], added])
+def _update(
+    data: Vectors, ids: np.ndarray, keys: np.ndarray, papers: Papers, progress: Progress | None
+) -> Vectors:
+    """The store for the papers ``ids`` with ``keys``: rows of papers gone or of another text
+    dropped, the papers lacking a row placed by the fitted model."""
+    keep = matching(data.ids, data.row_keys, ids, keys)
+    added = ids[~np.isin(ids, data.ids[keep])]
+    placed, placed_keys, new = _encode(data.model, added, papers, progress, 0, len(added))
+    all_ids = np.concatenate([data.ids[keep], placed])
+    all_keys = np.concatenate([data.row_keys[keep], placed_keys])
     all_vecs = np.concatenate([data.vectors[keep], store.quantize(new)])
     order = np.argsort(all_ids, kind="stable")
-    return Vectors(all_ids[order], all_vecs[order], data.model, data.fitted_on)
+    return Vectors(all_ids[order], all_vecs[order], data.model, data.fitted_on, keys=all_keys[order])
