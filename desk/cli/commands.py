@@ -21,6 +21,7 @@ from desk.cli.output import (
     warn,
 )
 from desk.cli.progress import Bar
+from desk.core.errors import DeskError
 from desk.core.paths import resolve_library_dir
 from desk.core.records import SORTS, ResultPage
 
@@ -240,7 +241,11 @@ def print_page(page: ResultPage, as_json: bool) -> None:
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
     from desk.core.quick import QuickLibrary
+    from desk.core.search.compiler import nothing_to_search
 
+    problem = nothing_to_search(args.query)
+    if problem is not None:  # it would list every paper as a hit
+        raise DeskError(problem)
     directory = resolve_library_dir(args.library)
     reader = QuickLibrary.open(directory)
     if reader is not None:  # the index is current: search it with plain SQLite beside (quick_search.py)
