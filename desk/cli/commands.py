@@ -154,7 +154,9 @@ def run_import(args: argparse.Namespace) -> int:
         for line in import_summary(report, review="desk dupes"):
             say(line)
     for err in report.errors:
-        warn(f"desk: skipped {err.file}: {err.error}")
+        # A paragraph left out of a file that was imported: the file itself was not skipped.
+        skipped = "" if err.paragraph is not None else "skipped "
+        warn(f"desk: {skipped}{err.file}: {err.error}")
     if encoding and sys.stderr.isatty():
         warn(f"desk: note: {encoding}")
     return 1 if report.errors else 0
