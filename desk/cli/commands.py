@@ -22,6 +22,7 @@ from desk.cli.output import (
 )
 from desk.cli.progress import Bar
 from desk.core.records.page import SORTS, ResultPage
+from desk.core.runtime.errors import DeskError
 from desk.core.runtime.paths import resolve_library_dir
 
 if TYPE_CHECKING:
@@ -153,7 +154,9 @@ def run_import(args: argparse.Namespace) -> int:
         for line in import_summary(report, review="desk dupes"):
             say(line)
     for err in report.errors:
-        warn(f"desk: skipped {err.file}: {err.error}")
+        # A paragraph left out of a file that was imported: the file itself was not skipped.
+        skipped = "" if err.paragraph is not None else "skipped "
+        warn(f"desk: {skipped}{err.file}: {err.error}")
     if encoding and sys.stderr.isatty():
         warn(f"desk: note: {encoding}")
     return 1 if report.errors else 0
@@ -240,7 +243,11 @@ def print_page(page: ResultPage, as_json: bool) -> None:
 def run_search(args: argparse.Namespace) -> int:
     """desk search QUERY"""
     from desk.core.library.quick import QuickLibrary
+    from desk.core.search.compiler import nothing_to_search
 
+    problem = nothing_to_search(args.query)
+    if problem is not None:  # it would list every paper as a hit
+        raise DeskError(problem)
     directory = resolve_library_dir(args.library)
     reader = QuickLibrary.open(directory)
     if reader is not None:  # the index is current: search it with plain SQLite beside (quick_search.py)

@@ -373,11 +373,21 @@ def test_empty_files_are_refused(tmp_path: Path, data: bytes) -> None:
     assert str(err) == "empty.txt: is empty"
 
 
-def test_too_long_paragraph_is_refused_naming_it(tmp_path: Path) -> None:
+def test_a_too_long_paragraph_is_skipped_naming_it_and_the_others_are_read(tmp_path: Path) -> None:
     huge = "word " * (MAX_ABSTRACT_CHARS // 5 + 1)
-    err = refusal(tmp_path, list_text("ICML 2026 Papers", [ABSTRACT_1, huge]).encode())
-    assert "paragraph 3" in err.reason
-    assert f"{MAX_ABSTRACT_CHARS:,}" in err.reason
+    parsed = read_bytes(tmp_path, list_text("ICML 2026 Papers", [ABSTRACT_1, huge, ABSTRACT_2]).encode())
+    assert parsed.abstracts == (ABSTRACT_1, ABSTRACT_2)
+    [(number, why)] = parsed.skipped
+    assert number == 3
+    assert "paragraph 3" in why and f"{MAX_ABSTRACT_CHARS:,}" in why
+
+
+def test_a_file_of_only_too_long_paragraphs_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    huge = "word " * (MAX_ABSTRACT_CHARS // 5 + 1)
+    err = refusal(tmp_path, list_text("ICML 2026 Papers", [huge]).encode())
+    assert "paragraph 2" in err.reason and f"{MAX_ABSTRACT_CHARS:,}" in err.reason
+    err = refusal(tmp_path, list_text(None, [huge, huge]).encode())
+    assert "each of its 2 paragraphs" in err.reason
 
 
 def test_paragraph_at_the_limit_is_accepted(tmp_path: Path) -> None:

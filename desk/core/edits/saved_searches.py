@@ -8,15 +8,23 @@ from sqlalchemy.orm import Session
 from desk.core.records.detail import SavedSearchInfo
 from desk.core.runtime.errors import DeskError
 from desk.core.store import SavedSearch
-from desk.core.text.tag_names import normalize_name
+from desk.core.text.tag_names import MAX_NAME, normalize_name
+
+
+def stored_name(name: str) -> str:
+    """The name as stored (normalised as a tag's name is); DeskError, in a saved search's
+    words, for a name that is empty or longer than MAX_NAME."""
+    try:
+        return normalize_name(name)
+    except DeskError:
+        if any(c.isprintable() and not c.isspace() for c in name):  # not empty: too long
+            raise DeskError(f"a saved search's name is at most {MAX_NAME} characters") from None
+        raise DeskError("a saved search needs a name") from None
 
 
 def key_of(name: str) -> str:
     """The key two spellings of one name share."""
-    try:
-        return normalize_name(name).casefold()
-    except DeskError:
-        raise DeskError("a saved search needs a name") from None
+    return stored_name(name).casefold()
 
 
 def get(session: Session, name: str) -> SavedSearch | None:
@@ -32,7 +40,7 @@ def put(session: Session, name: str, query: str | None) -> str | None:
         if row is not None:
             session.delete(row)
     elif row is None:
-        session.add(SavedSearch(name=normalize_name(name), key=key_of(name), query=query))
+        session.add(SavedSearch(name=stored_name(name), key=key_of(name), query=query))
     else:
         row.query = query
     session.flush()

@@ -57,6 +57,14 @@ class PendingAnalysis:
             job.cancel()
 
 
+def _skipped_paragraphs(parsed: ParsedList) -> list[ImportFileError]:
+    """The paragraphs the reader left out of a file that was imported (too long to be an abstract)."""
+    return [
+        ImportFileError(parsed.name, f"{why}; it was skipped, the file's other abstracts imported", number)
+        for number, why in parsed.skipped
+    ]
+
+
 @dataclass
 class FileOutcome:
     """What importing one parsed file did."""
@@ -262,6 +270,7 @@ def import_paths(
         if analysis is None:
             paragraphs += len(parsed.abstracts)
             already += 1
+            errors += _skipped_paragraphs(parsed)
             continue
         try:
             analysed = analysis.result()
@@ -283,6 +292,7 @@ def import_paths(
             why = str(plain) if plain is not None else f"could not be imported ({type(exc).__name__}: {exc})"
             errors.append(ImportFileError(parsed.name, why))
             continue
+        errors += _skipped_paragraphs(parsed)
         paragraphs += outcome.paragraphs
         added += len(outcome.added_ids)
         merged += outcome.merged

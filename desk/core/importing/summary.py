@@ -18,7 +18,7 @@ def import_summary(report: ImportReport, *, review: str) -> list[str]:
     lines: list[str] = []
     if report.cancelled:
         lines.append("The import was cancelled; the files finished before that are kept.")
-    read = report.files - len(report.errors)
+    read = report.files - report.skipped_files
     fresh = read - report.already_imported
     if fresh > 0:
         line = (
@@ -48,6 +48,7 @@ def import_summary(report: ImportReport, *, review: str) -> list[str]:
             f"{count(report.near_duplicates, 'paper looks', 'papers look')} like a near-duplicate "
             f"of another; review {'it' if report.near_duplicates == 1 else 'them'} with {review}."
         )
-    if not lines and report.errors:
-        lines.append(f"Nothing was imported: {count(len(report.errors), 'file was', 'files were')} skipped.")
+    if not lines and report.skipped_files:
+        skipped = count(report.skipped_files, "file was", "files were")
+        lines.append(f"Nothing was imported: {skipped} skipped.")
     return lines

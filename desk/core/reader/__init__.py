@@ -56,6 +56,9 @@ class ParsedList:
     abstracts: tuple[str, ...]
     encoding: str
     sha256: str
+    # Paragraphs left out (their number in the file, counting the header, and why in plain
+    # words): the file's other abstracts are imported all the same.
+    skipped: tuple[tuple[int, str], ...] = ()
 
 
 def read_list_file(path: Path) -> ParsedList:
@@ -116,21 +119,38 @@ def _parse(path: Path, data: bytes) -> ParsedList:
             raise ReadError(path, "holds no text")
         raise ReadError(path, f"holds only a header (“{header}”) and no abstracts")
     first_number = 2 if header is not None else 1
+    kept: list[str] = []
+    skipped: list[tuple[int, str]] = []
     for number, abstract in enumerate(abstracts, start=first_number):
         if len(abstract) > MAX_ABSTRACT_CHARS:
-            raise ReadError(
-                path,
-                f"paragraph {number} is {len(abstract):,} characters long, over the limit of "
-                f"{MAX_ABSTRACT_CHARS:,} for one abstract (are blank lines missing between abstracts?)",
-            )
+            skipped.append((number, _too_long(number, len(abstract))))
+        else:
+            kept.append(abstract)
+    if not kept:
+        raise ReadError(path, skipped[0][1] if len(skipped) == 1 else _all_too_long(len(skipped)))
     return ParsedList(
         path=path,
         name=shown_name(path.name),
         collection=collection,
         header=header,
-        abstracts=tuple(abstracts),
+        abstracts=tuple(kept),
         encoding=encoding,
         sha256=hashlib.sha256(data).hexdigest(),
+        skipped=tuple(skipped),
+    )
+
+
+def _too_long(number: int, length: int) -> str:
+    return (
+        f"paragraph {number} is {length:,} characters long, over the limit of {MAX_ABSTRACT_CHARS:,} "
+        "for one abstract (are blank lines missing between abstracts?)"
+    )
+
+
+def _all_too_long(count: int) -> str:
+    return (
+        f"each of its {count} paragraphs is over the limit of {MAX_ABSTRACT_CHARS:,} characters "
+        "for one abstract (are blank lines missing between abstracts?)"
     )
 
 

@@ -25,10 +25,19 @@ class PaperDetail(PaperSummary):
 
 @dataclass(frozen=True)
 class ImportFileError:
-    """A file that was skipped, with the reason in plain words."""
+    """A file that was skipped, or (``paragraph`` set) one paragraph of a file that was
+    imported without it, with the reason in plain words."""
 
     file: str
     error: str
+    paragraph: int | None = None  # its number in the file, counting the header
+
+    def as_json(self) -> dict[str, object]:
+        """One entry of `desk import --json`'s "errors" ("paragraph" only for a paragraph's)."""
+        shown: dict[str, object] = {"file": self.file, "error": self.error}
+        if self.paragraph is not None:
+            shown["paragraph"] = self.paragraph
+        return shown
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,11 @@ class ImportReport:
     cancelled: bool = False
     new_ids: tuple[int, ...] = field(default=(), repr=False)
 
+    @property
+    def skipped_files(self) -> int:
+        """How many files were not imported (an error about one paragraph is not one of them)."""
+        return sum(e.paragraph is None for e in self.errors)
+
     def as_json(self) -> dict[str, object]:
         """The `desk import --json` object."""
         return {
@@ -53,7 +67,7 @@ class ImportReport:
             "added": self.added,
             "merged": self.merged,
             "near_duplicates": self.near_duplicates,
-            "errors": [{"file": e.file, "error": e.error} for e in self.errors],
+            "errors": [e.as_json() for e in self.errors],
         }
 
 

@@ -27,6 +27,7 @@ from desk.core.search.query import (
     ScopeFilter,
     TagFilter,
     Word,
+    clean_query,
     parse,
     split_words,
 )
@@ -398,4 +399,30 @@ def compile_query(
         c.words,
         list(dict.fromkeys(c.phrases)),
         list(dict.fromkeys(c.loose)),
+    )
+
+
+REPLACEMENT_CHARACTER = "\ufffd"
+
+
+def nothing_to_search(query: str) -> str | None:
+    """Why ``query`` holds nothing a search can use, in plain words, or None when it holds something.
+
+    A query with no word, phrase, prefix or filter left once parsed (blank, punctuation, only
+    words the index leaves out, undecodable bytes of a command line) would list every paper as
+    its hits: a command says this instead. A query still being typed (an open quote or
+    parenthesis) is not such a query; its hint says what is missing.
+    """
+    cleaned = clean_query(query)
+    parsed = parse(cleaned)
+    if parsed.hint is not None or not compile_query(parsed).empty:
+        return None
+    if not cleaned.replace(REPLACEMENT_CHARACTER, "").strip():
+        # Only bytes that are not UTF-8: lone surrogates, or the U+FFFD a command line made of them.
+        if query.strip():
+            return "the query is not readable text (its bytes are not UTF-8), so it has nothing to search"
+        return "the query is empty (desk list lists every paper)"
+    return (
+        "the query has no word to search (punctuation, single letters and common words "
+        "such as “the” are not indexed)"
     )

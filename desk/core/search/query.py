@@ -171,6 +171,7 @@ class _Notes:
 
 
 OPEN_PARENTHESIS = "A parenthesis is open; what is in it is searched."
+NESTED_TOO_DEEP = f"Parentheses nest more than {MAX_DEPTH} deep; those deeper are read as if absent."
 
 
 def _quoted(text: str) -> str:
@@ -305,6 +306,7 @@ class _Parser:
         self.pos = 0
         self.notes = notes
         self.depth = 0
+        self.flattened = 0  # parentheses opened past MAX_DEPTH, read as if absent (with their closers)
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -313,6 +315,10 @@ class _Parser:
         parts: list[Node] = []
         while (tok := self.peek()) is not None:
             if tok.kind == ")":
+                if inner and self.flattened:  # closes a parenthesis opened too deep: no group
+                    self.flattened -= 1
+                    self.pos += 1
+                    continue
                 if inner:
                     return parts
                 self.notes.problems.append("A closing parenthesis has no opening one.")
@@ -381,6 +387,11 @@ class _Parser:
         self.pos += 1
         if tok.kind == "(":
             if self.depth >= MAX_DEPTH:
+                # Its words are searched in the enclosing group (a loop, not one more recursion),
+                # and its closing parenthesis is taken as its own, not as one with no opening.
+                self.flattened += 1
+                if NESTED_TOO_DEEP not in self.notes.problems:
+                    self.notes.problems.append(NESTED_TOO_DEEP)
                 return None
             self.depth += 1
             parts = self.sequence(inner=True)

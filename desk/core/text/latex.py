@@ -65,6 +65,14 @@ _OPEN_QUOTES_RE = re.compile(r"(?<!\S)''(?=\w)")
 _UNESCAPED_RE = re.compile(r"(?<!\\)([%&#])")
 _WS_RE = re.compile(r"\s+")
 _MAX_DEPTH = 40
+# What pylatexenc is given at once: an island of text-mode LaTeX, one math's inside, the window
+# read for a macro's arguments. Longer or deeper input is converted crudely (crude_strip).
+_PARSE_MAX_CHARS = 2_000
+_PARSE_MAX_DEPTH = 30
+_TOLERANT_MAX_OPENERS = 6
+_EXTENT_WINDOW = 400
+# \cite{…} and the like with a simple argument, which the crude conversion drops whole.
+_DROP_ARGS_RE = re.compile(r"\\(?:" + "|".join(_DROP_WITH_ARGS) + r")\*?(?:\s*\[[^\[\]{}]*\])*\s*\{[^{}]*\}")
 
 # pylatexenc logs a WARNING for malformed input (a macro without its arguments), which
 # abstracts hold and which is handled here; the CLI's logging would print it on stderr.
@@ -121,17 +129,84 @@ def _converter() -> latex2text.LatexNodes2Text:
     return conv
 
 
+@lru_cache(maxsize=4096)
+def _symbol(name: str) -> str | None:
+    """What pylatexenc writes for a macro that takes no argument (\\alpha → α), or None."""
+    if name in _OVERRIDES:
+        return _OVERRIDES[name]
+    walk_spec = _WALK_DB.get_macro_spec(name)
+    argspec: str = getattr(walk_spec.args_parser, "argspec", "") if walk_spec is not None else ""
+    if argspec:
+        return None
+    spec = _T2T_DB.get_macro_spec(name)
+    repl = getattr(spec, "simplify_repl", None) if spec is not None else None
+    if isinstance(repl, str) and "%" not in repl:
+        return repl
+    return None
+
+
+def _crude_macro(match: re.Match[str]) -> str:
+    name, symbol = match.group(1), match.group(2)
+    if name is None:
+        return "" if symbol in _ACCENTS else _SIMPLE_ESCAPES.get(symbol, symbol)
+    known = _symbol(name)
+    if known is not None:
+        return known
+    if name in STYLE_MACROS or _T2T_DB.get_macro_spec(name) is not None:
+        return ""
+    # An unknown macro keeps its argument (dropping its name) or, bare, its name.
+    return "" if match.string.startswith("{", match.end()) else name
+
+
 def crude_strip(text: str) -> str:
-    """Last-resort readable form: macro names kept, LaTeX syntax dropped."""
-    text = re.sub(r"\\([A-Za-z]+)\*?", r"\1", text)
-    return _WS_RE.sub(" ", re.sub(r"[\\{}$]", "", text))
+    """Last-resort readable form, in one linear pass: symbols converted (\\alpha → α), a known
+    macro's name dropped and its arguments kept, a bare unknown macro's name kept, the rest of
+    the LaTeX syntax (braces, dollars, backslashes) dropped."""
+    text = _DROP_ARGS_RE.sub(" ", text)
+    text = _MACRO_RE.sub(_crude_macro, text)
+    return _WS_RE.sub(" ", _plain(re.sub(r"[\\{}$]", "", text)))
+
+
+def parse_budget_ok(src: str) -> bool:
+    """True when pylatexenc may parse ``src`` in bounded time: short enough and shallow enough.
+
+    Checked before every call to pylatexenc; past it the crude conversion stands in.
+    """
+    if len(src) > _PARSE_MAX_CHARS:
+        return False
+    depth = 0
+    for c in src:
+        if c in "{[":
+            depth += 1
+            if depth > _PARSE_MAX_DEPTH:
+                return False
+        elif c in "}]":
+            depth = max(depth - 1, 0)
+    return True
+
+
+def _tolerant_ok(src: str) -> bool:
+    """True when pylatexenc's tolerant parser is cheap on ``src``: its time doubles with each
+    ``{`` or ``[`` it cannot close (420 bytes of "\\frac{" ran for minutes), so only input
+    with few openers is given to it after the strict parse failed."""
+    return src.count("{") + src.count("[") <= _TOLERANT_MAX_OPENERS
 
 
 def _pylatexenc(src: str) -> str:
+    src = _UNESCAPED_RE.sub(r"\\\1", src)
+    if not parse_budget_ok(src):
+        return crude_strip(src)
     try:
-        out = _converter().latex_to_text(_UNESCAPED_RE.sub(r"\\\1", src))
+        # Strict first: it stops at the first error, so its time is linear in the input.
+        out = _converter().latex_to_text(src, tolerant_parsing=False)
     except (Exception, RecursionError):
-        # pylatexenc raises on some malformed input (e.g. \href with one argument).
+        out = None
+    if out is None and _tolerant_ok(src):
+        try:  # malformed but small ("\\frac{a}"): the tolerant reading is the better one
+            out = _converter().latex_to_text(src)
+        except (Exception, RecursionError):
+            out = None  # pylatexenc raises on some malformed input (e.g. \href with one argument)
+    if out is None:
         out = crude_strip(src)
     return out.replace("\\", "")
 
@@ -211,16 +286,22 @@ def brace_groups(text: str, start: int, count: int) -> tuple[list[str], int]:
     return groups, i
 
 
-def _macro_extent(text: str, start: int) -> int:
-    """End of the macro invocation at `start`, arguments included, as pylatexenc reads it."""
-    try:
-        walker = latexwalker.LatexWalker(text[start : start + 400], tolerant_parsing=True)
-        nodes, _pos, _len = walker.get_latex_nodes(pos=0, read_max_nodes=1)
-        if nodes:
-            return start + max(nodes[0].pos + nodes[0].len, 1)
-    except (Exception, RecursionError):
-        pass
-    return start + 1
+def _macro_extent(text: str, start: int) -> int | None:
+    """End of the macro invocation at `start`, arguments included, as pylatexenc reads it;
+    None when pylatexenc cannot read it within its budget (see ``parse_budget_ok``)."""
+    window = text[start : start + _EXTENT_WINDOW]
+    if not parse_budget_ok(window):
+        return None
+    for tolerant in (False, True):
+        if tolerant and not _tolerant_ok(window):
+            return None
+        try:
+            walker = latexwalker.LatexWalker(window, tolerant_parsing=tolerant)
+            nodes, _pos, _len = walker.get_latex_nodes(pos=0, read_max_nodes=1)
+        except (Exception, RecursionError):
+            continue
+        return start + max(nodes[0].pos + nodes[0].len, 1) if nodes else start + 1
+    return None
 
 
 def _plain(chunk: str) -> str:
@@ -284,12 +365,15 @@ def convert_macro_at(text: str, start: int, depth: int = 0) -> tuple[str, int]:
     if name is None:
         if symbol in _ACCENTS and after < len(text):
             end = _macro_extent(text, start)
+            if end is None:  # past the parser's budget: the letter without its accent
+                return "", after
             return _convert_island(text[start:end]), end
         return _SIMPLE_ESCAPES.get(symbol, symbol), after
     if name in _OVERRIDES:
         return _OVERRIDES[name], _skip_empty_group(text, after)
     if name in _DROP_WITH_ARGS:
-        return "", _macro_extent(text, start)
+        end = _macro_extent(text, start)
+        return "", brace_groups(text, after, 1)[1] if end is None else end
     if name in ("url", "href"):
         # Text only: the link itself is the span parser's business.
         groups, end = brace_groups(text, after, 2 if name == "href" else 1)
@@ -311,6 +395,8 @@ def convert_macro_at(text: str, start: int, depth: int = 0) -> tuple[str, int]:
     if _arguments_missing(text, after, argspec):
         return name, after  # "\frac and": not a/n + "d"; "here \frac" at the end: not "%s/%s"
     end = _macro_extent(text, start)
+    if end is None:  # past the parser's budget: the arguments are read as text, the name dropped
+        return "", after
     return _convert_island(text[start:end]), end
 
 

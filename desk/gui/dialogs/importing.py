@@ -44,7 +44,8 @@ def summary_text(report: ImportReport) -> str:
     lines = import_summary(report, review="Paper → Review duplicates (Ctrl+Shift+D)")
     if report.errors:
         lines.append("")
-        lines.append(f"Skipped {count(len(report.errors), 'file', 'files')}:")
+        skipped = report.skipped_files
+        lines.append(f"Skipped {count(skipped, 'file', 'files')}:" if skipped else "Skipped in the files:")
         lines.extend(f"• {Path(e.file).name}: {e.error}" for e in report.errors)
     return "\n".join(lines)
 
