@@ -8,7 +8,7 @@ sentences, or its first and last sentence (up to 40 % of the text), paired with 
 with each of its copies ("/copy": a truncated copy is then mostly the shared part); papers
 sharing a boilerplate template. New text comes from a word chain trained on the seeds (same
 topic, same phrases). ``synthetic=N`` adds N chain-made abstracts with their own variants.
-Deterministic for a given ``seed``. Used by ``tests/core/test_dedup_set.py`` and ``dedup_bench.py``.
+Deterministic for a given ``seed``. Used by ``tests/core/dedup/test_dedup_set.py`` and ``dedup_bench.py``.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The sentence encoder costs ~40 ms a paper to build: off for the suite, on where its own tests
-# (tests/core/test_semantic_encoder.py) turn it on.
+# (tests/core/semantic/test_semantic_encoder.py) turn it on.
 os.environ.setdefault("DESK_SENTENCE_ENCODER", "0")
 # The key desk signs its index with lives outside every library: one for the whole test run
 # (the command-line processes the tests start inherit it), never the user's own.

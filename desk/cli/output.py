@@ -85,7 +85,7 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
 
 def emit_list_json(papers: Iterable[bytes]) -> None:
     """`desk list --json` from QuickLibrary.list_json (each paper's object as UTF-8 JSON): the very
-    text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}`` (tests/core/test_quick.py
+    text ``emit_json`` prints for ``{"papers": [summary_json(p), ...]}`` (tests/core/library/test_quick.py
     compares the bytes). Written once every paper is read: a read failing halfway prints no half
     object on stdout. To a UTF-8 stdout the bytes go straight to its buffer (one copy of them
     joined, no str of them made); to a stream without one (in memory) as text."""

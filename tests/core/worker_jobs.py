@@ -1,4 +1,4 @@
-"""Jobs for tests/core/test_workers.py that a spawned worker imports by name (tests/core is on
+"""Jobs for tests/core/runtime/test_workers.py that a spawned worker imports by name (tests/core is on
 the path the pool hands its workers)."""
 
 from __future__ import annotations

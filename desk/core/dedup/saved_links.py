@@ -5,7 +5,7 @@ arrays and its LSH band keys: at a million papers ~2.5 GB in the process, for a 
 only wants to say how many groups there are. The groups depend on the verified links, the
 papers' cleanup fingerprints and which papers are still in the library, so when the library
 holds no paper the index has not hashed and no text waits to be verified, those few arrays
-give the same groups as the whole index (tests/core/test_saved_links.py compares both).
+give the same groups as the whole index (tests/core/dedup/test_saved_links.py compares both).
 """
 
 from __future__ import annotations

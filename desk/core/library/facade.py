@@ -201,7 +201,7 @@ class Library(Workflow, Discovery):
 
         Read with plain SQL on the session's own connection, inside its transaction: every
         search's page of 50 rows goes through here, and building ORM objects for them cost
-        a sixth of a search at 10k (the records are the same; tests/core/test_quick.py).
+        a sixth of a search at 10k (the records are the same; tests/core/library/test_quick.py).
         """
         with self.db.reading() as session:
             raw = session.connection().connection.driver_connection

@@ -7,7 +7,7 @@ schema version and the index's signed stamp says it agrees with the database
 (``desk.core.search.freshness``); otherwise None, and the command opens the whole ``Library``, which
 migrates, repairs and checks as always. Everything is read in one transaction.
 
-The answers are the ``Library``'s, record for record (tests/core/test_quick.py compares them);
+The answers are the ``Library``'s, record for record (tests/core/library/test_quick.py compares them);
 writes always go through ``Library`` and the typed models.
 """
 
@@ -197,7 +197,7 @@ class QuickLibrary:
     def list_json(self, *, starred: bool = False) -> Iterator[bytes]:
         """Each paper's object of `desk list --json`, in id order, as the UTF-8 of its JSON text:
         the text ``json.dumps(summary_json(p), ensure_ascii=False)`` gives for ``list_papers``'
-        records (tests/core/test_quick.py compares the bytes). Read from ``paper_listing``, where
+        records (tests/core/library/test_quick.py compares the bytes). Read from ``paper_listing``, where
         the database's triggers keep every paper's object as SQLite writes it (``listing.LIST_JSON``,
         schema step 8): at 100k papers, reading them is ~45 ms where writing them was ~265.
         Bytes (a BLOB): 30 MB that are neither decoded into strings here nor encoded again on

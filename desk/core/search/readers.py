@@ -10,7 +10,7 @@ the reader and keeps a segment's old deletions (index.py says so where it avoids
 :func:`reopen` keeps an open segment reader when the newest table of contents lists that very
 segment (its id) with the same deleted documents (a reader reads its deletions from the segment
 object it was opened with), and opens the others; the readers of segments gone or changed are
-handed back to be closed. tests/core/test_search_readers.py compares every answer with a fresh
+handed back to be closed. tests/core/search/test_search_readers.py compares every answer with a fresh
 reader's after edits, deletions and merges.
 """
 

@@ -15,7 +15,7 @@ The merge copies postings as they are, a term at a time from every source in tur
 merge of the sources' sorted term tables, so memory holds one term's postings, not the whole
 segment's), and each document's stored fields, lengths and columns through Whoosh's own
 ``write_per_doc``: the result reads as Whoosh's own merge (``add_reader``) writes it
-(``tests/core/test_segment_merge.py`` compares them term by term), in a fraction of its time.
+(``tests/core/search/test_segment_merge.py`` compares them term by term), in a fraction of its time.
 Whoosh internals are used as in ``writer.py``: only when ``whoosh_internals.fast()``.
 """
 

@@ -9,7 +9,7 @@ cost ~10 ms of every one-shot `desk search`, a million ~100 ms of the window's f
 :func:`prime` opens the column of a segment with the same reading and the sum done by
 ``itertools.accumulate``, and leaves it where Whoosh's reader looks for it
 (``W3PerDocReader._cached_reader``): ``stored_fields`` then reads as always.
-tests/core/test_stored_column.py compares offsets, lengths and every document with Whoosh's.
+tests/core/search/test_stored_column.py compares offsets, lengths and every document with Whoosh's.
 """
 
 from __future__ import annotations

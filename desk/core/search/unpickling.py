@@ -7,7 +7,7 @@ synced, unpacked from an archive) would run code as soon as desk opened it. desk
 (``manifest.py``) refuses an index it did not sign before Whoosh reads a byte of it; this is
 the second wall behind it: every pickle Whoosh (and desk's own fast paths) read goes through
 :func:`loads`, whose ``find_class`` knows only :data:`ALLOWED` — what an index desk writes
-names (found by recording a real index's pickles; ``tests/core/test_index_trust.py`` checks
+names (found by recording a real index's pickles; ``tests/core/search/test_index_trust.py`` checks
 the list against one). Anything else is an ``UnpicklingError``: the index reads as damaged
 and is rebuilt from the database.
 

@@ -25,7 +25,7 @@ class Rows(Protocol):
     def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
 
 
-#: Every character str.strip() takes for white space (tests/core/test_quick.py reads every code
+#: Every character str.strip() takes for white space (tests/core/library/test_quick.py reads every code
 #: point: written out, not computed, which took 1 ms of every command); a note of only these is no
 #: note (PaperSummary.has_note: ``bool(note.strip())``).
 WHITE_SPACE = (

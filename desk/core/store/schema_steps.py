@@ -4,7 +4,7 @@ A step never reads today's models: its DDL is the SQL that version created, so a
 upgrading from any earlier version ends with the same tables as a new one, and a later
 ``ALTER TABLE`` step meets the shape it expects. A new version appends a step here and to
 ``desk.core.store.migrations.MIGRATIONS``; the models in ``models.py`` must then match the result
-(``tests/core/test_migrations.py`` compares them).
+(``tests/core/store/test_migrations.py`` compares them).
 """
 
 from __future__ import annotations

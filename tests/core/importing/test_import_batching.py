@@ -21,7 +21,7 @@ from desk.core.reader import read_list_file
 from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search.schema import INDEX_NAME
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 
 
 def seed_abstracts() -> list[str]:

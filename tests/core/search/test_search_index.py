@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from desk.core.search import IndexDoc, SearchIndex, SearchResult
 from desk.core.search.snippets import stem_word
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 
 CRAFTED = [
     # id, title, short name, abstract

@@ -21,7 +21,7 @@ def _schema(path: Path) -> set[tuple[str, str, str]]:
 
 # Made by main at e637bf5 (schema 3): one seed list imported, papers 1-3 starred, 2 and 4 read,
 # a note on 3, 4 retitled, 6 merged into 5, 7 and 8 said not to be duplicates (sqlite3 .dump).
-V3_DUMP = Path(__file__).parent / "data" / "library-v3.sql"
+V3_DUMP = Path(__file__).resolve().parents[1] / "data" / "library-v3.sql"
 
 
 def _v3_library(path: Path) -> Path:

@@ -25,7 +25,7 @@ from desk.core.library.quick import QuickLibrary
 from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search import freshness
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"
 TIMES = {"created_at", "updated_at", "added_at"}
 TABLES = ("paper", "history_step", "tag", "paper_tag", "index_queue")

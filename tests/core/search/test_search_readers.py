@@ -15,7 +15,7 @@ import pytest
 from desk.core.search import IndexDoc, SearchIndex
 from desk.core.search.segment_upkeep import TINY_SEGMENT
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT.parent / "shared" / "dev-corpus" / "cvpr2023.txt"
 QUERIES = ("diffusion model", "note:zebra", "note:okapi OR title:okapi", "segmentation -video", "trans*", "")
 

@@ -13,7 +13,7 @@ from desk.core.text.acronyms import GENERIC
 from desk.core.text.sentences import split_sentences
 from desk.core.text.titles import fit_title, gerund
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 
 
 def seed_abstracts() -> dict[tuple[str, int], str]:

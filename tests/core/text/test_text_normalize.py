@@ -10,7 +10,7 @@ import pytest
 from desk.core.search.schema import stem_analyzer
 from desk.core.text import dedup_key, readable_text, stem_word
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 
 
 def seed_paragraphs() -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from desk.core.dedup import NearDuplicateIndex
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+BENCH = Path(__file__).resolve().parents[3] / "bench"
 
 
 def _load_set() -> ModuleType:

@@ -120,7 +120,7 @@ def tiny_disk(where: Path, size: str = "700k") -> Iterator[Path]:
 
 
 def test_a_full_disk_is_said_as_such_and_keeps_what_was_imported(tmp_path: Path, seeds_dir: Path) -> None:
-    corpus = Path(__file__).resolve().parents[2] / ".." / "shared" / "dev-corpus" / "cvpr2023.txt"
+    corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "dev-corpus" / "cvpr2023.txt"
     lists = tmp_path / "lists"
     lists.mkdir()
     for f in sorted(seeds_dir.glob("*.txt")):

@@ -20,7 +20,7 @@ from desk.core.runtime.processes import WorkerPool
 from desk.core.search import IndexDoc, SearchIndex, SearchResult, whoosh_internals
 from desk.core.search.whoosh_internals import VERIFIED_VERSION, check, fast
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SEEDS = ROOT / "seeds"
 
 QUERIES = [

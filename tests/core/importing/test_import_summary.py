@@ -26,7 +26,7 @@ def test_a_skipped_file_is_not_counted_as_imported() -> None:
 
 
 def test_desk_import_says_near_duplicates_and_no_file_s(capsys, seeded_dir: Path, tmp_path: Path) -> None:
-    with (Path(__file__).resolve().parents[2] / "seeds").glob("*.txt").__next__().open(encoding="utf-8") as f:
+    with (Path(__file__).resolve().parents[3] / "seeds").glob("*.txt").__next__().open(encoding="utf-8") as f:
         paragraphs = [p for p in f.read().split("\n\n") if p.strip()]
     edited = paragraphs[1].replace(" the ", " a ", 3) + " We also release the code."
     near = tmp_path / "edited.txt"
