@@ -124,11 +124,12 @@ def set_text(writer: QuickLibrary, paper_id: int, field: str, value: str | None)
     return True
 
 
-def _carrying(conn: sqlite3.Connection, tag_id: int, ids: Sequence[int]) -> set[int]:
-    found: set[int] = set()
+def _carrying(conn: sqlite3.Connection, tag_id: int, ids: Sequence[int]) -> dict[int, int]:
+    """The papers carrying the tag, each with its place in the tag's order (tags.places)."""
+    found: dict[int, int] = {}
     for chunk in _chunks(ids):
-        sql = f"SELECT paper_id FROM paper_tag WHERE tag_id = ? AND paper_id IN ({_marks(chunk)})"
-        found.update(r[0] for r in conn.execute(sql, [tag_id, *chunk]))
+        sql = f"SELECT paper_id, position FROM paper_tag WHERE tag_id = ? AND paper_id IN ({_marks(chunk)})"
+        found.update((r[0], r[1]) for r in conn.execute(sql, [tag_id, *chunk]))
     return found
 
 
@@ -141,6 +142,7 @@ def set_tag(writer: QuickLibrary, ids: Sequence[int], name: str, add: bool) -> T
     row = conn.execute('SELECT id, name FROM tag WHERE tag."key" = ?', (key,)).fetchone()
     shown = row[1] if row is not None else normalize_name(name)
     wanted = list(dict.fromkeys(ids))
+    places: dict[int, int] = {}  # each changed paper's place in the tag's order, for the undo step
     if add:
         _require(conn, wanted)
         if row is None:
@@ -157,16 +159,17 @@ def set_tag(writer: QuickLibrary, ids: Sequence[int], name: str, add: bool) -> T
             ]
             start = (last or 0) + 1
             added = now()
+            places = {i: start + n for n, i in enumerate(done)}
             conn.executemany(
                 "INSERT INTO paper_tag (paper_id, tag_id, position, added_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT DO NOTHING",
-                [(i, row[0], start + n, added) for n, i in enumerate(done)],
+                [(i, row[0], places[i], added) for i in done],
             )
     else:
         if row is None:
             return TagChange(shown, (), ())
-        had = _carrying(conn, row[0], wanted)
-        done = [i for i in wanted if i in had]
+        places = _carrying(conn, row[0], wanted)  # where each was: an undo puts it back there
+        done = [i for i in wanted if i in places]
         for chunk in _chunks(done):
             where = f"paper_tag.tag_id = ? AND paper_tag.paper_id IN ({_marks(chunk)})"
             sql = f"DELETE FROM paper_tag WHERE {where}"
@@ -174,5 +177,5 @@ def set_tag(writer: QuickLibrary, ids: Sequence[int], name: str, add: bool) -> T
     if done:
         what = f"{len(done)} papers" if len(done) != 1 else f"paper {done[0]}"
         label = f"{'Tag' if add else 'Untag'} {what} “{shown}”"
-        record(conn, "tags", label, {"changes": [[i, shown, add] for i in done]})
+        record(conn, "tags", label, {"changes": [[i, shown, add, places[i]] for i in done]})
     return TagChange(shown, tuple(done) if add else (), () if add else tuple(done))

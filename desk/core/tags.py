@@ -95,6 +95,64 @@ def all_carry(session: Session, ids: Sequence[int], name: str) -> bool:
     return tag is not None and bool(wanted) and _carrying(session, tag.id, wanted) == set(wanted)
 
 
+def placed(session: Session, ids: Iterable[int]) -> dict[int, list[list[object]]]:
+    """Each paper's tags with its place in each: ``[name, position]``, in the order the tags were
+    created (papers without tags left out); ``put_back`` gives a paper them again where it was."""
+    wanted = list(ids)
+    out: dict[int, list[list[object]]] = {}
+    for start in range(0, len(wanted), CHUNK):
+        stmt = (
+            select(PaperTag.paper_id, Tag.name, PaperTag.position)
+            .join(Tag, Tag.id == PaperTag.tag_id)
+            .where(PaperTag.paper_id.in_(wanted[start : start + CHUNK]))
+            .order_by(Tag.id)
+        )
+        for paper_id, name, position in session.execute(stmt):
+            out.setdefault(paper_id, []).append([name, position])
+    return out
+
+
+def places(session: Session, ids: Sequence[int], name: str) -> dict[int, int]:
+    """Each paper's place in the tag's order (papers without the tag left out)."""
+    tag = find(session, name)
+    if tag is None:
+        return {}
+    found: dict[int, int] = {}
+    wanted = list(ids)
+    for start in range(0, len(wanted), CHUNK):
+        stmt = select(PaperTag.paper_id, PaperTag.position).where(
+            PaperTag.tag_id == tag.id, PaperTag.paper_id.in_(wanted[start : start + CHUNK])
+        )
+        found.update((i, p) for i, p in session.execute(stmt))
+    return found
+
+
+def put_back(session: Session, name: str, placed: Sequence[tuple[int, int | None]]) -> list[int]:
+    """Give papers a tag again, each at the place it had in the tag's order (a reading list keeps
+    its order), or last when that place is taken since or unknown; returns those that did not
+    have it. Raises PaperNotFound for an id that does not exist (nothing changes)."""
+    wanted = list(dict.fromkeys(i for i, _ in placed))
+    _require(session, wanted)
+    tag = _get_or_create(session, name)
+    have = _carrying(session, tag.id, wanted)
+    taken = set(session.scalars(select(PaperTag.position).where(PaperTag.tag_id == tag.id)))
+    last = max(taken, default=0)
+    rows = []
+    for paper_id, position in placed:
+        if paper_id in have:
+            continue
+        have.add(paper_id)
+        if position is None or position in taken:
+            last += 1
+            position = last
+        taken.add(position)
+        last = max(last, position)
+        rows.append({"paper_id": paper_id, "tag_id": tag.id, "position": position})
+    if rows:
+        session.execute(sqlite_insert(PaperTag).on_conflict_do_nothing(), rows)
+    return [r["paper_id"] for r in rows]
+
+
 def display_name(session: Session, name: str) -> str:
     """The tag's name as first typed, or the normalised name when there is no such tag yet."""
     tag = find(session, name)

@@ -53,11 +53,17 @@ class Workflow:
             shown = tagging.display_name(session, name)
             if add is None:  # a toggle: off when every one of them has it, else on for all
                 add = not tagging.all_carry(session, ids, name)
-            done = tagging.add(session, ids, name) if add else tagging.remove(session, ids, name)
+            if add:
+                done = tagging.add(session, ids, name)
+                places = tagging.places(session, done, name)
+            else:  # where each was in the tag's order: an undo puts it back there
+                places = tagging.places(session, ids, name)
+                done = tagging.remove(session, ids, name)
             if done:
                 what = f"{len(done)} papers" if len(done) != 1 else f"paper {done[0]}"
                 label = f"{'Tag' if add else 'Untag'} {what} “{shown}”"
-                history.record(session, "tags", label, {"changes": [[i, shown, add] for i in done]})
+                changes = [[i, shown, add, places[i]] for i in done]
+                history.record(session, "tags", label, {"changes": changes})
         return TagChange(shown, tuple(done) if add else (), () if add else tuple(done))
 
     def tag(self, ids: Sequence[int], name: str) -> TagChange:
