@@ -5,11 +5,18 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+# The test folders mirror desk's packages; their shared helpers (dev_texts, semantic_corpus, one
+# test module's writers used by another) are imported by name from wherever a test sits.
+for _folder in sorted({p.parent for p in Path(__file__).parent.rglob("*.py")}):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The sentence encoder costs ~40 ms a paper to build: off for the suite, on where its own tests

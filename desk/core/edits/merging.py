@@ -84,11 +84,22 @@ def _contribution(snapshot: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def merge(session: Session, keep_id: int, other_ids: Sequence[int]) -> int:
+def merge(
+    session: Session,
+    keep_id: int,
+    other_ids: Sequence[int],
+    *,
+    record_id: int | None = None,
+    extra: dict[str, Any] | None = None,
+) -> int:
     """Fold other papers into keep: sources kept, star/read OR-ed, notes joined, keep's title kept.
 
     The merge record holds the papers as they were and what the merge gave the kept paper
     (``_contribution``), so unmerge() takes back exactly that and nothing edited since.
+    ``record_id``: the id of the record to write, when it is free: a merge made again (an
+    undone unmerge, a redo) keeps the id every undo step that names it knows it by.
+    ``extra``: what the caller needs besides to take the merge back (``desk.core.edits.undo``: tags),
+    kept in the record with the rest, so that every step naming the record reads the same.
     """
     others = list(dict.fromkeys(i for i in other_ids if i != keep_id))
     if not others:
@@ -102,13 +113,15 @@ def merge(session: Session, keep_id: int, other_ids: Sequence[int]) -> int:
     }
     for data in snapshot["others"]:
         data["aliases"] = list(session.scalars(select(KeyAlias.key).where(KeyAlias.paper_id == data["id"])))
+        # The paper's row goes, and its "not a duplicate" pairs with it (ON DELETE CASCADE).
+        data["distinct"] = sorted(_partners(session, data["id"]))
     snapshot["contribution"] = _contribution({**snapshot, "format": 1})
-    record = MergeRecord(
-        keep_id=keep_id, merged_ids=",".join(map(str, others)), snapshot=json.dumps(snapshot)
-    )
+    snapshot.update(extra or {})
+    if record_id is not None and session.get(MergeRecord, record_id) is not None:
+        record_id = None  # taken (never by the merge it names while history is linear): a new one
+    record = MergeRecord(id=record_id, keep_id=keep_id, merged_ids=",".join(map(str, others)), snapshot="")
     session.add(record)
     session.flush()
-    taken = {(s.file, s.index) for s in keep.sources}
     notes = [keep.note]
     for oid in others:
         other = papers[oid]
@@ -117,38 +130,114 @@ def merge(session: Session, keep_id: int, other_ids: Sequence[int]) -> int:
         keep.user_title = keep.user_title or other.user_title
         keep.short_name = keep.short_name or other.short_name
         notes.append(other.note)
+    keep.note = merged_note(notes)
+    # What the kept paper holds after: an undo finding it still so puts back what it held before.
+    snapshot["keep_after"] = kept_fields(keep)
+    record.snapshot = json.dumps(snapshot)
+    _fold(session, keep, [papers[i] for i in others], record.id)
+    return record.id
+
+
+KEPT_FIELDS = ("starred", "read", "note", "user_title", "short_name")
+"""The kept paper's fields a merge changes (and an unmerge gives back)."""
+
+
+def kept_fields(paper: Paper) -> dict[str, Any]:
+    """The values of a paper's KEPT_FIELDS."""
+    return {f: getattr(paper, f) for f in KEPT_FIELDS}
+
+
+def set_kept_fields(paper: Paper, found: dict[str, Any], values: dict[str, Any]) -> None:
+    """Give each of KEPT_FIELDS its value in ``values`` where it still holds its value in
+    ``found`` (what a step left): a field a later change touched stays as that change left it."""
+    for field in KEPT_FIELDS:
+        if field in found and field in values and getattr(paper, field) == found[field]:
+            setattr(paper, field, values[field])
+
+
+def _fold(session: Session, keep: Paper, others: Sequence[Paper], record_id: int) -> None:
+    """The rows of a merge: the others' sources (those keep has not) and aliases go to keep,
+    their keys become aliases of keep, and their rows go; queued for the index."""
+    taken = {(s.file, s.index) for s in keep.sources}
+    for other in others:
         for src in list(other.sources):
             if (src.file, src.index) in taken:
                 continue
             taken.add((src.file, src.index))
             session.add(
                 Source(
-                    paper_id=keep_id,
+                    paper_id=keep.id,
                     file=src.file,
                     index=src.index,
                     collection=src.collection,
                     import_id=src.import_id,
                 )
             )
-        session.execute(table_of(KeyAlias).update().where(KeyAlias.paper_id == oid).values(paper_id=keep_id))
-        session.add(KeyAlias(key=other.key, paper_id=keep_id, merge_id=record.id))
+        session.execute(
+            table_of(KeyAlias).update().where(KeyAlias.paper_id == other.id).values(paper_id=keep.id)
+        )
+        session.add(KeyAlias(key=other.key, paper_id=keep.id, merge_id=record_id))
         session.delete(other)
-    keep.note = merged_note(notes)
     keep.touch()
     session.flush()
-    queue(session, [keep_id, *others])
-    return record.id
+    queue(session, [keep.id, *(o.id for o in others)])
+
+
+def saved_record(rec: MergeRecord) -> dict[str, Any]:
+    """A merge record as plain values, for ``merge_again``."""
+    return {
+        "id": rec.id,
+        "keep_id": rec.keep_id,
+        "merged_ids": rec.merged_ids,
+        "snapshot": rec.snapshot,
+        "created_at": rec.created_at.isoformat(),
+    }
+
+
+def merge_again(session: Session, saved: dict[str, Any]) -> bool:
+    """Make a merge an unmerge took back again, as it was: the same record (its id, what it
+    holds of the papers before it), the others' rows folded into the kept paper; the kept
+    paper's fields are the caller's (``set_kept_fields``). False, changing nothing, when one of
+    the papers is gone or the record's id is taken."""
+    others = [int(x) for x in saved["merged_ids"].split(",") if x]
+    papers = load_papers(session, [saved["keep_id"], *others])
+    if len(papers) != 1 + len(others) or session.get(MergeRecord, saved["id"]) is not None:
+        return False
+    record = MergeRecord(
+        id=saved["id"],
+        keep_id=saved["keep_id"],
+        merged_ids=saved["merged_ids"],
+        snapshot=saved["snapshot"],
+        created_at=datetime.fromisoformat(saved["created_at"]),
+    )
+    session.add(record)
+    session.flush()
+    _fold(session, papers[saved["keep_id"]], [papers[i] for i in others], record.id)
+    return True
+
+
+def _partners(session: Session, paper_id: int) -> set[int]:
+    """The papers a user said ``paper_id`` is not a duplicate of."""
+    mine = (DistinctPair.a == paper_id) | (DistinctPair.b == paper_id)
+    pairs = session.execute(select(DistinctPair.a, DistinctPair.b).where(mine))
+    return {b if a == paper_id else a for a, b in pairs}
 
 
 def _records(session: Session) -> list[MergeRecord]:
     return list(session.scalars(select(MergeRecord).order_by(MergeRecord.id.desc())))
 
 
-def _record_for(session: Session, paper_id: int) -> MergeRecord:
+def record_of(session: Session, paper_id: int) -> MergeRecord | None:
+    """The latest merge paper_id took part in (kept or merged away), or None."""
     for rec in _records(session):
         if rec.keep_id == paper_id or str(paper_id) in rec.merged_ids.split(","):
             return rec
-    raise DeskError(f"paper {paper_id} is not part of a merge that can be undone")
+    return None
+
+
+def merged_away(rec: MergeRecord) -> list[int]:
+    """The ids a merge record folded into its kept paper, in the order merged."""
+    return [int(x) for x in rec.merged_ids.split(",") if x]
 
 
 def _restore_fields(paper: Paper, data: dict[str, Any]) -> None:
@@ -170,14 +259,18 @@ def _without_part(note: str, part: str) -> str:
     return note
 
 
-def _take_back(session: Session, keep: Paper, rec: MergeRecord, given: dict[str, Any]) -> None:
-    """Take from ``keep`` what merge ``rec`` gave it; edits made since, and what other merges
-    still in place gave it, stay."""
+def _remove_sources(session: Session, keep: Paper, given: dict[str, Any]) -> None:
     mine = {(f, i) for f, i in given["sources"]}
     for src in list(keep.sources):
         if (src.file, src.index) in mine:
             keep.sources.remove(src)
             session.delete(src)
+
+
+def _take_back(session: Session, keep: Paper, rec: MergeRecord, given: dict[str, Any]) -> None:
+    """Take from ``keep`` what merge ``rec`` gave it; edits made since, and what other merges
+    still in place gave it, stay."""
+    _remove_sources(session, keep, given)
     if keep.note == given["note_after"]:
         keep.note = json.loads(rec.snapshot)["keep"]["note"]
     else:
@@ -214,15 +307,27 @@ def unmerge(session: Session, paper_id: int) -> list[int]:
     stars and titles set since stay, and other merges into the same paper stay whole: merges
     can be undone in any order.
     """
-    rec = _record_for(session, paper_id)
+    rec = record_of(session, paper_id)
+    if rec is None:
+        raise DeskError(f"paper {paper_id} is not part of a merge that can be undone")
+    return unmerge_record(session, rec)
+
+
+def unmerge_record(session: Session, rec: MergeRecord, exact: bool = False) -> list[int]:
+    """Undo one merge (unmerge's work, for a record already found); returns the ids brought back.
+
+    ``exact`` (an undo of the step that made the merge: nothing since it is in place): the kept
+    paper's fields go back to what they were before it where they are still as it left them,
+    rather than losing only what it gave them (a record from an older desk has no "after").
+    """
     snap = json.loads(rec.snapshot)
     found = load_papers(session, [rec.keep_id])
     if rec.keep_id not in found:
         home = _home_of(session, rec.keep_id)
         where = f"merged into paper {home}" if home is not None else "removed"
         raise DeskError(
-            f"paper {rec.keep_id}, which paper {paper_id} was merged into, has since been {where}: "
-            f"unmerge {rec.keep_id} first"
+            f"paper {rec.keep_id}, which paper {merged_away(rec)[0]} was merged into, has since been "
+            f"{where}: unmerge {rec.keep_id} first"
         )
     keep = found[rec.keep_id]
     given = _contribution(snap)
@@ -251,7 +356,16 @@ def unmerge(session: Session, paper_id: int) -> list[int]:
             .values(paper_id=other.id)
         )
         restored.append(other.id)
-    _take_back(session, keep, rec, given)
+    for data in snap["others"]:
+        for partner in data.get("distinct", []):
+            lo, hi = sorted((data["id"], partner))
+            if session.get(DistinctPair, (lo, hi)) is None and load_papers(session, [partner]):
+                session.add(DistinctPair(a=lo, b=hi))
+    if exact and "keep_after" in snap:
+        _remove_sources(session, keep, given)
+        set_kept_fields(keep, snap["keep_after"], snap["keep"])
+    else:
+        _take_back(session, keep, rec, given)
     keep.touch()
     session.delete(rec)
     session.flush()

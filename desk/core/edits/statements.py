@@ -37,6 +37,7 @@ class TagEdit:
     name: str
     added: bool
     changed: tuple[int, ...]
+    places: dict[int, int]  # each changed paper's place in the tag's order (an undo puts it back)
 
 
 def now() -> str:
@@ -104,7 +105,7 @@ def field_step(changes: Sequence[Change], field: str, value: object) -> tuple[st
 
 def tag_step(edit: TagEdit) -> tuple[str, str, dict[str, Any]]:
     """The undo step of a tag edit that changed papers: (kind, label, payload)."""
-    changes = [[i, edit.name, edit.added] for i in edit.changed]
+    changes = [[i, edit.name, edit.added, edit.places[i]] for i in edit.changed]
     return "tags", tag_label(edit.name, edit.added, edit.changed), {"changes": changes}
 
 
@@ -162,12 +163,67 @@ def queue_for_index(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
     )
 
 
-def _carrying(conn: sqlite3.Connection, tag_id: int, ids: Sequence[int]) -> set[int]:
-    found: set[int] = set()
+def _carrying(conn: sqlite3.Connection, tag_id: int, ids: Sequence[int]) -> dict[int, int]:
+    """The papers carrying the tag, each with its place in the tag's order."""
+    found: dict[int, int] = {}
     for chunk in _chunks(ids):
-        sql = f"SELECT paper_id FROM paper_tag WHERE tag_id = ? AND paper_id IN ({_marks(chunk)})"
-        found.update(r[0] for r in conn.execute(sql, [tag_id, *chunk]))
+        sql = f"SELECT paper_id, position FROM paper_tag WHERE tag_id = ? AND paper_id IN ({_marks(chunk)})"
+        found.update((r[0], r[1]) for r in conn.execute(sql, [tag_id, *chunk]))
     return found
+
+
+def _tag_row(conn: sqlite3.Connection, name: str) -> tuple[int, str] | None:
+    row = conn.execute('SELECT id, name FROM tag WHERE tag."key" = ?', (tag_key(name),)).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def _made_tag(conn: sqlite3.Connection, name: str) -> tuple[int, str]:
+    """The tag with this name (any case), made when new."""
+    row = _tag_row(conn, name)
+    if row is None:
+        shown = normalize_name(name)
+        sql = 'INSERT INTO tag (name, "key", created_at) VALUES (?, ?, ?)'
+        cur = conn.execute(sql, (shown, tag_key(name), now()))
+        row = (int(cur.lastrowid or 0), shown)
+    return row
+
+
+def places(conn: sqlite3.Connection, ids: Sequence[int], name: str) -> dict[int, int]:
+    """Each paper's place in the tag's order (papers without the tag left out)."""
+    row = _tag_row(conn, name)
+    return {} if row is None else _carrying(conn, row[0], list(ids))
+
+
+def put_tag_back(conn: sqlite3.Connection, name: str, placed: Sequence[tuple[int, int | None]]) -> list[int]:
+    """Give papers a tag again, each at the place it had in the tag's order, or last when that
+    place is taken since or unknown; returns those that did not have it (undo's half of set_tag).
+
+    Raises PaperNotFound for an id that does not exist (nothing changes).
+    """
+    wanted = list(dict.fromkeys(i for i, _ in placed))
+    require(conn, wanted)
+    tag_id, _shown = _made_tag(conn, name)
+    have = set(_carrying(conn, tag_id, wanted))
+    taken = {r[0] for r in conn.execute("SELECT position FROM paper_tag WHERE tag_id = ?", (tag_id,))}
+    last = max(taken, default=0)
+    rows: list[tuple[int, int, int, str]] = []
+    stamp = now()
+    for paper_id, position in placed:
+        if paper_id in have:
+            continue
+        have.add(paper_id)
+        if position is None or position in taken:
+            last += 1
+            position = last
+        taken.add(position)
+        last = max(last, position)
+        rows.append((paper_id, tag_id, position, stamp))
+    conn.executemany(
+        "INSERT INTO paper_tag (paper_id, tag_id, position, added_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
+        rows,
+    )
+    return [r[0] for r in rows]
 
 
 def set_tag(conn: sqlite3.Connection, ids: Sequence[int], name: str, add: bool | None) -> TagEdit:
@@ -176,36 +232,35 @@ def set_tag(conn: sqlite3.Connection, ids: Sequence[int], name: str, add: bool |
 
     Raises DeskError for an empty name, PaperNotFound for an unknown id (nothing changes).
     """
-    key = tag_key(name)
-    row = conn.execute('SELECT id, name FROM tag WHERE tag."key" = ?', (key,)).fetchone()
+    tag_key(name)  # DeskError for an empty name, before anything is read
+    row = _tag_row(conn, name)
     shown: str = row[1] if row is not None else normalize_name(name)
     wanted = list(dict.fromkeys(ids))
     if add is None:
-        add = not (row is not None and bool(wanted) and _carrying(conn, row[0], wanted) == set(wanted))
+        add = not (row is not None and bool(wanted) and set(_carrying(conn, row[0], wanted)) == set(wanted))
+    places: dict[int, int] = {}
     if add:
         require(conn, wanted)
-        if row is None:
-            sql = 'INSERT INTO tag (name, "key", created_at) VALUES (?, ?, ?)'
-            cur = conn.execute(sql, (shown, key, now()))
-            row = (int(cur.lastrowid or 0), shown)
+        row = _made_tag(conn, name)
         have = _carrying(conn, row[0], wanted)
         done = [i for i in wanted if i not in have]
         if done:
             sql = "SELECT max(position) FROM paper_tag WHERE tag_id = ?"
             last = conn.execute(sql, (row[0],)).fetchone()[0]
             start, added = (last or 0) + 1, now()
+            places = {i: start + n for n, i in enumerate(done)}
             conn.executemany(
                 "INSERT INTO paper_tag (paper_id, tag_id, position, added_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT DO NOTHING",
-                [(i, row[0], start + n, added) for n, i in enumerate(done)],
+                [(i, row[0], places[i], added) for i in done],
             )
     elif row is None:
         done = []
     else:
-        had = _carrying(conn, row[0], wanted)
-        done = [i for i in wanted if i in had]
+        places = _carrying(conn, row[0], wanted)  # where each was: an undo puts it back there
+        done = [i for i in wanted if i in places]
         for chunk in _chunks(done):
             where = f"paper_tag.tag_id = ? AND paper_tag.paper_id IN ({_marks(chunk)})"
             sql = f"DELETE FROM paper_tag WHERE {where}"
             conn.execute(sql, [row[0], *chunk])
-    return TagEdit(shown, add, tuple(done))
+    return TagEdit(shown, add, tuple(done), {i: places[i] for i in done})

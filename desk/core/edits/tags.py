@@ -41,6 +41,41 @@ def remove(session: Session, ids: Sequence[int], name: str) -> list[int]:
     return list(statements.set_tag(raw_connection(session), ids, name, False).changed)
 
 
+def all_carry(session: Session, ids: Sequence[int], name: str) -> bool:
+    """True when every one of the papers already carries the tag (a toggle then removes it)."""
+    wanted = list(dict.fromkeys(ids))
+    return bool(wanted) and set(places(session, wanted, name)) == set(wanted)
+
+
+def placed(session: Session, ids: Iterable[int]) -> dict[int, list[list[object]]]:
+    """Each paper's tags with its place in each: ``[name, position]``, in the order the tags were
+    created (papers without tags left out); ``put_back`` gives a paper them again where it was."""
+    wanted = list(ids)
+    out: dict[int, list[list[object]]] = {}
+    for start in range(0, len(wanted), CHUNK):
+        stmt = (
+            select(PaperTag.paper_id, Tag.name, PaperTag.position)
+            .join(Tag, Tag.id == PaperTag.tag_id)
+            .where(PaperTag.paper_id.in_(wanted[start : start + CHUNK]))
+            .order_by(Tag.id)
+        )
+        for paper_id, name, position in session.execute(stmt):
+            out.setdefault(paper_id, []).append([name, position])
+    return out
+
+
+def places(session: Session, ids: Sequence[int], name: str) -> dict[int, int]:
+    """Each paper's place in the tag's order (papers without the tag left out)."""
+    return statements.places(raw_connection(session), ids, name)
+
+
+def put_back(session: Session, name: str, placed: Sequence[tuple[int, int | None]]) -> list[int]:
+    """Give papers a tag again, each at the place it had in the tag's order (a reading list keeps
+    its order), or last when that place is taken since or unknown; returns those that did not
+    have it. Raises PaperNotFound for an id that does not exist (nothing changes)."""
+    return statements.put_tag_back(raw_connection(session), name, placed)
+
+
 def tags_of(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, ...]]:
     """Each paper's tags, in the order the tags were created (papers without tags left out)."""
     wanted = list(ids)

@@ -8,6 +8,7 @@ change forgets what could be redone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,63 +41,146 @@ def _fields(session: Session, payload: dict[str, Any], backwards: bool) -> Appli
 
 
 def _tags(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
+    """A change is ``[paper_id, name, added, position]``: a tag given (or taken off) a paper
+    that had (or has) that place in the tag's order, put back there (older steps have no place)."""
     existing = set(load_papers(session, [c[0] for c in payload["changes"]]))
-    by_action: dict[tuple[str, bool], list[int]] = {}
+    by_action: dict[tuple[str, bool], list[tuple[int, int | None]]] = {}
     skipped = 0
-    for paper_id, name, added in payload["changes"]:
+    for paper_id, name, added, *place in payload["changes"]:
         if paper_id not in existing:
             skipped += 1
             continue
-        by_action.setdefault((name, added != backwards), []).append(paper_id)
+        by_action.setdefault((name, added != backwards), []).append((paper_id, place[0] if place else None))
     touched: list[int] = []
-    for (name, add), ids in by_action.items():
-        done = tags.add(session, ids, name) if add else tags.remove(session, ids, name)
+    for (name, add), placed in by_action.items():
+        ids = [i for i, _ in placed]
+        done = tags.put_back(session, name, placed) if add else tags.remove(session, ids, name)
         skipped += len(ids) - len(done)
         touched += done
     return Applied(touched, skipped)
 
 
-def merge_with_tags(session: Session, keep: int, others: list[int]) -> dict[str, Any]:
+def merge_with_tags(
+    session: Session, keep: int, others: list[int], record: int | None = None
+) -> dict[str, Any]:
     """Merge (merging.merge) and give the kept paper the others' tags; the step's payload.
 
-    A merged-away paper's tags would go with its row: they are kept in the payload, put back
-    on it by an unmerge, and the tags the kept paper gained are taken off it again.
+    A merged-away paper's tags would go with its row: the merge record keeps them (each with
+    its place in the tag's order), an unmerge puts them back on it, and the tags the kept
+    paper gained are taken off it again. ``record``: the id a step knows this merge by, kept
+    when the merge is made again (an undone unmerge, a redo), so that every step naming it
+    (a merge, a merge-all's part, an unmerge) still names it.
     """
-    carried = tags.tags_of(session, others)
-    record = merging.merge(session, keep, others)
-    gave: list[str] = []
-    for name in dict.fromkeys(n for names in carried.values() for n in names):
-        gave += [name] if tags.add(session, [keep], name) else []
-    return {"keep": keep, "others": others, "record": record, "tags": carried, "gave": gave}
+    carried = tags.placed(session, others)
+    names = dict.fromkeys(str(name) for held in carried.values() for name, _ in held)
+    gave = [name for name in names if not tags.all_carry(session, [keep], name)]
+    extra = {"tags": {str(i): held for i, held in carried.items()}, "gave": gave}
+    made = merging.merge(session, keep, others, record_id=record, extra=extra)
+    for name in gave:
+        tags.add(session, [keep], name)
+    plain = {i: [name for name, _ in held] for i, held in carried.items()}
+    return {"keep": keep, "others": others, "record": made, "tags": plain, "gave": gave}
 
 
-def unmerge_with_tags(session: Session, payload: dict[str, Any]) -> Applied:
-    """Undo the merge a payload of merge_with_tags describes, its tags included."""
-    keep, others = payload["keep"], payload["others"]
-    if payload.get("record") is None or session.get(MergeRecord, payload["record"]) is None:
+def _names(rec: MergeRecord, payload: dict[str, Any]) -> bool:
+    """True when the record is the merge the payload describes (a record's id can be given again
+    by SQLite to a later merge once the record is gone)."""
+    return rec.keep_id == payload["keep"] and merging.merged_away(rec) == [int(i) for i in payload["others"]]
+
+
+def unmerge_with_tags(session: Session, payload: dict[str, Any], exact: bool = False) -> Applied:
+    """Undo the merge a payload of merge_with_tags describes, its tags included (``exact``: an
+    undo of the step that made it, see ``merging.unmerge_record``)."""
+    rec = session.get(MergeRecord, payload["record"]) if payload.get("record") is not None else None
+    if rec is None or not _names(rec, payload):
         return Applied([], 1)  # undone already (desk unmerge)
-    restored = merging.unmerge(session, others[0])  # a merged-away id names its one merge
-    for oid, names in payload.get("tags", {}).items():
-        for name in names:
-            tags.add(session, [int(oid)], name)
-    for name in payload.get("gave", []):
+    return Applied([rec.keep_id, *take_back_merge(session, rec, payload, exact)])
+
+
+def take_back_merge(
+    session: Session, rec: MergeRecord, payload: dict[str, Any] | None = None, exact: bool = False
+) -> list[int]:
+    """Undo one merge and its tags (every unmerge goes through here: desk unmerge, undo, redo);
+    returns the ids brought back. What to give back is read from the merge record, the one copy
+    every step naming it shares; ``payload``: a step's, for the tags of a record from an older desk."""
+    snap = json.loads(rec.snapshot)
+    carried: dict[str, list[Any]] = snap.get("tags", (payload or {}).get("tags", {}))
+    gave: list[str] = snap.get("gave", (payload or {}).get("gave", []))
+    keep = rec.keep_id
+    restored = merging.unmerge_record(session, rec, exact)
+    for oid, held in carried.items():
+        for each in held:
+            name, position = (each, None) if isinstance(each, str) else (each[0], each[1])
+            tags.put_back(session, name, [(int(oid), position)])
+    for name in gave:
         tags.remove(session, [keep], name)
-    return Applied([keep, *restored])
+    return restored
+
+
+def _kept_state(session: Session, keep: int) -> dict[str, Any]:
+    found = load_papers(session, [keep])
+    if keep not in found:  # merged away since: unmerge_record says what to unmerge first
+        return {"fields": {}, "tags": []}
+    fields = merging.kept_fields(found[keep])
+    return {"fields": fields, "tags": tags.placed(session, [keep]).get(keep, [])}
+
+
+def unmerge_step(session: Session, payload: dict[str, Any]) -> tuple[Applied, dict[str, Any]]:
+    """Unmerge (``desk unmerge``, the redo of one): what was done, and the step's payload, which
+    holds the merge record and the kept paper before and after, so that undoing the unmerge
+    makes the merge again exactly as it was (``_merge_back``)."""
+    rec = session.get(MergeRecord, payload["record"]) if payload.get("record") is not None else None
+    if rec is None or not _names(rec, payload):
+        return Applied([], 1), payload
+    saved = merging.saved_record(rec)
+    before = _kept_state(session, rec.keep_id)
+    applied = Applied([rec.keep_id, *take_back_merge(session, rec, payload)])
+    after = _kept_state(session, payload["keep"])
+    step: dict[str, Any] = {k: v for k, v in payload.items() if k != "undo"}
+    return applied, {**step, "undo": {"record": saved, "before": before, "after": after}}
+
+
+def _merge_back(session: Session, payload: dict[str, Any]) -> Applied:
+    """Undo an unmerge: the merge again as it was, and the kept paper's fields and tags as
+    they were before the unmerge (where still as it left them)."""
+    undone = payload["undo"]
+    if not merging.merge_again(session, undone["record"]):
+        return Applied([], 1)  # one of the papers is gone (merged elsewhere, deleted)
+    keep_id = payload["keep"]
+    keep = load_papers(session, [keep_id])[keep_id]
+    before, after = undone["before"], undone["after"]
+    merging.set_kept_fields(keep, after["fields"], before["fields"])
+    had = {name: position for name, position in before["tags"]}
+    left = {name for name, _ in after["tags"]}
+    now = {name for name, _ in tags.placed(session, [keep_id]).get(keep_id, [])}
+    for name in (had.keys() | left) - (had.keys() & left):
+        if (name in now) == (name in left):  # as the unmerge left it
+            if name in had:
+                tags.put_back(session, name, [(keep_id, had[name])])
+            else:
+                tags.remove(session, [keep_id], name)
+    return Applied([keep_id, *payload["others"]])
 
 
 def _merge_again(session: Session, payload: dict[str, Any]) -> Applied:
     keep, others = payload["keep"], payload["others"]
     if len(load_papers(session, [keep, *others])) != 1 + len(others):
         return Applied([], 1)  # one of them is gone (merged elsewhere, deleted)
-    return Applied([keep, *others], payload=merge_with_tags(session, keep, others))
+    again = merge_with_tags(session, keep, others, payload.get("record"))
+    return Applied([keep, *others], payload=again)
 
 
 def _merge_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
-    return unmerge_with_tags(session, payload) if backwards else _merge_again(session, payload)
+    return unmerge_with_tags(session, payload, exact=True) if backwards else _merge_again(session, payload)
 
 
 def _unmerge_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
-    return _merge_again(session, payload) if backwards else unmerge_with_tags(session, payload)
+    if not backwards:
+        applied, again = unmerge_step(session, payload)
+        return Applied(applied.paper_ids, applied.skipped, again)
+    if "undo" in payload:
+        return _merge_back(session, payload)
+    return _merge_again(session, payload)  # a step from an older desk: a merge made anew
 
 
 def _distinct(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:
@@ -193,26 +277,23 @@ def redo(session: Session) -> tuple[str, Applied] | None:
 
 
 def merge_payload(session: Session, paper_id: int) -> dict[str, Any] | None:
-    """The payload of the merge an unmerge of ``paper_id`` would undo (None: no such merge)."""
+    """The payload of the merge an unmerge of ``paper_id`` would undo (None: no such merge):
+    the one of the step that made it (a merge, a merge-all's part, an unmerge undone), or one
+    made from the record for a merge no step holds any more."""
     from desk.core.store import HistoryStep
 
-    rec_id = None
-    for rec in session.scalars(select(MergeRecord).order_by(MergeRecord.id.desc())):
-        if rec.keep_id == paper_id or str(paper_id) in rec.merged_ids.split(","):
-            rec_id = rec.id
-            break
-    if rec_id is None:
+    record = merging.record_of(session, paper_id)
+    if record is None:
         return None
-    kinds = HistoryStep.kind.in_(("merge", "unmerge"))
+    kinds = HistoryStep.kind.in_(("merge", "unmerge", "merge-all"))
     steps = select(HistoryStep).where(kinds).order_by(HistoryStep.id.desc())
     for step in session.scalars(steps):
         payload = history.payload_of(step)
-        if payload.get("record") == rec_id:
-            return payload
-    record = session.get(MergeRecord, rec_id)
-    assert record is not None
-    others = [int(x) for x in record.merged_ids.split(",") if x]
-    return {"keep": record.keep_id, "others": others, "record": rec_id, "tags": {}, "gave": []}
+        for part in payload.get("merges", [payload]):
+            if part.get("record") == record.id and _names(record, part):
+                return dict(part)
+    others = merging.merged_away(record)
+    return {"keep": record.keep_id, "others": others, "record": record.id, "tags": {}, "gave": []}
 
 
 def _trash_step(session: Session, payload: dict[str, Any], backwards: bool) -> Applied:

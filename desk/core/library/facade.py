@@ -432,11 +432,11 @@ class Library(Workflow, Discovery):
         with self.db.writing() as session:
             payload = undo.merge_payload(session, paper_id)
             if payload is None:
-                restored = merging.unmerge(session, paper_id)
-            else:
-                restored = undo.unmerge_with_tags(session, payload).paper_ids[1:]
-                label = f"Unmerge {', '.join(map(str, payload['others']))} from {payload['keep']}"
-                history.record(session, "unmerge", label, payload)
+                raise DeskError(f"paper {paper_id} is not part of a merge that can be undone")
+            applied, step = undo.unmerge_step(session, payload)
+            restored = applied.paper_ids[1:]
+            label = f"Unmerge {', '.join(map(str, payload['others']))} from {payload['keep']}"
+            history.record(session, "unmerge", label, step)
         self._sync.flush()
         return restored
 

@@ -109,7 +109,8 @@ def flush(directory: Path) -> str | None:
                 raise
     except Exception as exc:
         log.debug("index flush failed; the papers stay queued", exc_info=True)
-        return f"the search index is behind the database: it could not be written ({failures.reason(exc)})"
+        why = failures.reason(exc, index.directory)
+        return f"the search index is behind the database: it could not be written ({why})"
     finally:
         index.close()
         conn.close()

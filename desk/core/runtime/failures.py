@@ -69,6 +69,21 @@ def way_out_sentence(library: Path) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+FULL_BELOW = 1 << 20
+"""Free bytes under which a disk counts as full: SQLite's journal, the index's segments and the
+caches need more than that to write anything."""
+
+
+def disk_full(folder: Path) -> bool:
+    """Whether the disk holding ``folder`` is full (or out of inodes), as far as can be told."""
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return False
+    out_of_inodes = st.f_files > 0 and st.f_favail == 0
+    return st.f_bavail * st.f_frsize < FULL_BELOW or out_of_inodes
+
+
 def _writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK) and not _read_only_mount(folder)
 
@@ -96,6 +111,10 @@ def translate(exc: BaseException, database: Path) -> DeskError | None:
     text = _message(exc)
     if "database or disk is full" in text or "disk is full" in text:
         return DiskFull(f"the disk is full: {database} could not be written")
+    if "disk i/o error" in text and disk_full(library):
+        # SQLite says "disk I/O error", not "disk is full", when the -wal or -shm file cannot
+        # grow: on a full disk that is no damage, and calling it so would send the user to salvage.
+        return DiskFull(f"the disk is full: {database} could not be written")
     if "locked" in text or "busy" in text:
         return LibraryBusy("the library is busy: another desk is writing to it; try again in a moment")
     if (
@@ -114,8 +133,9 @@ def translate(exc: BaseException, database: Path) -> DeskError | None:
     return None
 
 
-def reason(exc: BaseException) -> str:
-    """Why derived data (the index, a cache) could not be written, in a few words."""
+def reason(exc: BaseException, where: Path | None = None) -> str:
+    """Why derived data (the index, a cache) in folder ``where`` could not be written, in a few
+    words: never an exception's class name when the disk is full or another desk holds the lock."""
     if isinstance(exc, DeskError):
         return str(exc)
     if isinstance(exc, OSError):
@@ -124,4 +144,8 @@ def reason(exc: BaseException) -> str:
         if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             return "its folder is read-only"
         return exc.strerror or type(exc).__name__
+    if where is not None and disk_full(where):
+        return "the disk is full"
+    if type(exc).__name__ == "LockError":  # Whoosh's: its write lock stayed taken past the wait
+        return "another desk is writing it"
     return type(exc).__name__

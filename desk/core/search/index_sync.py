@@ -130,7 +130,8 @@ class IndexSync:
             written = self._flush(pool, merge)
         except Exception as exc:
             self.behind = (
-                f"the search index is behind the database: it could not be written ({failures.reason(exc)})"
+                "the search index is behind the database: it could not be written"
+                f" ({failures.reason(exc, self.index.directory)})"
             )
             log.debug("index flush failed; the papers stay queued", exc_info=True)
             return 0
@@ -342,7 +343,8 @@ class IndexSync:
                 with WorkerPool(tuning=self.tuning) as pool:
                     self.rebuild(progress, pool=pool)
             except Exception as exc:
-                self.behind = f"{reason}, and it could not be rebuilt ({failures.reason(exc)})"
+                why = failures.reason(exc, self.index.directory)
+                self.behind = f"{reason}, and it could not be rebuilt ({why})"
                 log.debug("index rebuild failed", exc_info=True)
                 return None
             return reason

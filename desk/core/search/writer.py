@@ -26,6 +26,7 @@ Whoosh's own writer, instead.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 from array import array
@@ -150,6 +151,41 @@ class SigningSegmentWriter(SegmentWriter):
     def __init__(self, ix: Any, *, sign: bool = False, **kwargs: Any) -> None:
         super().__init__(ix, **kwargs)
         self._sign_in = Path(ix.storage.folder) if sign else None
+
+    def commit(self, *args: Any, **kwargs: Any) -> None:
+        """Whoosh's commit; one that fails (a full disk) cancels the writer and lets go of the lock."""
+        try:
+            super().commit(*args, **kwargs)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                super().cancel()
+            self._let_go()
+            raise
+
+    def cancel(self) -> None:
+        """Whoosh's cancel, letting go of the write lock even when closing the files fails."""
+        try:
+            super().cancel()
+        finally:
+            self._let_go()
+
+    def _let_go(self) -> None:
+        """Release Whoosh's write lock if a failure left it held. Whoosh releases it last, after
+        closing the segment's files, which a full disk can fail to do: the lock (an flock held by
+        this process) then stayed, and every later write of the index in this process, the
+        window's for the rest of its life, failed with Whoosh's "LockError" however much room
+        the disk had again."""
+        if getattr(self, "is_closed", True):
+            return
+        self.is_closed = True
+        lock = getattr(self, "writelock", None)
+        if lock is not None:
+            with contextlib.suppress(Exception):
+                lock.release()
+        temp = getattr(self, "_tempstorage", None)
+        if temp is not None:
+            with contextlib.suppress(Exception):
+                temp.destroy()
 
     def _commit_toc(self, segments: Any) -> None:
         super()._commit_toc(segments)

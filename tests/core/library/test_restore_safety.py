@@ -12,7 +12,12 @@ from pathlib import Path
 from desk.core.library.facade import Library
 from desk.core.runtime.paths import DATABASE_NAME
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] if Path(__file__).parent.name != 'core' else Path(__file__).parent))
+sys.path.insert(
+    0,
+    str(
+        Path(__file__).resolve().parents[1] if Path(__file__).parent.name != "core" else Path(__file__).parent
+    ),
+)
 from test_durability import write_lists
 
 

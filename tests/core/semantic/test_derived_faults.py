@@ -19,7 +19,12 @@ from semantic_corpus import ALL, write_list
 from desk.core.library.facade import Library
 from desk.core.semantic import background, lsa
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] if Path(__file__).parent.name != 'core' else Path(__file__).parent))
+sys.path.insert(
+    0,
+    str(
+        Path(__file__).resolve().parents[1] if Path(__file__).parent.name != "core" else Path(__file__).parent
+    ),
+)
 from dev_texts import dev_abstracts
 from test_derived_keys import assert_true_rows, by_text, cosine, desk, needs_builder, wait_encoded
 from test_faults import SEED, TRIALS, cli, kill_at

@@ -28,7 +28,12 @@ from desk.core.semantic import background, minilm
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic.encoded import MAX_TOKENS, EncodedVectors
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] if Path(__file__).parent.name != 'core' else Path(__file__).parent))
+sys.path.insert(
+    0,
+    str(
+        Path(__file__).resolve().parents[1] if Path(__file__).parent.name != "core" else Path(__file__).parent
+    ),
+)
 from dev_texts import dev_abstracts
 
 needs_model = pytest.mark.skipif(
