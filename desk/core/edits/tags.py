@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from desk.core.edits import statements
-from desk.core.records.detail import TagCount
 from desk.core.runtime.errors import DeskError
 from desk.core.store import PaperTag, Tag
 from desk.core.store.queries import CHUNK, raw_connection
@@ -90,21 +89,6 @@ def tags_of(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, ...]]:
         for paper_id, name in session.execute(stmt):
             out.setdefault(paper_id, []).append(name)
     return {i: tuple(names) for i, names in out.items()}
-
-
-def counts(session: Session) -> list[TagCount]:
-    """Every tag some paper carries, with how many, in the order the tags were created.
-
-    A tag left on no paper is not listed (it comes back with its first paper). The order is
-    stable as tags are added, so "the first nine tags" (keys 1–9) do not shift.
-    """
-    stmt = (
-        select(Tag.name, func.count(PaperTag.paper_id))
-        .join(PaperTag, PaperTag.tag_id == Tag.id)
-        .group_by(Tag.id)
-        .order_by(Tag.id)
-    )
-    return [TagCount(name, n) for name, n in session.execute(stmt)]
 
 
 def paper_ids(session: Session, name: str | None) -> list[int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -13,17 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import selectinload
 
 from desk.core.edits import fields as edits
 from desk.core.edits import history, merging, undo
-from desk.core.edits import tags as tagging
 from desk.core.library import sorting
 from desk.core.library.discovery import Discovery
 from desk.core.library.quick import QuickLibrary
 from desk.core.library.workflow import Workflow
 from desk.core.records.detail import ImportReport, PaperDetail, Stats
-from desk.core.records.page import PaperSummary, ResultPage, SourceInfo, page_of
+from desk.core.records.page import PaperSummary, ResultPage, page_of
 from desk.core.runtime import privacy
 from desk.core.runtime.errors import DeskError
 from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
@@ -35,8 +32,8 @@ from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
 from desk.core.semantic.encoded import EncodedVectors
 from desk.core.semantic.store import DIR_NAME as VECTORS_DIR_NAME
 from desk.core.semantic.vectors import SemanticVectors
-from desk.core.store import Database, Paper, Source
-from desk.core.store.queries import require_papers
+from desk.core.store import Database, Paper
+from desk.core.store.queries import raw_connection
 from desk.core.text.control_chars import one_line
 
 if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when first used
@@ -52,39 +49,6 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 CACHE_FILE_NAME = "near-duplicates.npz"  # desk.core.dedup.finder.CACHE_FILE_NAME (checked by a test)
-
-
-def _sources(paper: Paper) -> tuple[SourceInfo, ...]:
-    return tuple(SourceInfo(s.file, s.index, s.collection) for s in paper.sources)
-
-
-def summary_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperSummary:
-    """The list-row record of a paper (its tags given: they are read in one query for many)."""
-    return PaperSummary(
-        id=paper.id,
-        title=paper.title,
-        short_name=paper.short_name,
-        starred=paper.starred,
-        read=paper.read,
-        has_note=bool(paper.note.strip()),
-        sources=_sources(paper),
-        tags=tags,
-    )
-
-
-def detail_of(paper: Paper, tags: tuple[str, ...] = ()) -> PaperDetail:
-    """The full record of a paper."""
-    s = summary_of(paper, tags)
-    return PaperDetail(
-        **{f: getattr(s, f) for f in s.__dataclass_fields__},
-        abstract=paper.abstract,
-        abstract_raw=paper.abstract_raw,
-        note=paper.note,
-        derived_title=paper.derived_title,
-        user_title=paper.user_title,
-        created_at=paper.created_at,
-        updated_at=paper.updated_at,
-    )
 
 
 class Library(Workflow, Discovery):
@@ -204,22 +168,16 @@ class Library(Workflow, Discovery):
         a sixth of a search at 10k (the records are the same; tests/core/library/test_quick.py).
         """
         with self.db.reading() as session:
-            raw = session.connection().connection.driver_connection
-            assert isinstance(raw, sqlite3.Connection)
-            return QuickLibrary(raw).summaries(ids)
+            return QuickLibrary(raw_connection(session)).summaries(ids)
 
     def list_papers(self, *, starred: bool = False, sort: str = "relevance") -> list[PaperSummary]:
         """Every paper (or every starred one), in import order or the sort's (sorting.SORTS)."""
-        stmt = select(Paper).order_by(Paper.id).options(selectinload(Paper.sources))
-        if starred:
-            stmt = stmt.where(Paper.starred.is_(True))
         with self.db.reading() as session:
-            papers = list(session.scalars(stmt))
+            papers = QuickLibrary(raw_connection(session)).list_papers(starred=starred)
             if sort != "relevance":
                 place = {i: n for n, i in enumerate(sorting.ordered_ids(session, sort))}
                 papers.sort(key=lambda p: place.get(p.id, len(place)))
-            carried = tagging.tags_of(session, [p.id for p in papers])
-            return [summary_of(p, carried.get(p.id, ())) for p in papers]
+            return papers
 
     def paper(self, paper_id: int) -> PaperDetail:
         """One paper in full; raises PaperNotFound."""
@@ -228,26 +186,12 @@ class Library(Workflow, Discovery):
     def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
         """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
         with self.db.reading() as session:
-            found = require_papers(session, ids)
-            carried = tagging.tags_of(session, found)
-            return [detail_of(found[i], carried.get(i, ())) for i in ids]
+            return QuickLibrary(raw_connection(session)).papers(ids)
 
     def stats(self) -> Stats:
         """Counts over the whole library."""
         with self.db.reading() as session:
-            papers = session.scalar(select(func.count(Paper.id))) or 0
-            starred = session.scalar(select(func.count()).where(Paper.starred.is_(True))) or 0
-            read = session.scalar(select(func.count()).where(Paper.read.is_(True))) or 0
-            notes = session.scalar(select(func.count()).where(func.trim(Paper.note) != "")) or 0
-            sources = session.scalar(select(func.count(Source.id))) or 0
-            per = session.execute(
-                select(Source.collection, func.count(func.distinct(Source.paper_id)))
-                .group_by(Source.collection)
-                .order_by(Source.collection)
-            )
-            collections = {c: n for c, n in per}
-            counts = {t.name: t.count for t in tagging.counts(session)}
-            return Stats(papers, sources, starred, read, notes, collections, counts)
+            return QuickLibrary(raw_connection(session)).stats()
 
     # -- writing -----------------------------------------------------------------------------
     def import_paths(

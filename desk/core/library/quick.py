@@ -215,22 +215,43 @@ class QuickLibrary:
 
     def paper(self, paper_id: int) -> PaperDetail:
         """One paper in full (``Library.paper``); raises PaperNotFound."""
+        return self.papers([paper_id])[0]
+
+    def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
+        """Several papers in full, in the order asked (``Library.papers``); raises PaperNotFound
+        for the first id with no paper."""
         from desk.core.records.detail import PaperDetail
 
-        row = self._conn.execute(f"SELECT {_DETAIL} FROM paper WHERE id = ?", (paper_id,)).fetchone()
-        if row is None:
-            raise PaperNotFound(paper_id)
-        s = self._summary(row, self._sources([paper_id]), self._tags([paper_id]))
-        return PaperDetail(
-            **{f: getattr(s, f) for f in s.__dataclass_fields__},
-            abstract=row[7],
-            abstract_raw=row[8],
-            note=row[6],
-            derived_title=row[2],
-            user_title=row[1],
-            created_at=_time(row[9]),
-            updated_at=_time(row[10]),
-        )
+        wanted = list(dict.fromkeys(ids))
+        rows: dict[int, Any] = {}
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start : start + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows.update(
+                (r[0], r)
+                for r in self._conn.execute(f"SELECT {_DETAIL} FROM paper WHERE id IN ({marks})", chunk)
+            )
+        for i in ids:
+            if i not in rows:
+                raise PaperNotFound(i)
+        sources, tags = self._sources(wanted), self._tags(wanted)
+        out = []
+        for i in ids:
+            row = rows[i]
+            s = self._summary(row, sources, tags)
+            out.append(
+                PaperDetail(
+                    **{f: getattr(s, f) for f in s.__dataclass_fields__},
+                    abstract=row[7],
+                    abstract_raw=row[8],
+                    note=row[6],
+                    derived_title=row[2],
+                    user_title=row[1],
+                    created_at=_time(row[9]),
+                    updated_at=_time(row[10]),
+                )
+            )
+        return out
 
     def summaries(self, ids: Sequence[int]) -> dict[int, PaperSummary]:
         """Row records for the given ids, those that exist (``Library.summaries``)."""

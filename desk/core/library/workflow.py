@@ -20,6 +20,7 @@ from desk.core.edits import history, statements, trash, undo
 from desk.core.edits import saved_searches as saved
 from desk.core.edits import tags as tagging
 from desk.core.library.live_filters import LiveFilters
+from desk.core.library.quick import QuickLibrary
 from desk.core.records.detail import (
     HistoryEntry,
     ListRemoval,
@@ -76,7 +77,7 @@ class Workflow:
     def tags(self) -> list[TagCount]:
         """Every tag on some paper, with its count, in the order tags were created (keys 1–9)."""
         with self.db.reading() as session:
-            return tagging.counts(session)
+            return QuickLibrary(raw_connection(session)).tags()
 
     def tagged(self, name: str | None) -> list[int]:
         """Ids of the papers carrying a tag, in its order (a reading list); None: any tag."""

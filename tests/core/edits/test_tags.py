@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from desk.core.text.tag_names import normalize_name
 from desk.core.library.facade import Library
 from desk.core.runtime.errors import DeskError, PaperNotFound
 from desk.core.search.query import TagFilter, parse
+from desk.core.text.tag_names import normalize_name
 
 
 def _ids(page) -> list[int]:  # type: ignore[no-untyped-def]

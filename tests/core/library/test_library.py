@@ -157,8 +157,25 @@ def test_seed_queries_a_researcher_types(seeded: Library) -> None:
 def test_row_records_are_the_papers_as_the_models_read_them(seeded: Library) -> None:
     """Library.summaries reads rows with plain SQL: the same records the ORM objects give."""
     from desk.core.edits.tags import tags_of
-    from desk.core.library.facade import summary_of
+    from desk.core.records.detail import PaperDetail
+    from desk.core.records.page import PaperSummary, SourceInfo
     from desk.core.store import Paper
+
+    def summary_of(paper: Paper, tags: tuple[str, ...]) -> PaperSummary:
+        sources = tuple(SourceInfo(s.file, s.index, s.collection) for s in paper.sources)
+        has_note = bool(paper.note.strip())
+        return PaperSummary(
+            paper.id, paper.title, paper.short_name, paper.starred, paper.read, has_note, sources, tags
+        )
+
+    def detail_of(paper: Paper, tags: tuple[str, ...]) -> PaperDetail:
+        s = summary_of(paper, tags)
+        return PaperDetail(
+            **{f: getattr(s, f) for f in s.__dataclass_fields__},
+            abstract=paper.abstract, abstract_raw=paper.abstract_raw, note=paper.note,
+            derived_title=paper.derived_title, user_title=paper.user_title,
+            created_at=paper.created_at, updated_at=paper.updated_at,
+        )  # fmt: skip
 
     ids = [p.id for p in seeded.list_papers()]
     a, b, c = ids[3], ids[7], ids[11]
@@ -176,7 +193,10 @@ def test_row_records_are_the_papers_as_the_models_read_them(seeded: Library) -> 
         papers = {p.id: p for p in session.query(Paper).filter(Paper.id.in_(wanted))}
         carried = tags_of(session, papers)
         expected = {i: summary_of(p, carried.get(i, ())) for i, p in papers.items()}
+        kept = [i for i in reversed(wanted) if i in papers]  # an order of their own
+        details = [detail_of(papers[i], carried.get(i, ())) for i in kept]
     assert got == expected
+    assert seeded.papers(kept) == details  # the full records too, read the same one way
     assert b not in got and 10**9 not in got
     assert len(got[a].sources) == 2 and got[a].tags == ("zeta", "alpha")
     assert got[c].starred and not got[c].has_note and got[ids[12]].title == "Mine"
