@@ -1,14 +1,12 @@
-"""Reading a library whose index is current with plain ``sqlite3``: the fast way for read commands.
+"""A library's reads in plain ``sqlite3``: the one way papers, lists, counts and tags are read.
 
-A command that only reads (``desk stats``, ``list``, ``show``, ``tags``) needs none of the ORM,
-Whoosh or numpy once it knows the index needs no repair, and loading them costs more than the
-command itself. :meth:`QuickLibrary.open` returns a reader when the database is at this desk's
-schema version and the index's signed stamp says it agrees with the database
-(``desk.core.search.freshness``); otherwise None, and the command opens the whole ``Library``, which
-migrates, repairs and checks as always. Everything is read in one transaction.
-
-The answers are the ``Library``'s, record for record (tests/core/library/test_quick.py compares them);
-writes always go through ``Library`` and the typed models.
+``QuickLibrary(connection)`` answers on any connection inside its transaction: the ``Library``
+reads through it on its session's own connection, and a command that only reads (``desk stats``,
+``list``, ``show``, ``tags``) through :meth:`QuickLibrary.open`, which needs none of the ORM,
+Whoosh or numpy: it returns a reader when the database is at this desk's schema version and the
+index's signed stamp says it agrees with the database (``desk.core.search.freshness``), otherwise
+None, and the command opens the whole ``Library``, which migrates, repairs and checks as always.
+``open(write=True)`` gives the light writer the edits of ``desk.core.edits.statements`` run on.
 """
 
 from __future__ import annotations
