@@ -30,7 +30,7 @@ def resolve_library_dir(explicit: str | os.PathLike[str] | None) -> Path:
 def bundled_seeds_dir() -> Path | None:
     """The sample lists shipped with desk (the repository's seeds/), if present."""
     candidates = [
-        Path(__file__).resolve().parents[2] / "seeds",
+        Path(__file__).resolve().parents[3] / "seeds",
         Path(os.environ.get("DESK_SEEDS", "")) if os.environ.get("DESK_SEEDS") else None,
     ]
     for c in candidates:
