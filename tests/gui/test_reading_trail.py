@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gui_helpers import press, type_text, wait_search
 from paper_helpers import into_list, wait_idle
 from PySide6.QtCore import Qt
@@ -108,6 +109,7 @@ def test_a_note_editing_session_is_one_undo_step_whatever_the_autosave_did(
     window.close()
 
 
+@pytest.mark.slow
 def test_a_paper_open_for_a_moment_is_marked_read_and_one_left_at_once_is_not(
     open_window, library_dir: Path, qtbot
 ) -> None:

@@ -106,6 +106,7 @@ SEARCHES = ("note:zebra", "okapi", "note:okapi OR title:okapi", "zebra")
 
 
 @pytest.mark.parametrize("edits", EDITS, ids=[" / ".join(" ".join(c) for c in e) for e in EDITS])
+@pytest.mark.slow
 def test_an_edit_on_the_fast_path_writes_what_the_library_writes(
     dev_template: Path, copy_library: Callable[..., Path], edits: tuple[tuple[str, ...], ...]
 ) -> None:

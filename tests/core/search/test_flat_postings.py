@@ -173,6 +173,7 @@ def test_segments_written_by_worker_processes_bring_their_flat_lists(tmp_path: P
 
 
 @needs_dev_corpus
+@pytest.mark.slow
 def test_a_file_the_record_does_not_list_or_a_damaged_one_is_not_read(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 2, 200)
     expected = _answers(ix)

@@ -108,6 +108,7 @@ def test_an_index_without_its_signed_record_is_rebuilt_not_read(seeded_dir: Path
     assert desk(seeded_dir, "check").stderr == ""  # signed now: the next open reads it as it is
 
 
+@pytest.mark.slow
 def test_an_index_that_cannot_be_written_does_not_fail_a_committed_change(seeded_dir: Path) -> None:
     shutil.rmtree(seeded_dir / INDEX_DIR_NAME)
     (seeded_dir / INDEX_DIR_NAME).write_text("not a folder")  # the index can be neither read nor made
@@ -143,6 +144,7 @@ def read_only(path: Path) -> Iterator[None]:
         subprocess.run(["umount", str(path)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_read_only_index_folder_leaves_the_index_behind_not_the_truth(seeded_dir: Path) -> None:
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()[:2]

@@ -104,6 +104,7 @@ def _opcodes(data: bytes) -> set[str]:
 
 
 @needs_dev_corpus
+@pytest.mark.slow
 def test_new_blocks_are_protocol_4_and_read_back_what_whooshs_block_writer_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,6 +173,7 @@ def _merged_postings(ix: SearchIndex) -> Any:
 
 
 @needs_dev_corpus
+@pytest.mark.slow
 def test_an_index_with_an_old_segment_and_a_new_one_searches_and_merges_as_one_written_new(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -225,6 +225,7 @@ def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_dele
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow
 def test_postings_of_segments_with_deletions_are_whooshs_own(
     with_deletions: SearchIndex, data: st.DataObject
 ) -> None:

@@ -101,6 +101,7 @@ def _merged(merged: segment_merge.MergedSegment) -> dict[str, Any]:
         reader.close()
 
 
+@pytest.mark.slow
 def test_a_merge_writes_what_whooshs_merge_writes(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 400)
     ix.delete([5, 401, 402, 799])  # deletions in the first two segments are left out
@@ -201,6 +202,7 @@ def test_the_plan_merges_ten_of_a_size_class_and_lets_fewer_wait() -> None:
 
 @needs_dev_corpus
 @pytest.mark.parametrize("files", [12])
+@pytest.mark.slow
 def test_an_import_of_many_files_leaves_a_handful_of_segments(tmp_path: Path, files: int) -> None:
     from desk.core.library.facade import Library
     from desk.core.runtime.tuning import Tuning

@@ -73,6 +73,7 @@ def test_fuse_adds_z_scores_weighted_by_strength() -> None:
 
 
 @needs_dev_corpus
+@pytest.mark.slow
 def test_recommendations_follow_the_words_five_stars_share(tmp_path: Path) -> None:
     """For each of three topics, five stars on real papers whose title names it and twenty other
     papers read and left: over the three, the shared words bring more papers of the topic into
