@@ -8,8 +8,9 @@ May import: runtime, text, store, semantic (its vectors, fused into the ranking)
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from desk.core.runtime.lazy import names_from
 
 if TYPE_CHECKING:
     from desk.core.search.index import SearchIndex
@@ -39,10 +40,4 @@ __all__ = [
     "parse",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_from(__name__, _HOME, globals())

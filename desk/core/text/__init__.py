@@ -5,8 +5,9 @@ May import: runtime.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from desk.core.runtime.lazy import names_from
 
 if TYPE_CHECKING:
     from desk.core.text.latex import latex_to_unicode
@@ -50,12 +51,4 @@ __all__ = [
     "stem_word",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """One of the names above, from its module (imported now, once)."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_from(__name__, _HOME, globals())
