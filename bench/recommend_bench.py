@@ -5,9 +5,9 @@ TRIALS random draws: the reader stars 5 papers whose title has the word and read
 title does not (read and left). Every method then ranks the papers neither starred nor read, and
 precision@20 is the share of its first 20 whose title has the word. Methods, in the same run:
 
-- ``recommend``: ``Library.recommend`` (logistic regression on the LSA vectors, desk as it ships);
+- ``recommend``: ``Library.discovery.recommend`` (logistic regression on the LSA vectors, desk as it ships);
 - ``centroid``: the cosine to the mean vector of the starred papers (Rocchio, no negatives);
-- ``related``: "more like this" of each starred paper (``Library.related``), fused by reciprocal rank;
+- ``related``: "more like this" of each starred paper (``Library.discovery.related``), fused by reciprocal rank;
 - ``fts5_or``: SQLite FTS5's bm25 answer to the topic word;
 - ``tfidf``: arxiv-sanity-lite's way, a linear model on TF-IDF: the same class-balanced L2
   logistic regression as ``recommend`` (stars against read-and-left and weak negatives), on
@@ -78,7 +78,7 @@ def _tfidf(lib: object, data: object) -> tuple[object, object]:
     from desk.core.semantic import lsa
 
     ids = [int(i) for i in data.ids]  # type: ignore[attr-defined]
-    texts = lib._abstracts(ids)  # type: ignore[attr-defined]
+    texts = lib.discovery._abstracts(ids)  # type: ignore[attr-defined]
     docs = [lsa.terms(texts[i]) for i in ids]
     m = lsa.vocabulary(docs).weigh(docs)
     x = csr_matrix((m.data, m.indices, m.indptr), shape=m.shape)
@@ -142,10 +142,10 @@ def _two_topics(
                 top = [i for i in ids if i not in seen][:K]
                 return sum(wanted(title_of[index_of[i]]) for i in top) / K
 
-            scores["recommend"].append(precision([r.paper.id for r in lib.recommend(limit=K).rows]))
+            scores["recommend"].append(precision([r.paper.id for r in lib.discovery.recommend(limit=K).rows]))
             fused: dict[int, float] = {}
             for s in starred:
-                for rank, r in enumerate(lib.related(s, limit=K + 40).rows):
+                for rank, r in enumerate(lib.discovery.related(s, limit=K + 40).rows):
                     fused[r.paper.id] = fused.get(r.paper.id, 0.0) + 1.0 / (RRF_K + rank + 1)
             scores["related"].append(precision(sorted(fused, key=lambda i: -fused[i])))
             lib.set_starred(starred, False)
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="desk-recommend-") as tmp, Library(Path(tmp) / "lib") as lib:
         lib.import_paths([corpus_file])
         started = time.perf_counter()
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         build_s = time.perf_counter() - started
         index_of = {pp.id: s.index for pp in lib.list_papers() for s in pp.sources}
         id_of = {v: k for k, v in index_of.items()}
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                     return sum(has(topic, title_of[index_of[i]]) for i in top) / K
 
                 t0 = time.perf_counter()
-                rec = [r.paper.id for r in lib.recommend(limit=K).rows]
+                rec = [r.paper.id for r in lib.discovery.recommend(limit=K).rows]
                 timing["recommend"].append((time.perf_counter() - t0) * 1000)
                 per["recommend"].append(precision(rec))
                 centre = data.rows(np.array([row_of[i] for i in starred], np.int64)).mean(axis=0)
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
                 fused: dict[int, float] = {}
                 t0 = time.perf_counter()
                 for s in starred:
-                    for rank, r in enumerate(lib.related(s, limit=K + 40).rows):
+                    for rank, r in enumerate(lib.discovery.related(s, limit=K + 40).rows):
                         fused[r.paper.id] = fused.get(r.paper.id, 0.0) + 1.0 / (RRF_K + rank + 1)
                 timing["related"].append((time.perf_counter() - t0) * 1000 / STARS)
                 per["related"].append(precision(sorted(fused, key=lambda i: -fused[i])))

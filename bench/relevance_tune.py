@@ -82,7 +82,7 @@ def open_library(path: Path, corpus: Path, distractors: int) -> Any:
                 distractors, path.parent / f"{path.name}-distractors"
             )
         lib.import_paths([corpus / "cvpr2023.txt", *extra])
-    lib.ensure_vectors()
+    lib.discovery.ensure_vectors()
     return lib
 
 
@@ -92,8 +92,8 @@ def refit_in_memory(lib: Any) -> None:
 
     from desk.core.semantic import vectors
 
-    ids = np.asarray(sorted(lib._all_ids()), np.int64)
-    lib.vectors._set(vectors._build(ids, lib._papers(), None))  # private on purpose: memory only
+    ids = np.asarray(sorted(lib.discovery._all_ids()), np.int64)
+    lib.vectors._set(vectors._build(ids, lib.discovery._papers(), None))  # private on purpose: memory only
 
 
 def evaluate(lib: Any, sets: dict[str, list[Query]], index_of: dict[int, int]) -> dict[str, Any]:

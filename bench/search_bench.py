@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     sequences = typing_sequences(queries)
     report: dict[str, Any] = {"library": str(args.library), "load_start": os.getloadavg()}
     with Library(args.library) as lib:
-        lib.ensure_vectors()  # built once by the library's first search; loaded here
+        lib.discovery.ensure_vectors()  # built once by the library's first search; loaded here
         lib.search("warm up", limit=50)
         report["papers"] = lib.count()
         report["semantic"] = lib.index.semantic is not None

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             import_s = time.perf_counter() - started
             before = _rss_mb()
             started = time.perf_counter()
-            lib.ensure_vectors()
+            lib.discovery.ensure_vectors()
             build_s = time.perf_counter() - started
             after = _rss_mb()
             folder = lib.directory / store.DIR_NAME

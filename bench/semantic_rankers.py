@@ -30,9 +30,9 @@ def _ready(lib: Library) -> None:
     if id(lib) in _READY:
         return
     _READY.add(id(lib))
-    if lib.vectors.current is None or lib.vectors_pending():
+    if lib.vectors.current is None or lib.discovery.vectors_pending():
         started = time.perf_counter()
-        done = lib.ensure_vectors()
+        done = lib.discovery.ensure_vectors()
         print(f"semantic vectors {done} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
 
@@ -82,7 +82,7 @@ class _WordLlama:
         # The wheel keeps its tokenizer in tokenizers/: load from the package folder, never download.
         self.model = WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True)
         ids = lib.paper_ids()
-        texts = lib._abstracts(ids)
+        texts = lib.discovery._abstracts(ids)
         started = time.perf_counter()
         self.ids = np.asarray(sorted(ids), np.int64)
         self.vectors = np.asarray(self.model.embed([texts[int(i)] for i in self.ids], norm=True), np.float32)

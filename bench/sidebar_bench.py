@@ -48,14 +48,14 @@ def measure(lib: Library, reps: int, tags: int) -> dict[str, object]:
     ids = lib.paper_ids()
     steps = 0
     for n in range(tags):
-        lib.tag(rng.sample(ids, min(200, len(ids))), f"bench {n}")
+        lib.tags.add(rng.sample(ids, min(200, len(ids))), f"bench {n}")
         steps += 1
     for name, query in (
         ("bench unread", "is:unread diffusion"),
         ("bench video", "video"),
         ("bench t", 'tag:"bench 0"'),
     ):
-        lib.save_search(name, query)
+        lib.saved_searches.save(name, query)
         steps += 1
     collection = max(lib.stats().collections.items(), key=lambda kv: kv[1])[0]
     entries = {
@@ -92,7 +92,7 @@ def measure(lib: Library, reps: int, tags: int) -> dict[str, object]:
         out["counts_entries"] = 4 + len(counts.collections) + len(counts.tags) + len(counts.saved) + 1
     finally:
         for _ in range(steps):
-            lib.undo()
+            lib.history.undo()
     out["load_average"] = os.getloadavg()
     return out
 

@@ -63,10 +63,10 @@ def measure(lib: Library, reps: int, size: int, starred: frozenset[int] = frozen
     for _ in range(reps):
         chosen = rng.sample(ids, size)
         for label, change, query, want in (
-            ("tag", lambda c=chosen: lib.tag(c, "bench"), "tag:bench", size),
-            ("untag", lambda c=chosen: lib.untag(c, "bench"), "tag:bench", 0),
-            ("toggle_on", lambda c=chosen: lib.toggle_tag(c, "bench"), "tag:bench", size),
-            ("toggle_off", lambda c=chosen: lib.toggle_tag(c, "bench"), "tag:bench", 0),
+            ("tag", lambda c=chosen: lib.tags.add(c, "bench"), "tag:bench", size),
+            ("untag", lambda c=chosen: lib.tags.remove(c, "bench"), "tag:bench", 0),
+            ("toggle_on", lambda c=chosen: lib.tags.toggle(c, "bench"), "tag:bench", size),
+            ("toggle_off", lambda c=chosen: lib.tags.toggle(c, "bench"), "tag:bench", 0),
             ("star", lambda c=chosen: lib.set_starred(c, True), "is:starred", len(starred) + size),
             ("unstar", lambda c=chosen: lib.set_starred(c, False), "is:starred", len(starred)),
         ):
@@ -75,9 +75,9 @@ def measure(lib: Library, reps: int, size: int, starred: frozenset[int] = frozen
             _until_searchable(lib, query, want)
             timings[label].append(time.perf_counter() - started)
     out["to_searchable_s"] = {k: {"median": statistics.median(v), "max": max(v)} for k, v in timings.items()}
-    lib.tag(rng.sample(ids, size), "bench")
-    lib.save_search("bench unread", "tag:bench is:unread")
-    lib.save_search("bench diffusion", "tag:bench diffusion")
+    lib.tags.add(rng.sample(ids, size), "bench")
+    lib.saved_searches.save("bench unread", "tag:bench is:unread")
+    lib.saved_searches.save("bench diffusion", "tag:bench diffusion")
     search_ms: dict[str, dict[str, float]] = {}
     every: list[float] = []
     cpu_started = time.process_time()
@@ -94,16 +94,16 @@ def measure(lib: Library, reps: int, size: int, starred: frozenset[int] = frozen
     out["search_ms_all"] = {"median": statistics.median(every), "p95": _p95(every), "n": len(every)}
     out["search_cpu_ms_mean"] = (time.process_time() - cpu_started) * 1000 / (len(every) + len(search_ms))
     started = time.perf_counter()
-    lib.saved_searches()  # the sidebar's counts
+    lib.saved_searches.all()  # the sidebar's counts
     out["saved_searches_counted_ms"] = (time.perf_counter() - started) * 1000
     for sort in ("title", "collection", "recent", "starred"):
         started = time.perf_counter()
         lib.search("tag:bench", limit=50, sort=sort)
         out[f"sorted_by_{sort}_ms"] = (time.perf_counter() - started) * 1000
     undo_started = time.perf_counter()
-    lib.undo()  # the saved searches
-    lib.undo()
-    lib.undo()  # the tag on 1,000
+    lib.history.undo()  # the saved searches
+    lib.history.undo()
+    lib.history.undo()  # the tag on 1,000
     out["undo_tag_1000_s"] = time.perf_counter() - undo_started
     return out
 

@@ -101,11 +101,11 @@ def with_vectors(lib: Library) -> None:
     LSA's, with progress on a terminal; the sentence encoder's, minutes of work in a large library,
     are left to a builder process, said on a terminal); a store that cannot be written only costs
     the semantic part."""
-    done = lib.ensure_vectors(progress_printer("Building the semantic vectors"), detach=True)
+    done = lib.discovery.ensure_vectors(progress_printer("Building the semantic vectors"), detach=True)
     if done is not None and (done.startswith("rebuilt") or done.startswith("could not")):
         warn(f"desk: the semantic vectors {done}")
-    if lib.encoding_elsewhere and sys.stderr.isatty():
-        warn(f"desk: note: {lib.encoding_elsewhere}")
+    if lib.discovery.encoding_elsewhere and sys.stderr.isatty():
+        warn(f"desk: note: {lib.discovery.encoding_elsewhere}")
 
 
 def json_flag(p: argparse.ArgumentParser) -> None:
@@ -145,7 +145,7 @@ def run_import(args: argparse.Namespace) -> int:
             dedup_progress=progress_printer("Near-duplicates", ""),
             merge_progress=progress_printer("Merging the search index", "merges"),
         )
-        encoding = lib.encode_in_background() if report.added else None
+        encoding = lib.discovery.encode_in_background() if report.added else None
     if args.json:
         emit_json(report.as_json())
     else:
@@ -274,7 +274,7 @@ def run_related(args: argparse.Namespace) -> int:
     """desk related ID"""
     with opened(args) as lib:
         with_vectors(lib)
-        print_page(lib.related(args.id, limit=max(args.limit, 0)), args.json)
+        print_page(lib.discovery.related(args.id, limit=max(args.limit, 0)), args.json)
     return 0
 
 
@@ -387,7 +387,7 @@ def run_export(args: argparse.Namespace) -> int:
     """desk export [--starred | --query Q | --tag T] [-o FILE]"""
     with opened(args) as lib:
         if args.tag is not None:
-            ids, what = lib.tagged(args.tag), f"papers tagged “{args.tag}”"
+            ids, what = lib.tags.papers(args.tag), f"papers tagged “{args.tag}”"
         elif args.query is not None:
             result = lib.search_ids(args.query, limit=max(lib.count(), 1))
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"

@@ -17,5 +17,5 @@ def run_recommend(args: argparse.Namespace) -> int:
     """desk recommend [--tag T]"""
     with opened(args) as lib:
         with_vectors(lib)
-        print_page(lib.recommend(tag=args.tag, limit=max(args.limit, 0)), args.json)
+        print_page(lib.discovery.recommend(tag=args.tag, limit=max(args.limit, 0)), args.json)
     return 0

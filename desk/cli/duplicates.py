@@ -49,7 +49,7 @@ def run_dupes(args: argparse.Namespace) -> int:
     from desk.core.dedup import describe_group
 
     with opened(args) as lib:
-        groups = lib.near_duplicates(progress_printer("Near-duplicates", ""))
+        groups = lib.duplicates.groups(progress_printer("Near-duplicates", ""))
         if args.json:
             emit_json({"groups": [group_json(g) for g in groups]})
             return 0
@@ -86,7 +86,7 @@ def run_merge(args: argparse.Namespace) -> int:
             warn("desk merge: give KEEP_ID OTHER_ID..., or --all-kind KIND [--preview | --yes]")
             return 2
         with opened(args) as lib:
-            lib.merge(args.keep, args.others)
+            lib.duplicates.merge(args.keep, args.others)
             say(
                 f"Merged {', '.join(map(str, args.others))} into {args.keep} (undo: desk unmerge {args.keep})"
             )
@@ -95,7 +95,7 @@ def run_merge(args: argparse.Namespace) -> int:
         warn("desk merge: --all-kind takes no ids")
         return 2
     with opened(args) as lib:
-        planned = lib.merge_plan(args.all_kind)
+        planned = lib.duplicates.plan(args.all_kind)
         if not planned:
             say(f"No {args.all_kind} groups to merge.")
             return 0
@@ -112,7 +112,7 @@ def run_merge(args: argparse.Namespace) -> int:
             if answer.strip().lower() not in ("y", "yes"):
                 say("Nothing merged.")
                 return 1
-        done = lib.merge_all(args.all_kind)
+        done = lib.duplicates.merge_all(args.all_kind)
         say(f"Merged {sum(len(s.others) for s in done)} papers in {len(done)} groups (undo: desk unmerge ID)")
     return 0
 
@@ -127,10 +127,10 @@ def run_distinct(args: argparse.Namespace) -> int:
     """desk distinct ID ID [--undo]"""
     with opened(args) as lib:
         if args.undo:
-            lib.unmark_distinct(args.a, args.b)
+            lib.duplicates.unmark_distinct(args.a, args.b)
             say(f"{args.a} and {args.b} can be offered as duplicates again")
         else:
-            lib.mark_distinct(args.a, args.b)
+            lib.duplicates.mark_distinct(args.a, args.b)
     return 0
 
 
@@ -141,6 +141,6 @@ def unmerge_args(p: argparse.ArgumentParser) -> None:
 def run_unmerge(args: argparse.Namespace) -> int:
     """desk unmerge ID"""
     with opened(args) as lib:
-        restored = lib.unmerge(args.id)
+        restored = lib.duplicates.unmerge(args.id)
         say(f"Brought back {', '.join(map(str, restored))}")
     return 0

@@ -23,10 +23,10 @@ def run_check(args: argparse.Namespace) -> int:
     with opened(args, full_check=True) as lib:  # the open's own full check, then every byte
         problems = lib.check()
         count = lib.count()
-        repaired = lib.vectors_repaired
+        repaired = lib.discovery.vectors_repaired
         mended = lib.listing_mended
-        unwritable = lib.vectors_unwritable
-        encoding = lib.encoding_elsewhere
+        unwritable = lib.discovery.vectors_unwritable
+        encoding = lib.discovery.encoding_elsewhere
     if repaired:
         warn(f"desk: the semantic vectors were {repaired}")
     if mended:

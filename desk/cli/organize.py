@@ -55,7 +55,7 @@ def _tagged(args: argparse.Namespace, *, add: bool) -> TagChange:
                 statements.record_step(writer.connection, *statements.tag_step(edit))
             return TagChange(edit.name, edit.changed if add else (), () if add else edit.changed)
     with opened(args) as lib:
-        return lib.tag(args.ids, args.name) if add else lib.untag(args.ids, args.name)
+        return lib.tags.add(args.ids, args.name) if add else lib.tags.remove(args.ids, args.name)
 
 
 def run_tag(args: argparse.Namespace) -> int:
@@ -83,8 +83,10 @@ def tags_args(p: argparse.ArgumentParser) -> None:
 
 def run_tags(args: argparse.Namespace) -> int:
     """desk tags"""
+    from desk.core.library.quick import QuickLibrary
+
     with reading(args) as lib:
-        found = lib.tags()
+        found = lib.tag_counts() if isinstance(lib, QuickLibrary) else lib.tags.counts()
     if args.json:
         emit_json({"tags": [{"name": t.name, "count": t.count} for t in found]})
         return 0
@@ -103,7 +105,7 @@ def saved_args(p: argparse.ArgumentParser) -> None:
 def run_saved(args: argparse.Namespace) -> int:
     """desk saved"""
     with opened(args) as lib:
-        found = lib.saved_searches()
+        found = lib.saved_searches.all()
         totals = [lib.search_ids(s.query, limit=0).total for s in found]
     if args.json:
         items = [{"name": s.name, "query": s.query, "count": n} for s, n in zip(found, totals, strict=True)]
@@ -124,7 +126,7 @@ def save_search_args(p: argparse.ArgumentParser) -> None:
 def run_save_search(args: argparse.Namespace) -> int:
     """desk save-search NAME QUERY"""
     with opened(args) as lib:
-        lib.save_search(args.name, args.query)
+        lib.saved_searches.save(args.name, args.query)
         total = lib.search_ids(args.query, limit=0).total
     say(f"Saved “{args.name}”: {args.query} ({total} paper(s) now)")
     return 0
@@ -132,7 +134,7 @@ def run_save_search(args: argparse.Namespace) -> int:
 
 def _history_step(args: argparse.Namespace, backwards: bool) -> int:
     with opened(args) as lib:
-        done = lib.undo() if backwards else lib.redo()
+        done = lib.history.undo() if backwards else lib.history.redo()
     if done is None:
         warn(f"desk: nothing to {'undo' if backwards else 'redo'}")
         return 1

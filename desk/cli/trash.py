@@ -41,7 +41,7 @@ def delete_args(p: argparse.ArgumentParser) -> None:
 def run_delete(args: argparse.Namespace) -> int:
     """desk delete ID... [--yes]"""
     with opened(args) as lib:
-        noted = lib.papers_with_notes(args.ids)
+        noted = lib.trash.papers_with_notes(args.ids)
         if noted:
             which = ", ".join(map(str, noted))
             asked = _confirmed(
@@ -49,7 +49,7 @@ def run_delete(args: argparse.Namespace) -> int:
             )
             if not asked:
                 return _refused(asked, f"paper(s) {which} have a note")
-        gone = lib.delete_papers(args.ids)
+        gone = lib.trash.delete(args.ids)
     say(f"Moved {len(gone)} paper(s) to the trash (desk undo, or desk restore-paper ID, brings them back)")
     return 0
 
@@ -62,7 +62,7 @@ def remove_list_args(p: argparse.ArgumentParser) -> None:
 def run_remove_list(args: argparse.Namespace) -> int:
     """desk remove-list FILE|COLLECTION [--yes]"""
     with opened(args) as lib:
-        plan = lib.list_removal(args.target)
+        plan = lib.trash.list_removal(args.target)
         if plan.with_notes:
             which = ", ".join(map(str, plan.with_notes))
             question = (
@@ -71,7 +71,7 @@ def run_remove_list(args: argparse.Namespace) -> int:
             asked = _confirmed(question, args.yes)
             if not asked:
                 return _refused(asked, f"paper(s) {which} of this list have a note")
-        done = lib.remove_list(args.target)
+        done = lib.trash.remove_list(args.target)
     say(
         f"Removed {', '.join(done.files)}: {len(done.trashed)} paper(s) to the trash"
         + (f", {len(done.kept)} kept (also in another list)" if done.kept else "")
@@ -87,7 +87,7 @@ def trash_args(p: argparse.ArgumentParser) -> None:
 def run_trash(args: argparse.Namespace) -> int:
     """desk trash"""
     with opened(args) as lib:
-        found = lib.trash()
+        found = lib.trash.papers()
     if args.json:
         emit_json({"papers": [summary_json(t.paper) for t in found]})
         return 0
@@ -106,7 +106,7 @@ def restore_paper_args(p: argparse.ArgumentParser) -> None:
 def run_restore_paper(args: argparse.Namespace) -> int:
     """desk restore-paper ID..."""
     with opened(args) as lib:
-        back = lib.restore_papers(args.ids)
+        back = lib.trash.restore(args.ids)
     folded = [i for i in back if i not in set(args.ids)]
     say(
         f"Restored {len(back)} paper(s)"
@@ -122,7 +122,7 @@ def empty_trash_args(p: argparse.ArgumentParser) -> None:
 def run_empty_trash(args: argparse.Namespace) -> int:
     """desk empty-trash [--yes]"""
     with opened(args) as lib:
-        held = len(lib.trash())
+        held = len(lib.trash.papers())
         if not held:
             say("The trash is already empty.")
             return 0
@@ -131,6 +131,6 @@ def run_empty_trash(args: argparse.Namespace) -> int:
         )
         if not asked:
             return _refused(asked, "emptying the trash cannot be undone")
-        gone = lib.empty_trash()
+        gone = lib.trash.empty()
     say(f"Deleted {gone} paper(s) for good")
     return 0

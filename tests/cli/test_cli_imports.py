@@ -78,12 +78,9 @@ def test_search_loads_the_ranking_but_not_the_detector_or_importer(seeded_dir: P
 
 def test_the_parser_names_the_kinds_merge_plan_merges() -> None:
     from desk.cli.duplicates import MERGE_KINDS
-    from desk.core.dedup import finder as duplicates
     from desk.core.edits.merge_plan import MERGEABLE_KINDS
-    from desk.core.library.facade import CACHE_FILE_NAME
 
     assert MERGE_KINDS == MERGEABLE_KINDS
-    assert CACHE_FILE_NAME == duplicates.CACHE_FILE_NAME
 
 
 # A command that only reads, on a library whose index is stamped current, reads it with plain

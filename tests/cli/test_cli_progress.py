@@ -65,9 +65,9 @@ def test_import_on_a_terminal_shows_a_bar_and_json_stays_clean(
 def test_dupes_on_a_terminal_shows_the_near_duplicate_search_and_json_stays_clean(
     monkeypatch: pytest.MonkeyPatch, terminal: tuple[int, io.TextIOWrapper], seeded_dir: Path
 ) -> None:
-    from desk.core.library.facade import CACHE_DIR_NAME, CACHE_FILE_NAME
+    from desk.core.runtime.paths import CACHE_DIR_NAME, DUPLICATES_CACHE_NAME
 
-    (seeded_dir / CACHE_DIR_NAME / CACHE_FILE_NAME).unlink()  # every paper is hashed again
+    (seeded_dir / CACHE_DIR_NAME / DUPLICATES_CACHE_NAME).unlink()  # every paper is hashed again
     master, stream = terminal
     monkeypatch.setattr(sys, "stderr", stream)
     out = io.StringIO()

@@ -61,9 +61,9 @@ def _without_clock(page: dict[str, object]) -> dict[str, object]:
 
 def _same_as_the_library(library: Path, queries: list[str]) -> None:
     with Library(library) as lib:
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
     with Library(library) as lib:  # as the window opens it: the vectors read from their store
-        assert lib.ensure_vectors() is None
+        assert lib.discovery.ensure_vectors() is None
         expected = [page_json(lib.search(q, limit=50)) for q in queries]
     got = _command_line(library, queries)
     assert got["library_opened"] is False  # every query took the one-shot path

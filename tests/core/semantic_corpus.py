@@ -50,7 +50,7 @@ def nerf_starred(root: Path, stars: int) -> Iterator[tuple[Library, list[int], d
     speech papers read and left: (the library, the NeRF papers' ids with TARGET's last, id by text)."""
     with Library(root / "lib") as lib:
         lib.import_paths([write_list(root / "t.txt", ALL)])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
         nerf = [by_text[t] for t in [*NERF, TARGET]]
         lib.set_starred(nerf[:stars], True)

@@ -136,7 +136,7 @@ def _op_unmerge(library: Path, tmp: Path, rng: random.Random, avoid: set[int]) -
     with Library(library) as lib:
         keep, other = rng.sample([i for i in lib.paper_ids() if i not in avoid], 2)
         lib.set_note(other, "the other paper's note")
-        lib.merge(keep, [other])
+        lib.duplicates.merge(keep, [other])
         before = lib.count()
 
     def after(rc: int | None) -> None:

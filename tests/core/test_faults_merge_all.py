@@ -40,11 +40,11 @@ def cut_template(seeded_template: Path, tmp_path_factory: pytest.TempPathFactory
         assert copies == len(papers)
         ids = lib.paper_ids()
         copy_ids = ids[-copies:]
-        lib.tag(copy_ids[::3] + ids[:10], "to read")
+        lib.tags.add(copy_ids[::3] + ids[:10], "to read")
         lib.set_starred(copy_ids[1::4], True)
         for pid in copy_ids[2::5]:
             lib.set_note(pid, f"a note on the copy {pid}")
-        assert len(lib.merge_plan("truncation")) == copies
+        assert len(lib.duplicates.plan("truncation")) == copies
     return path
 
 
@@ -53,7 +53,7 @@ def _merged_copy(library: Path, where: Path) -> dict:
     shutil.rmtree(where, ignore_errors=True)
     shutil.copytree(library, where)
     with Library(where) as lib:
-        assert lib.merge_all("truncation")
+        assert lib.duplicates.merge_all("truncation")
     return library_state(where)
 
 
@@ -78,9 +78,13 @@ def test_kill_9_during_a_merge_all_leaves_one_state_that_undo_and_redo_restore(
             assert now == after, (SEED, trial)
         with Library(library) as lib:
             if now == before:  # killed before it committed: it still runs, and is undone
-                lib.merge_all("truncation")
+                lib.duplicates.merge_all("truncation")
                 assert library_state(library) == after, (SEED, trial)
-            for expected, step in ((before, lib.undo), (after, lib.redo), (before, lib.undo)):
+            for expected, step in (
+                (before, lib.history.undo),
+                (after, lib.history.redo),
+                (before, lib.history.undo),
+            ):
                 outcome = step()
                 assert outcome is not None and outcome.skipped == 0, (SEED, trial, outcome)
                 state = library_state(library)

@@ -62,7 +62,7 @@ def dupes_template(seeded_template: Path, tmp_path_factory: pytest.TempPathFacto
     with Library(directory) as lib:
         report = lib.import_paths([root / VARIANTS])
         assert report.added == 4 and report.near_duplicates == 4
-        groups = lib.near_duplicates()
+        groups = lib.duplicates.groups()
     assert sorted(len(g.ids) for g in groups) == [2, 2, 3]
     assert [g.exact_after_cleanup for g in groups].count(True) == 1
     return directory
@@ -100,7 +100,7 @@ def settle(qtbot, dialog: DuplicatesDialog) -> None:
 
 def groups_now(directory: Path) -> list[tuple[int, ...]]:
     with Library(directory) as lib:
-        return [g.ids for g in lib.near_duplicates()]
+        return [g.ids for g in lib.duplicates.groups()]
 
 
 def html_of(dialog: DuplicatesDialog, side: str) -> str:
@@ -205,8 +205,8 @@ def test_d_marks_a_pair_distinct_and_it_is_never_offered_again(review, dupes_dir
     assert pair not in shown
     window.close()
     with Library(dupes_dir) as lib:
-        assert pair in lib.distinct_pairs()
-        assert all(not set(pair) <= set(g.ids) for g in lib.near_duplicates())
+        assert pair in lib.duplicates.distinct_pairs()
+        assert all(not set(pair) <= set(g.ids) for g in lib.duplicates.groups())
 
 
 def test_m_merges_keeping_the_left_paper_and_u_undoes_it(review, dupes_dir: Path, qtbot) -> None:
@@ -238,7 +238,7 @@ def test_m_merges_keeping_the_left_paper_and_u_undoes_it(review, dupes_dir: Path
         assert kept.starred and kept.note == "left note"
         with pytest.raises(PaperNotFound):
             lib.paper(right_id)
-        assert len(lib.near_duplicates()) == before - 1
+        assert len(lib.duplicates.groups()) == before - 1
 
     press(qtbot, "u")
     settle(qtbot, dialog)
@@ -248,7 +248,7 @@ def test_m_merges_keeping_the_left_paper_and_u_undoes_it(review, dupes_dir: Path
     with Library(dupes_dir) as lib:
         assert not lib.paper(left_id).starred and lib.paper(right_id).starred
         assert {s.file for s in lib.paper(left_id).sources} == left_files
-        assert len(lib.near_duplicates()) == before
+        assert len(lib.duplicates.groups()) == before
 
     press(qtbot, "M", Shift)  # keep the right paper this time
     settle(qtbot, dialog)
@@ -263,7 +263,7 @@ def test_m_merges_keeping_the_left_paper_and_u_undoes_it(review, dupes_dir: Path
 
 def test_batch_merges_only_the_exact_groups_after_a_confirmation(review, dupes_dir: Path, qtbot) -> None:
     with Library(dupes_dir) as lib:
-        exact = [g.ids for g in lib.near_duplicates() if g.exact_after_cleanup]
+        exact = [g.ids for g in lib.duplicates.groups() if g.exact_after_cleanup]
     assert len(exact) == 1
     window, dialog = review(dupes_dir)
     before = len(dialog.groups)
@@ -278,7 +278,7 @@ def test_batch_merges_only_the_exact_groups_after_a_confirmation(review, dupes_d
     assert not any(g.exact_after_cleanup for g in dialog.groups)
     window.close()
     with Library(dupes_dir) as lib:
-        groups = lib.near_duplicates()
+        groups = lib.duplicates.groups()
         assert len(groups) == before - 1 and not any(g.exact_after_cleanup for g in groups)
         keep, gone = exact[0]
         assert len(lib.paper(keep).sources) == 2
@@ -364,12 +364,12 @@ def test_u_takes_back_not_a_duplicate(review, dupes_dir: Path, qtbot) -> None:
     assert "offered again" in dialog.status.text()
     window.close()
     with Library(dupes_dir) as lib:
-        assert pair not in lib.distinct_pairs()
+        assert pair not in lib.duplicates.distinct_pairs()
 
 
 def test_merge_all_truncations_shows_each_merge_first(review, dupes_dir: Path, qtbot) -> None:
     with Library(dupes_dir) as lib:
-        [cut] = [g.ids for g in lib.near_duplicates() if g.kind == "truncation"]
+        [cut] = [g.ids for g in lib.duplicates.groups() if g.kind == "truncation"]
         total = lib.count()
     window, dialog = review(dupes_dir)
     before = len(dialog.groups)

@@ -23,7 +23,7 @@ Shift = Qt.KeyboardModifier.ShiftModifier
 
 def tagged(library_dir: Path, name: str) -> set[int]:
     with Library(library_dir) as lib:
-        return set(lib.tagged(name))
+        return set(lib.tags.papers(name))
 
 
 def test_t_opens_the_tag_picker_again_and_again_and_enter_toggles_the_chosen_tag(
@@ -31,8 +31,8 @@ def test_t_opens_the_tag_picker_again_and_again_and_enter_toggles_the_chosen_tag
 ) -> None:
     with Library(library_dir) as lib:
         first_paper = lib.paper_ids()[0]
-        lib.tag([first_paper], "to read")
-        lib.tag([first_paper], "reading group")
+        lib.tags.add([first_paper], "to read")
+        lib.tags.add([first_paper], "reading group")
     window = open_window(library_dir)
     picker = window.paper_keys.picker
     into_list(qtbot, window, "policy")
@@ -132,7 +132,7 @@ def test_a_mixed_selection_is_made_alike_and_digits_and_e_act_on_all(
     open_window, library_dir: Path, qtbot
 ) -> None:
     with Library(library_dir) as lib:
-        lib.tag([lib.paper_ids()[-1]], "first tag")
+        lib.tags.add([lib.paper_ids()[-1]], "first tag")
     window = open_window(library_dir)
     into_list(qtbot, window, "learning")
     three = shown_ids(window, 3)
@@ -152,7 +152,7 @@ def test_a_mixed_selection_is_made_alike_and_digits_and_e_act_on_all(
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
         assert lib.paper_ids(starred=True) == []
-        assert set(lib.tagged("first tag")) >= set(three)
+        assert set(lib.tags.papers("first tag")) >= set(three)
         read = {p.id for p in lib.list_papers() if p.read}
         assert read == set(three)
     assert window.current_id == window.model.id_at(window.model.row_of(three[-1]) + 1)
@@ -204,7 +204,7 @@ def test_delete_asks_when_notes_would_go_and_ctrl_z_brings_them_back(
     press(qtbot, Key.Key_Escape)  # keep them
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
-        assert lib.trash() == []
+        assert lib.trash.papers() == []
 
     press(qtbot, Key.Key_Delete)  # asked again; Enter moves them
     qtbot.waitUntil(lambda: window.paper_keys.deleter.box is not None)
@@ -212,13 +212,13 @@ def test_delete_asks_when_notes_would_go_and_ctrl_z_brings_them_back(
     press(qtbot, Key.Key_Return)
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
-        assert {t.paper.id for t in lib.trash()} == set(three)
+        assert {t.paper.id for t in lib.trash.papers()} == set(three)
         assert not set(three) & set(lib.paper_ids())
     assert not set(three) & set(window.model.ids())  # the list shows they are gone
     press(qtbot, Key.Key_Z, Ctrl)
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
-        assert lib.trash() == []
+        assert lib.trash.papers() == []
         assert lib.paper(three[2]).note == "and this"
     window.close()
 
@@ -233,14 +233,14 @@ def test_delete_without_notes_is_not_asked_and_delete_in_the_box_edits_the_text(
     wait_idle(qtbot, window)
     assert window.paper_keys.deleter.box is None
     with Library(library_dir) as lib:
-        assert [t.paper.id for t in lib.trash()] == [pid]
+        assert [t.paper.id for t in lib.trash.papers()] == [pid]
     press(qtbot, "k", Ctrl)
     press(qtbot, Key.Key_Home)
     press(qtbot, Key.Key_Delete)  # in the search box Delete deletes a character
     assert window.search_box.text() == "earning"
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
-        assert len(lib.trash()) == 1
+        assert len(lib.trash.papers()) == 1
     window.close()
 
 

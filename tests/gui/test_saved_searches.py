@@ -19,7 +19,7 @@ CtrlShift = Ctrl | Qt.KeyboardModifier.ShiftModifier
 
 def saved(library_dir: Path) -> dict[str, str]:
     with Library(library_dir) as lib:
-        return {s.name: s.query for s in lib.saved_searches()}
+        return {s.name: s.query for s in lib.saved_searches.all()}
 
 
 def test_save_the_search_in_view_then_it_follows_the_library_and_delete_asks(
@@ -77,7 +77,7 @@ def test_a_saved_search_that_finds_nothing_says_so_not_that_the_library_is_empty
     open_window, library_dir: Path, qtbot
 ) -> None:
     with Library(library_dir) as lib:
-        lib.save_search("starred ones", "is:starred")
+        lib.saved_searches.save("starred ones", "is:starred")
     window = open_window(library_dir)
     go_to_entry(qtbot, window, "starred ones")
     wait_search(qtbot, window)

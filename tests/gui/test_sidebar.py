@@ -48,7 +48,7 @@ def go_to_entry(qtbot, window, label: str) -> None:
 def test_counts_entries_and_searching_inside_a_collection(open_window, library_dir: Path, qtbot) -> None:
     with Library(library_dir) as lib:
         first, second = lib.paper_ids()[:2]
-        lib.tag([first, second], "reading group")
+        lib.tags.add([first, second], "reading group")
         per = lib.stats().collections
         english = {h.id for h in lib.search_ids('in:"ICML 2026 Papers"', limit=1000).hits}
     window = open_window(library_dir)
@@ -80,7 +80,7 @@ def test_a_tag_entry_filters_and_the_counts_follow_star_and_tag_keys(
 ) -> None:
     with Library(library_dir) as lib:
         tagged = lib.paper_ids()[5]
-        lib.tag([tagged], "later")
+        lib.tags.add([tagged], "later")
     window = open_window(library_dir)
     qtbot.waitUntil(lambda: count_of(window, "1  later") == "1")
     press(qtbot, Key.Key_Down)  # into the list, on the first hit
@@ -128,7 +128,7 @@ def test_triage_from_the_sidebar_goes_through_the_unread_papers_of_the_entry_in_
 ) -> None:
     with Library(library_dir) as lib:
         ids = lib.paper_ids()[10:14]
-        lib.tag(ids, "later")
+        lib.tags.add(ids, "later")
         lib.set_read(ids[:1], True)  # read already: not in the queue
     window = open_window(library_dir)
     go_to_entry(qtbot, window, "1  later")

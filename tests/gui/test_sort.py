@@ -51,13 +51,13 @@ def test_recommended_lists_what_recommend_offers_and_per_tag_when_a_tag_is_chose
     open_window, library_dir: Path, qtbot
 ) -> None:
     with Library(library_dir) as lib:
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         rl = [h.id for h in lib.search_ids("reinforcement learning", limit=6).hits]
         lib.set_starred(rl[:3], True)
         routing = [h.id for h in lib.search_ids("vehicle routing", limit=4).hits]
-        lib.tag(routing[:2], "routing")
-        offered = [r.paper.id for r in lib.recommend(limit=10).rows]
-        for_tag = [r.paper.id for r in lib.recommend(tag="routing", limit=10).rows]
+        lib.tags.add(routing[:2], "routing")
+        offered = [r.paper.id for r in lib.discovery.recommend(limit=10).rows]
+        for_tag = [r.paper.id for r in lib.discovery.recommend(tag="routing", limit=10).rows]
     window = open_window(library_dir)
     for _ in range(5):
         press(qtbot, Key.Key_O, CtrlShift)

@@ -21,14 +21,14 @@ CHINESE = "ICML 2026 论文列表"
 def state(library_dir: Path) -> tuple[int, list[int]]:
     """(papers in the library, ids in the trash)."""
     with Library(library_dir) as lib:
-        return lib.count(), [t.paper.id for t in lib.trash()]
+        return lib.count(), [t.paper.id for t in lib.trash.papers()]
 
 
 def test_remove_a_list_restore_from_the_trash_empty_it_and_import_the_file_again(
     open_window, library_dir: Path, qtbot
 ) -> None:
     with Library(library_dir) as lib:
-        plan = lib.list_removal(CHINESE)
+        plan = lib.trash.list_removal(CHINESE)
     assert plan.trashed and plan.kept  # one abstract is in both lists: it stays
     window = open_window(library_dir)
     go_to_entry(qtbot, window, CHINESE)

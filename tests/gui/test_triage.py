@@ -75,8 +75,8 @@ def test_a_digit_toggles_the_tag_of_that_number_on_the_paper_in_view(
 ) -> None:
     with Library(library_dir) as lib:
         some = lib.paper_ids()[:2]
-        lib.tag([some[0]], "to read")
-        lib.tag([some[1]], "rl ✓ théorie")  # any Unicode name
+        lib.tags.add([some[0]], "to read")
+        lib.tags.add([some[1]], "rl ✓ théorie")  # any Unicode name
     window = open_window(library_dir)
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
@@ -93,10 +93,10 @@ def test_a_digit_toggles_the_tag_of_that_number_on_the_paper_in_view(
     wait_idle(qtbot, window)
     assert window.search_box.text() == "policy"  # no key went into the query
     with Library(library_dir) as lib:
-        assert set(lib.tagged("rl ✓ théorie")) == {some[1], first, second}
-        assert set(lib.tagged("to read")) == {some[0], second}
+        assert set(lib.tags.papers("rl ✓ théorie")) == {some[1], first, second}
+        assert set(lib.tags.papers("to read")) == {some[0], second}
     press(qtbot, "2")  # again: off
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:
-        assert set(lib.tagged("rl ✓ théorie")) == {some[1], first}
+        assert set(lib.tags.papers("rl ✓ théorie")) == {some[1], first}
     window.close()

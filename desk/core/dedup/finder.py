@@ -15,6 +15,7 @@ from sqlalchemy import select
 from desk.core.dedup import Candidate, NearDuplicateIndex
 from desk.core.dedup.detector import DEFAULT_NUM_PERM, LINK_ARRAYS, DedupProgress, Prepared, prepare
 from desk.core.dedup.saved_links import SavedLinks
+from desk.core.runtime.paths import DUPLICATES_CACHE_NAME
 from desk.core.runtime.processes import WorkerPool
 from desk.core.store import Database, Paper
 from desk.core.store.derived_files import has_part, read_arrays, read_part, write_arrays
@@ -23,7 +24,7 @@ from desk.core.store.id_digest import ALL_IDS_SQL, ID_DIGEST_SQL
 log = logging.getLogger(__name__)
 CACHE_KIND = "desk-near-duplicates"
 CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not words and sentences
-CACHE_FILE_NAME = "near-duplicates.npz"
+CACHE_FILE_NAME = DUPLICATES_CACHE_NAME
 LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
 LINK_PART = "links"  # the cache's part that answers groups() without loading every paper's hashes
 HASH_BATCH = 10_000  # new papers hashed together (a progress report each)

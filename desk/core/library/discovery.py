@@ -1,7 +1,6 @@
-"""The Library's methods for finding papers by meaning: the semantic vectors, related papers, recommendations.
+"""``Library.discovery``: finding papers by meaning — the semantic vectors, related papers, recommendations.
 
-A mixin of ``desk.core.library.facade.Library`` (kept apart so the façade's file stays small); each
-method hands the work to desk/core/semantic/.
+Each method hands the work to desk/core/semantic/ (and the search index's ``related``).
 """
 
 from __future__ import annotations
@@ -11,22 +10,23 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 from sqlalchemy import select
 
 from desk.core.library.sorting import IdScores
+from desk.core.library.tags import Tags
 from desk.core.records.page import ResultPage
 from desk.core.runtime import failures
 from desk.core.semantic.encoded import PROBLEM_PREFIX as ENCODER_PROBLEM
 from desk.core.semantic.keys import OTHER_TEXT, DatabasePapers, Keys
 from desk.core.semantic.minilm import ModelError
 from desk.core.store import Paper
+from desk.core.store.queries import require_papers
 
-if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
-    from pathlib import Path
-
+if TYPE_CHECKING:
     from desk.core.search import SearchIndex, SearchResult
     from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.recommend import Words
@@ -43,27 +43,32 @@ IDS_FETCHED = 8192  # ids read from the database at once (_all_ids)
 
 
 class Discovery:
-    """Semantic vectors, related papers and "Recommended for you", for ``Library``."""
+    """Semantic vectors, related papers and "Recommended for you" (``lib.discovery``)."""
 
-    db: Database
-    directory: Path
-    index: SearchIndex
-    vectors: SemanticVectors
-    encoded: EncodedVectors
     vectors_repaired: str | None = None  # what check_vectors() found and rebuilt ("rebuilt (corrupt)")
     vectors_unwritable: str | None = None  # why check_vectors() could not bring them up to date here
     encoded_unwritable: str | None = None  # why ensure_encoded() could not write the encoder's store
     encoding_elsewhere: str | None = None  # a builder process encodes the abstracts (ensure_encoded)
-    _recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
 
-    def _page(self, result: SearchResult) -> ResultPage:  # Library's
-        raise NotImplementedError
-
-    def paper(self, paper_id: int) -> object:  # Library's
-        raise NotImplementedError
-
-    def tagged(self, name: str | None) -> list[int]:  # Workflow's
-        raise NotImplementedError
+    def __init__(
+        self,
+        db: Database,
+        directory: Path,
+        index: SearchIndex,
+        vectors: SemanticVectors,
+        encoded: EncodedVectors,
+        tags: Tags,
+        page: Callable[[SearchResult], ResultPage],
+    ) -> None:
+        """``page`` turns a search result into the page of rows the caller shows (``Library``'s)."""
+        self.db = db
+        self.directory = directory
+        self.index = index
+        self.tags = tags
+        self.page = page
+        self.vectors = vectors
+        self.encoded = encoded
+        self._recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
 
     # -- the vectors -------------------------------------------------------------------------
     def _all_ids(self) -> np.ndarray:
@@ -274,10 +279,11 @@ class Discovery:
     # -- related and recommended -------------------------------------------------------------
     def related(self, paper_id: int, limit: int = 10) -> ResultPage:
         """Papers most like the given one: its key terms (BM25F) fused with its vector's nearest."""
-        self.paper(paper_id)
+        with self.db.reading() as session:
+            require_papers(session, [paper_id])  # PaperNotFound for an id not in the library
         if self.vectors.current is None:
             self.vectors.load()
-        return self._page(self.index.related(paper_id, limit=limit))
+        return self.page(self.index.related(paper_id, limit=limit))
 
     def _training(
         self, tag: str | None
@@ -291,7 +297,7 @@ class Discovery:
                 (int(i), bool(s), bool(r))
                 for i, s, r in session.execute(select(Paper.id, Paper.starred, Paper.read))
             ]
-        tagged = set(self.tagged(tag))
+        tagged = set(self.tags.papers(tag))
         kept = tagged if tag else tagged | {i for i, starred, _ in flags if starred}
         left = [i for i, starred, read in flags if read and not starred and i not in kept]
         candidates = [i for i, starred, read in flags if not read and not starred and i not in kept]
@@ -350,7 +356,7 @@ class Discovery:
         label = f"recommend:{tag}" if tag else "recommend"
         scored, total, stems, message = self._recommendation(tag, limit)
         result = self.index.listing(label, scored, total, stems)
-        page = self._page(result)
+        page = self.page(result)
         return page if message is None else _with_message(page, message)
 
     def recommend_scores(self, tag: str | None = None) -> tuple[IdScores, str | None]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -14,11 +15,16 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from desk.core.edits import fields as edits
-from desk.core.edits import history, merging, undo
+from desk.core.edits import history
 from desk.core.library import sorting
 from desk.core.library.discovery import Discovery
+from desk.core.library.duplicates import Duplicates
+from desk.core.library.history import History
+from desk.core.library.live_filters import LiveFilters
 from desk.core.library.quick import QuickLibrary
-from desk.core.library.workflow import Workflow
+from desk.core.library.saved_searches import SavedSearches
+from desk.core.library.tags import Tags
+from desk.core.library.trash import Trash
 from desk.core.records.detail import ImportReport, PaperDetail, Stats
 from desk.core.records.page import PaperSummary, ResultPage, page_of
 from desk.core.runtime import privacy
@@ -36,26 +42,24 @@ from desk.core.store import Database, Paper
 from desk.core.store.queries import raw_connection
 from desk.core.text.control_chars import one_line
 
-if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when first used
+if TYPE_CHECKING:
     import numpy as np
 
-    from desk.core.dedup import Candidate
     from desk.core.dedup.detector import DedupProgress
-    from desk.core.dedup.finder import DuplicateFinder
-    from desk.core.edits.merge_plan import PlannedMerge
     from desk.core.importing import importer
     from desk.core.search.model import Marks
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
-CACHE_FILE_NAME = "near-duplicates.npz"  # desk.core.dedup.finder.CACHE_FILE_NAME (checked by a test)
 
 
-class Library(Workflow, Discovery):
+class Library:
     """A library folder: the database (the truth), its derived search index and semantic vectors.
 
-    Tags, saved searches, undo/redo and the trash are in ``Workflow`` (desk/core/library/workflow.py);
-    related papers, recommendations and the vectors in ``Discovery`` (desk/core/library/discovery.py).
+    Reading, importing, the edits of a paper's own fields, search and upkeep are methods here;
+    the rest is in services it is composed of, each in its own module of this package:
+    ``tags``, ``saved_searches``, ``history`` (undo, redo), ``trash``, ``duplicates`` and
+    ``discovery`` (the vectors, related papers, recommendations).
     """
 
     listing_mended = 0  # how many papers' kept list objects check() found wrong and wrote again
@@ -89,7 +93,6 @@ class Library(Workflow, Discovery):
         self._sync = IndexSync(self.db, self.index, tuning)
         self._sync.defer_folds = defer_folds
         self.index.defer_frees = defer_folds
-        self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
         self._edits_rehearsed = False  # see rehearse_edits
         self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
@@ -98,15 +101,16 @@ class Library(Workflow, Discovery):
         # The sentence encoder's vectors, fused with LSA's once they cover the library.
         self.encoded = EncodedVectors(directory / ENCODED_DIR_NAME)
         self.index.encoded = self.encoded
-
-    @property
-    def _dupes(self) -> DuplicateFinder:
-        """The near-duplicate finder (its module and cache are loaded on first use)."""
-        if self._finder is None:
-            from desk.core.dedup.finder import DuplicateFinder
-
-            self._finder = DuplicateFinder(self.db, self.directory / CACHE_DIR_NAME / CACHE_FILE_NAME)
-        return self._finder
+        self.live_filters = LiveFilters(self.db)
+        """What answers tag: and is: filters for this library's searches (kept until the database changes)."""
+        self.tags = Tags(self.db, self._sync)
+        self.saved_searches = SavedSearches(self.db)
+        self.history = History(self.db, self._sync)
+        self.trash = Trash(self.db, self._sync)
+        self.duplicates = Duplicates(self.db, self._sync, directory / CACHE_DIR_NAME)
+        self.discovery = Discovery(
+            self.db, directory, self.index, self.vectors, self.encoded, self.tags, self._page
+        )
 
     @property
     def index_behind(self) -> str | None:
@@ -121,8 +125,7 @@ class Library(Workflow, Discovery):
     def close(self) -> None:
         """Close the index and the database (saving the near-duplicate cache and folding what
         edits left unfolded)."""
-        if self._finder is not None:
-            self._finder.save()
+        self.duplicates.save()
         self._sync.fold_edits()
         self.index.close()
         self.db.close()
@@ -213,7 +216,7 @@ class Library(Workflow, Discovery):
         from desk.core.search.staging import write_segment
 
         with WorkerPool(tuning=self.tuning) as pool:
-            follow_up = ImportIndexing(self._sync, self._dupes, pool)
+            follow_up = ImportIndexing(self._sync, self.duplicates.finder, pool)
             try:
                 report = importer.import_paths(
                     self.db,
@@ -229,7 +232,9 @@ class Library(Workflow, Discovery):
                 follow_up.add_hashes()
                 found = 0  # near-duplicates checked here while the workers write the last segments
                 if report.new_ids:
-                    found = self._dupes.offered(report.new_ids, self.distinct_pairs(), pool, dedup_progress)
+                    found = self.duplicates.finder.offered(
+                        report.new_ids, self.duplicates.distinct_pairs(), pool, dedup_progress
+                    )
                 follow_up.finish(merge_progress, cancelled)
             finally:
                 follow_up.abandon()  # after an error: the papers stay queued for the next flush
@@ -299,6 +304,30 @@ class Library(Workflow, Discovery):
         clean = one_line(title or "") or None
         return bool(self._edit([paper_id], "user_title", clean))
 
+    def mark_opened(self, paper_id: int) -> bool:
+        """Opening a paper (the window, after a moment) marks it read; True when it was unread.
+
+        Not a step of the undo history: it is no decision of the user's (mail clients do not
+        undo it either), and Ctrl+Z right after a star must take back the star, not this.
+        Undoing an earlier `r` leaves it alone (it holds no longer what that change left).
+        """
+        with self.db.writing() as session:
+            return bool(edits.set_value(session, [paper_id], "read", True))
+
+    def begin_note_session(self, paper_id: int) -> str:
+        """A token for one editing session of a note: pass it to every set_note of the session.
+
+        All the saves of a session are one undo step (while no other change comes between).
+        """
+        return f"note:{paper_id}:{os.urandom(6).hex()}"
+
+    def end_note_session(self, token: str) -> None:
+        """Close a note's editing session: the next save, even with this token, is a new step."""
+        with self.db.writing() as session:
+            step = history.newest_in_group(session, token)
+            if step is not None:
+                step.group_key = None
+
     # -- search ------------------------------------------------------------------------------
     def _page(self, result: SearchResult) -> ResultPage:
         return page_of(result, self.summaries([h.id for h in result.hits]))
@@ -331,7 +360,7 @@ class Library(Workflow, Discovery):
         best first (for the tag ``recommend_for`` when given), then the others by relevance.
         """
         if sort == sorting.RECOMMENDED:
-            scores, _why = self.recommend_scores(recommend_for)
+            scores, _why = self.discovery.recommend_scores(recommend_for)
             order: Callable[[np.ndarray], Sequence[int]] | None = partial(sorting.by_score, scores=scores)
         else:
             order = None if sorting.check(sort) == "relevance" else self._order(sort)
@@ -355,87 +384,6 @@ class Library(Workflow, Discovery):
 
         highlighter = Highlighter.of(marks)
         return [highlighter.spans(text) if text else () for text in texts]
-
-    # -- duplicates --------------------------------------------------------------------------
-    def near_duplicates(self, progress: DedupProgress | None = None) -> list[Candidate]:
-        """Groups of papers that look like one paper, best first, minus pairs ruled out
-        (``progress``: papers hashed and candidate pairs verified, when that is long)."""
-        return self._dupes.groups(self.distinct_pairs(), progress)
-
-    def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
-        """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""
-        others = list(dict.fromkeys(i for i in other_ids if i != keep_id))
-        with self.db.writing() as session:
-            payload = undo.merge_with_tags(session, keep_id, others)
-            label = f"Merge {', '.join(map(str, others))} into {keep_id}"
-            history.record(session, "merge", label, payload)
-        self._sync.flush()
-
-    def unmerge(self, paper_id: int) -> list[int]:
-        """Undo the latest merge paper_id took part in; returns the ids brought back."""
-        with self.db.writing() as session:
-            payload = undo.merge_payload(session, paper_id)
-            if payload is None:
-                raise DeskError(f"paper {paper_id} is not part of a merge that can be undone")
-            applied, step = undo.unmerge_step(session, payload)
-            restored = applied.paper_ids[1:]
-            label = f"Unmerge {', '.join(map(str, payload['others']))} from {payload['keep']}"
-            history.record(session, "unmerge", label, step)
-        self._sync.flush()
-        return restored
-
-    def mark_distinct(self, a: int, b: int) -> None:
-        """Remember that two papers are not duplicates; they are never offered again."""
-        with self.db.writing() as session:
-            lo, hi = sorted((a, b))
-            known = (lo, hi) in merging.distinct_pairs(session)
-            merging.mark_distinct(session, a, b)
-            if not known:
-                label = f"Say {lo} and {hi} are not duplicates"
-                history.record(session, "distinct", label, {"a": lo, "b": hi})
-
-    def unmark_distinct(self, a: int, b: int) -> None:
-        """Take back "not a duplicate": the two papers can be offered together again (one undo step)."""
-        with self.db.writing() as session:
-            lo, hi = sorted((a, b))
-            merging.unmark_distinct(session, a, b)
-            history.record(
-                session, "undistinct", f"Offer {lo} and {hi} as duplicates again", {"a": lo, "b": hi}
-            )
-
-    def merge_plan(self, kind: str) -> list[PlannedMerge]:
-        """What merging every group of ``kind`` ("exact" or "truncation") would do: a preview."""
-        groups = self.near_duplicates()
-        ids = [i for g in groups if g.kind == kind for i in g.ids]
-        with self.db.reading() as session:
-            lengths = {
-                int(i): int(n or 0)
-                for i, n in session.execute(
-                    select(Paper.id, func.length(Paper.abstract)).where(Paper.id.in_(ids))
-                )
-            }
-        from desk.core.edits import merge_plan
-
-        return merge_plan.plan(groups, kind, lengths)
-
-    def merge_all(self, kind: str) -> list[PlannedMerge]:
-        """Merge every group of ``kind`` as merge_plan() shows it, as one undo step (each merge
-        can also be taken back alone with unmerge)."""
-        planned = self.merge_plan(kind)
-        if not planned:
-            return planned
-        with self.db.writing() as session:
-            payloads = [undo.merge_with_tags(session, step.keep, list(step.others)) for step in planned]
-            folded = sum(len(step.others) for step in planned)
-            label = f"Merge {len(planned)} {kind} groups ({folded} papers)"
-            history.record(session, "merge-all", label, {"merges": payloads})
-        self._sync.flush()
-        return planned
-
-    def distinct_pairs(self) -> set[tuple[int, int]]:
-        """Every (a, b) pair, a < b, a user said is not a duplicate."""
-        with self.db.reading() as session:
-            return merging.distinct_pairs(session)
 
     # -- export ------------------------------------------------------------------------------
     def export_markdown(self, ids: Sequence[int], *, what: str) -> str:
@@ -466,7 +414,7 @@ class Library(Workflow, Discovery):
         """
         problems = self.db.integrity_problems()
         self.listing_mended = 0 if problems else self.db.mend_listing()
-        return problems + self._sync.differences() + self.check_vectors()
+        return problems + self._sync.differences() + self.discovery.check_vectors()
 
     def backup(self, dest: Path | None = None, *, force: bool = False) -> Path:
         """An online copy of the database (the index is rebuilt from it on restore).

@@ -139,11 +139,11 @@ class QuickLibrary:
             "SELECT collection, count(DISTINCT paper_id) FROM source GROUP BY collection ORDER BY collection"
         )
         collections = {c: n for c, n in per}
-        tags = {t.name: t.count for t in self.tags()}
+        tags = {t.name: t.count for t in self.tag_counts()}
         return Stats(papers, sources, starred, read, notes, collections, tags)
 
-    def tags(self) -> list[TagCount]:
-        """Every tag some paper carries, with its count, in the order tags were made (``Library.tags``)."""
+    def tag_counts(self) -> list[TagCount]:
+        """Every tag some paper carries, with its count, in the order tags were made (``Tags.counts``)."""
         from desk.core.records.detail import TagCount
 
         rows = self._conn.execute(

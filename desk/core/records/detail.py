@@ -121,7 +121,7 @@ class UndoOutcome:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """One step of the undo history, newest first in Library.history()."""
+    """One step of the undo history, newest first in Library.history.entries()."""
 
     id: int
     label: str

@@ -12,6 +12,7 @@ DATABASE_NAME = "library.sqlite3"
 INDEX_DIR_NAME = "index"
 BACKUP_DIR_NAME = "backups"
 CACHE_DIR_NAME = "cache"
+DUPLICATES_CACHE_NAME = "near-duplicates.npz"  # in CACHE_DIR_NAME: the near-duplicate finder's
 
 
 def default_library_dir() -> Path:

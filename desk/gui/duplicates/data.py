@@ -120,7 +120,7 @@ def load_view(lib: Library, groups: Sequence[Candidate], index: int) -> GroupVie
 
 def fetch(lib: Library, prefer: Collection[int] = (), position: int = 0) -> Snapshot:
     """The groups to review now and the one to show (see `pick`)."""
-    groups = list(lib.near_duplicates())
+    groups = list(lib.duplicates.groups())
     while groups:
         index = pick(groups, prefer, position)
         assert index is not None
@@ -137,11 +137,11 @@ def merge_exact(lib: Library, wanted: Collection[tuple[int, ...]]) -> tuple[list
     Returns the kept ids, in order (what undo needs), and the error that stopped it, if any.
     """
     kept: list[int] = []
-    for group in lib.near_duplicates():
+    for group in lib.duplicates.groups():
         if not group.exact_after_cleanup or group.ids not in wanted:
             continue
         try:
-            lib.merge(group.ids[0], list(group.ids[1:]))
+            lib.duplicates.merge(group.ids[0], list(group.ids[1:]))
         except DeskError as exc:
             return kept, str(exc)
         kept.append(group.ids[0])
@@ -152,18 +152,18 @@ def merge_plan_lines(lib: Library, kind: str) -> list[str]:
     """What merging every group of `kind` would do, one line a group (the preview)."""
     return [
         f"keep {step.keep} ← {', '.join(map(str, step.others))}: {step.description}"
-        for step in lib.merge_plan(kind)
+        for step in lib.duplicates.plan(kind)
     ]
 
 
 def merge_kind(lib: Library, kind: str) -> list[int]:
     """Merge every group of `kind` (one undo step in the history); the kept ids, in order."""
-    return [step.keep for step in lib.merge_all(kind)]
+    return [step.keep for step in lib.duplicates.merge_all(kind)]
 
 
 def unmerge_all(lib: Library, kept: Sequence[int]) -> list[int]:
     """Undo the merges that kept these papers, latest first; the ids brought back."""
     restored: list[int] = []
     for pid in reversed(kept):
-        restored.extend(lib.unmerge(pid))
+        restored.extend(lib.duplicates.unmerge(pid))
     return restored

@@ -62,7 +62,7 @@ class ReviewDecisions:
         title = (comparison.right if keep_right else comparison.left).paper.title
 
         def change(lib: Library) -> tuple[Collection[int], None]:
-            lib.merge(keep, [other])
+            lib.duplicates.merge(keep, [other])
             return (keep,), None
 
         def done(_result: None) -> str:
@@ -78,7 +78,7 @@ class ReviewDecisions:
             return
 
         def change(lib: Library) -> tuple[Collection[int], None]:
-            lib.mark_distinct(*pair)
+            lib.duplicates.mark_distinct(*pair)
             return pair, None
 
         def done(_result: None) -> str:
@@ -104,7 +104,7 @@ class ReviewDecisions:
         if what == DISTINCT:
 
             def unmark(lib: Library) -> tuple[Collection[int], None]:
-                lib.unmark_distinct(ids[0], ids[1])
+                lib.duplicates.unmark_distinct(ids[0], ids[1])
                 return ids, None
 
             def unmarked(_result: None) -> str:

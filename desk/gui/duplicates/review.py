@@ -89,7 +89,7 @@ class DuplicatesReview(QObject):
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
             return
-        self.executor.submit(lambda lib: len(lib.near_duplicates()), self._counted)
+        self.executor.submit(lambda lib: len(lib.duplicates.groups()), self._counted)
 
     def open(self) -> None:
         """Ctrl+Shift+D: show the review (where it was left) and look for the groups again."""

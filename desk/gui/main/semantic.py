@@ -55,7 +55,7 @@ class VectorBuilder(QObject):
     def _run(self, lib: Library) -> None:
         while True:
             try:
-                done = lib.ensure_vectors_elsewhere(self._stopped) or ""
+                done = lib.discovery.ensure_vectors_elsewhere(self._stopped) or ""
             except Exception:  # the library closed under it, a full disk: words alone still work
                 log.warning("the semantic vectors could not be built", exc_info=True)
                 done = ""
@@ -66,7 +66,7 @@ class VectorBuilder(QObject):
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self.finished.emit(done)
             try:  # the sentence encoder's (minutes at 30k papers): LSA's serve meanwhile
-                encoded = lib.ensure_encoded_elsewhere(self._stopped) or ""
+                encoded = lib.discovery.ensure_encoded_elsewhere(self._stopped) or ""
             except Exception:  # derived and optional, as above
                 log.warning("the sentence-encoder vectors could not be built", exc_info=True)
                 encoded = ""

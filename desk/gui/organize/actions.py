@@ -46,11 +46,11 @@ class Organizer(QObject):
     # -- undo, redo -------------------------------------------------------------------------
     def undo(self) -> None:
         """Ctrl+Z: take back the last change (the window's or a command's)."""
-        self.executor.submit(lambda lib: lib.undo(), lambda out: self._undone(out, "undo"))
+        self.executor.submit(lambda lib: lib.history.undo(), lambda out: self._undone(out, "undo"))
 
     def redo(self) -> None:
         """Ctrl+Shift+Z: do again what was undone last."""
-        self.executor.submit(lambda lib: lib.redo(), lambda out: self._undone(out, "redo"))
+        self.executor.submit(lambda lib: lib.history.redo(), lambda out: self._undone(out, "redo"))
 
     def _undone(self, outcome: UndoOutcome | None, what: str) -> None:
         if outcome is None:

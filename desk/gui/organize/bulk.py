@@ -109,7 +109,7 @@ class PaperActions(QObject):
 
         def op(lib: Library) -> tuple[TagChange, dict[int, PaperSummary]]:
             ids = target.resolve(lib)
-            change = lib.toggle_tag(ids, name)
+            change = lib.tags.toggle(ids, name)
             return change, lib.summaries(ids[:ROWS_LIMIT])
 
         def shown(result: tuple[TagChange, dict[int, PaperSummary]]) -> None:
@@ -125,11 +125,11 @@ class PaperActions(QObject):
             return
 
         def op(lib: Library) -> tuple[TagChange, dict[int, PaperSummary]] | None:
-            tags = lib.tags()
+            tags = lib.tags.counts()
             if n > len(tags):
                 return None
             ids = target.resolve(lib)
-            return lib.toggle_tag(ids, tags[n - 1].name), lib.summaries(ids[:ROWS_LIMIT])
+            return lib.tags.toggle(ids, tags[n - 1].name), lib.summaries(ids[:ROWS_LIMIT])
 
         def shown(result: tuple[TagChange, dict[int, PaperSummary]] | None) -> None:
             if result is None:
@@ -149,7 +149,7 @@ class PaperActions(QObject):
             for summary in lib.summaries(ids).values():
                 for tag in summary.tags:
                     carried[tag] = carried.get(tag, 0) + 1
-            return lib.tags(), carried
+            return lib.tags.counts(), carried
 
         self.executor.submit(op, lambda result: answer(*result), lambda _exc: answer([], {}))
 

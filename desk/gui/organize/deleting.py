@@ -50,7 +50,7 @@ class Deleter(QObject):
 
         def op(lib: Library) -> tuple[list[int], list[int]]:
             ids = target.resolve(lib)
-            return ids, lib.papers_with_notes(ids)
+            return ids, lib.trash.papers_with_notes(ids)
 
         def checked(result: tuple[list[int], list[int]]) -> None:
             ids, noted = result
@@ -100,4 +100,4 @@ class Deleter(QObject):
             )
             self.deleted.emit(gone)
 
-        self.executor.submit(lambda lib: lib.delete_papers(ids), done)
+        self.executor.submit(lambda lib: lib.trash.delete(ids), done)

@@ -155,7 +155,7 @@ class Places(QObject):
 
         def save(name: str) -> None:
             self.executor.submit(
-                lambda lib: lib.save_search(name, query),
+                lambda lib: lib.saved_searches.save(name, query),
                 lambda _none: self._changed(f"Saved the search “{name}”"),
             )
 
@@ -173,7 +173,7 @@ class Places(QObject):
             if self.controller.filter == saved_filter(name):
                 self.set_filter("all")
             self.executor.submit(
-                lambda lib: lib.delete_saved_search(name),
+                lambda lib: lib.saved_searches.delete(name),
                 lambda _done: self._changed(f"Deleted the saved search “{name}” (Ctrl+Z brings it back)"),
             )
 

@@ -85,7 +85,7 @@ class Removal(QObject):
         self.reload()
 
     def reload(self) -> None:
-        self.executor.submit(lambda lib: lib.trash(), self._loaded)
+        self.executor.submit(lambda lib: lib.trash.papers(), self._loaded)
 
     def _loaded(self, trashed: list[TrashedPaper]) -> None:
         self.view.show_items(trashed)
@@ -110,7 +110,7 @@ class Removal(QObject):
             self.changed(f"Restored {_papers(len(restored))} from the trash (Ctrl+Z takes them back)")
             self.reload()
 
-        self.executor.submit(lambda lib: lib.restore_papers(ids), done)
+        self.executor.submit(lambda lib: lib.trash.restore(ids), done)
 
     def empty(self) -> None:
         """Shift+Delete in the trash: delete its papers for good, after asking."""
@@ -123,7 +123,7 @@ class Removal(QObject):
                 self.changed(f"Deleted {_papers(gone)} for good")
                 self.reload()
 
-            self.executor.submit(lambda lib: lib.empty_trash(), done)
+            self.executor.submit(lambda lib: lib.trash.empty(), done)
 
         self.view.ask.confirm(
             f"Delete the {_papers(n)} in the trash for good? This cannot be undone.", "Empty the trash", go
@@ -136,7 +136,7 @@ class Removal(QObject):
         def ask(plan: ListRemoval) -> None:
             self.ask.confirm(removal_question(name, plan), "Remove", lambda: self._remove(name))
 
-        self.executor.submit(lambda lib: lib.list_removal(name), ask)
+        self.executor.submit(lambda lib: lib.trash.list_removal(name), ask)
 
     def _remove(self, name: str) -> None:
         if self.filter_in_view() == collection_filter(name):
@@ -148,6 +148,6 @@ class Removal(QObject):
             )
 
         def op(lib: Library) -> ListRemoval:
-            return lib.remove_list(name)
+            return lib.trash.remove_list(name)
 
         self.executor.submit(op, done)

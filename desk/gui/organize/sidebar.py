@@ -72,7 +72,8 @@ def load_counts(lib: Library) -> Counts:
     """On the worker: every count of the sidebar."""
     stats = lib.stats()
     saved = tuple(
-        (s.name, s.query, lib.search_ids(saved_filter(s.name), limit=0).total) for s in lib.saved_searches()
+        (s.name, s.query, lib.search_ids(saved_filter(s.name), limit=0).total)
+        for s in lib.saved_searches.all()
     )
     return Counts(
         papers=stats.papers,
@@ -80,9 +81,9 @@ def load_counts(lib: Library) -> Counts:
         unread=stats.papers - stats.read,
         notes=stats.notes,
         collections=tuple(sorted(stats.collections.items(), key=lambda kv: kv[0].casefold())),
-        tags=tuple((t.name, t.count) for t in lib.tags()),
+        tags=tuple((t.name, t.count) for t in lib.tags.counts()),
         saved=saved,
-        trash=len(lib.trash()),
+        trash=len(lib.trash.papers()),
     )
 
 

@@ -119,6 +119,6 @@ class SortMenu(QObject):
         tag = recommended_tag(self.controller.filter)
 
         def op(lib: Library) -> str | None:
-            return lib.recommend_scores(tag)[1]
+            return lib.discovery.recommend_scores(tag)[1]
 
         self.executor.submit(op, lambda why: self.status.emit(why) if why else None)

@@ -32,13 +32,13 @@ HELP = "s  star and next     e / x  done and next     u  back and undo     Esc  
 
 
 def _star_and_done(lib: Library, pid: int) -> None:
-    with lib.batch("Triage: star"):
+    with lib.history.batch("Triage: star"):
         lib.set_starred([pid], True)
         lib.set_read([pid], True)
 
 
 def _done(lib: Library, pid: int) -> None:
-    with lib.batch("Triage: done"):
+    with lib.history.batch("Triage: done"):
         lib.set_read([pid], True)
 
 
@@ -125,7 +125,7 @@ class TriageView(QWidget):
             return
         self.position = self.decisions.pop()
         pid = self.queue[self.position]
-        self.executor.submit(lambda lib: lib.undo())
+        self.executor.submit(lambda lib: lib.history.undo())
         self.changed.emit([pid])
         self.status.emit("Taken back")
         self._show()

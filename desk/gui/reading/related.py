@@ -32,7 +32,7 @@ def related_text(paper: PaperSummary, snippet: str) -> str:
 
 
 class RelatedPanel(QWidget):
-    """Loads `lib.related` for a paper when shown; `paperActivated(id)` on Enter or double click."""
+    """Loads `lib.discovery.related` for a paper when shown; `paperActivated(id)` on Enter or double click."""
 
     paperActivated = Signal(int)
 
@@ -101,7 +101,7 @@ class RelatedPanel(QWidget):
                 self._loaded_for = None
                 self.status.setText(f"Related papers could not be found: {plain_message(exc)}")
 
-        self.executor.submit(lambda lib: lib.related(pid, limit=LIMIT), done, failed)
+        self.executor.submit(lambda lib: lib.discovery.related(pid, limit=LIMIT), done, failed)
 
     def invalidate(self) -> None:
         """Load again next time (the library changed)."""

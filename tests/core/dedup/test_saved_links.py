@@ -65,34 +65,34 @@ def library_dir(tmp_path: Path) -> Path:
     with Library(directory) as lib:
         lib.import_paths([_write_list(tmp_path / "a.txt", "CVPR Papers", texts)])
         lib.import_paths([_write_list(tmp_path / "b.txt", "Preprints", _variants(texts[:24]))])
-        assert len(lib.near_duplicates()) >= 10
+        assert len(lib.duplicates.groups()) >= 10
     return directory
 
 
 def _whole(directory: Path) -> list[tuple[Any, ...]]:
     """The groups the whole index gives (loaded first, as an import would)."""
     with Library(directory) as lib:
-        lib._dupes.index()
-        return _described(lib.near_duplicates())
+        lib.duplicates.finder.index()
+        return _described(lib.duplicates.groups())
 
 
 def test_groups_come_from_the_saved_links_alone_and_equal_the_whole_index(library_dir: Path) -> None:
     assert has_part(library_dir / CACHE, LINK_PART)
     with Library(library_dir) as lib:
-        quick = _described(lib.near_duplicates())
-        assert lib._dupes._index is None  # nothing but the links was read
+        quick = _described(lib.duplicates.groups())
+        assert lib.duplicates.finder._index is None  # nothing but the links was read
     assert quick == _whole(library_dir)
 
 
 def test_papers_removed_and_pairs_ruled_out_are_reconciled_from_the_links(library_dir: Path) -> None:
     with Library(library_dir) as lib:
-        groups = lib.near_duplicates()
-        lib.delete_papers([groups[0].ids[0]])
-        lib.mark_distinct(*groups[1].ids[:2])
-        lib.merge(groups[2].ids[0], groups[2].ids[1:])
+        groups = lib.duplicates.groups()
+        lib.trash.delete([groups[0].ids[0]])
+        lib.duplicates.mark_distinct(*groups[1].ids[:2])
+        lib.duplicates.merge(groups[2].ids[0], groups[2].ids[1:])
     with Library(library_dir) as lib:
-        quick = _described(lib.near_duplicates())
-        assert lib._dupes._index is None
+        quick = _described(lib.duplicates.groups())
+        assert lib.duplicates.finder._index is None
     assert quick == _whole(library_dir)
     held = {i for q in quick for i in q[0]}
     assert groups[0].ids[0] not in held and groups[2].ids[1] not in held  # deleted, merged away
@@ -105,11 +105,11 @@ def test_papers_the_cache_never_hashed_make_the_whole_index_answer(library_dir: 
     texts = dev_abstracts()[80:100]
     with Library(library_dir) as lib:
         lib.import_paths([_write_list(tmp_path / "c.txt", "More", texts + _variants(texts[:3]))])
-        expected = _described(lib.near_duplicates())
+        expected = _described(lib.duplicates.groups())
     shutil.copy(before, library_dir / CACHE)  # as if another copy of desk added them and never saved
     with Library(library_dir) as lib:
-        assert _described(lib.near_duplicates()) == expected
-        assert lib._dupes._index is not None
+        assert _described(lib.duplicates.groups()) == expected
+        assert lib.duplicates.finder._index is not None
 
 
 def test_a_cache_saved_before_links_were_a_part_is_read_whole_and_written_again(library_dir: Path) -> None:
@@ -120,8 +120,8 @@ def test_a_cache_saved_before_links_were_a_part_is_read_whole_and_written_again(
     write_arrays(path, CACHE_KIND, CACHE_VERSION, arrays)  # no parts, as an older desk wrote it
     assert not has_part(path, LINK_PART)
     with Library(library_dir) as lib:
-        assert _described(lib.near_duplicates()) == expected
-        assert lib._dupes._index is not None
+        assert _described(lib.duplicates.groups()) == expected
+        assert lib.duplicates.finder._index is not None
     assert has_part(path, LINK_PART)
 
 

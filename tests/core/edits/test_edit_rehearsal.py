@@ -64,12 +64,12 @@ def test_a_rehearsal_writes_nothing_and_check_stays_clean(seeded_dir: Path) -> N
         before = _files(seeded_dir)
         version = lib.data_version()
         papers = lib.papers(lib.paper_ids())
-        history = lib.history()
+        history = lib.history.entries()
         assert lib.rehearse_edits()
         assert _files(seeded_dir) == before  # not a byte of the database, its WAL or the index
         assert lib.data_version() == version
         assert lib.papers(lib.paper_ids()) == papers  # the first paper's note, star and read state too
-        assert lib.history() == history  # no undo step
+        assert lib.history.entries() == history  # no undo step
         assert lib.check() == []
 
 
@@ -114,7 +114,7 @@ def test_a_rehearsal_runs_once_and_never_after_an_edit(seeded_dir: Path) -> None
 
 def test_an_empty_library_rehearses_without_a_paper(empty_lib: Library) -> None:
     assert empty_lib.rehearse_edits()
-    assert empty_lib.history() == []
+    assert empty_lib.history.entries() == []
     assert empty_lib.check() == []
 
 

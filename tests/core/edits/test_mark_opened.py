@@ -11,10 +11,10 @@ def test_mark_opened_reads_the_paper_and_ctrl_z_still_takes_back_the_star(seeded
     assert seeded.mark_opened(b) is True
     assert seeded.mark_opened(b) is False  # already read: nothing changes
     assert seeded.paper(b).read
-    outcome = seeded.undo()  # the star, not the opening
+    outcome = seeded.history.undo()  # the star, not the opening
     assert outcome is not None and a in outcome.paper_ids
     assert not seeded.paper(a).starred and seeded.paper(b).read
-    assert seeded.undo() is None  # nothing else was recorded
+    assert seeded.history.undo() is None  # nothing else was recorded
 
 
 def test_undoing_an_earlier_unread_leaves_a_paper_opened_since_read(seeded: Library) -> None:
@@ -22,5 +22,5 @@ def test_undoing_an_earlier_unread_leaves_a_paper_opened_since_read(seeded: Libr
     seeded.set_read([a], True)
     seeded.set_read([a], False)  # `r`: unread again
     seeded.mark_opened(a)  # opened once more
-    seeded.undo()  # undo the `r`: the field no longer holds what it left
+    seeded.history.undo()  # undo the `r`: the field no longer holds what it left
     assert seeded.paper(a).read

@@ -76,10 +76,10 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         lib.set_starred([6], True)
         lib.set_read([7], True)
         lib.set_title(8, "A title for the shortest copy")
-        lib.tag([5, 2, 8, 4], "to read")  # an order: a copy first, the other in the middle
-        lib.tag([6], "federated")
-        lib.mark_distinct(5, 4)
-        assert len(lib.merge_plan("truncation")) == 3
+        lib.tags.add([5, 2, 8, 4], "to read")  # an order: a copy first, the other in the middle
+        lib.tags.add([6], "federated")
+        lib.duplicates.mark_distinct(5, 4)
+        assert len(lib.duplicates.plan("truncation")) == 3
     return path
 
 
@@ -103,7 +103,7 @@ def differences(now: State, then: State) -> list[str]:
 
 
 def _newest_step(lib: Library) -> tuple[int, bool] | None:
-    steps = lib.history(1)
+    steps = lib.history.entries(1)
     return (steps[0].id, steps[0].undone) if steps else None
 
 
@@ -116,15 +116,15 @@ def _edit(lib: Library, rng: random.Random) -> str:
     elif what == 1:
         lib.set_note(pid, f"{lib.paper(pid).note} and a later thought {rng.randrange(100)}".strip())
     elif what == 2:
-        lib.tag([pid], rng.choice(["to read", "federated", "later"]))
+        lib.tags.add([pid], rng.choice(["to read", "federated", "later"]))
     else:
-        lib.untag([pid], rng.choice(["to read", "federated"]))
+        lib.tags.remove([pid], rng.choice(["to read", "federated"]))
     return f"edit {what} of {pid}"
 
 
 def _merge_two(lib: Library, rng: random.Random) -> str:
     keep, other = rng.sample(lib.paper_ids(), 2)
-    lib.merge(keep, [other])
+    lib.duplicates.merge(keep, [other])
     return f"merge {other} into {keep}"
 
 
@@ -155,7 +155,7 @@ def test_undo_and_redo_of_merges_give_back_each_state(seed: int, template: Path,
             if move in ("undo", "redo"):
                 if move == "undo" and at == 0:
                     continue  # the template's own steps are not part of the sequence
-                outcome = lib.undo() if move == "undo" else lib.redo()
+                outcome = lib.history.undo() if move == "undo" else lib.history.redo()
                 if move == "redo" and at == len(states) - 1:
                     assert outcome is None, (seed, done)
                     continue
@@ -167,11 +167,11 @@ def test_undo_and_redo_of_merges_give_back_each_state(seed: int, template: Path,
             before, newest = library_state(path), _newest_step(lib)
             try:
                 if move == "merge-all":
-                    lib.merge_all("truncation")
+                    lib.duplicates.merge_all("truncation")
                 elif move == "unmerge":
                     which = rng.randrange(1, 9)
                     done[-1] = f"unmerge {which}"
-                    lib.unmerge(which)
+                    lib.duplicates.unmerge(which)
                 elif move == "merge":
                     done[-1] = _merge_two(lib, rng)
                 else:
@@ -186,7 +186,7 @@ def test_undo_and_redo_of_merges_give_back_each_state(seed: int, template: Path,
             states.append(library_state(path))
             at += 1
         while at > 0:  # and all the way back
-            outcome = lib.undo()
+            outcome = lib.history.undo()
             assert outcome is not None and outcome.skipped == 0, (seed, done)
             at -= 1
             now = library_state(path)
@@ -240,11 +240,11 @@ def test_unmerging_a_part_of_a_merge_all_gives_its_tags_back_in_their_place(
     shutil.copytree(template, path)
     before = library_state(path)
     with Library(path) as lib:
-        lib.merge_all("truncation")
-        assert lib.tagged("to read")[-1] == 1  # the kept paper got the copy's tag, at the end
-        assert lib.tagged("to read") == [2, 4, 1]
+        lib.duplicates.merge_all("truncation")
+        assert lib.tags.papers("to read")[-1] == 1  # the kept paper got the copy's tag, at the end
+        assert lib.tags.papers("to read") == [2, 4, 1]
         for pid in (8, 6, 3):  # a copy of each group (1 kept 5 and 8), or a kept paper
-            lib.unmerge(pid)
+            lib.duplicates.unmerge(pid)
     after = library_state(path)
     assert after["tags"] == before["tags"] and after["distinct"] == before["distinct"]
     assert after == before
@@ -254,11 +254,11 @@ def test_a_step_naming_a_merge_record_whose_id_went_to_another_merge_is_skipped(
     """SQLite gives a deleted record's id to the next merge: a step naming the old merge must
     not take back the new one (the record was removed outside the history, as an older desk could)."""
     a, b, c, d = seeded.paper_ids()[10:14]
-    seeded.merge(a, [b])
+    seeded.duplicates.merge(a, [b])
     with seeded.db.writing() as session:
         merging.unmerge(session, b)  # no step: the merge step still names the record
     with seeded.db.writing() as session:
         merging.merge(session, c, [d])  # the record's id again
-    outcome = seeded.undo()
+    outcome = seeded.history.undo()
     assert outcome is not None and outcome.skipped == 1
     assert d not in seeded.paper_ids() and b in seeded.paper_ids()  # c's merge stays

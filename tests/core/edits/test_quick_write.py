@@ -151,11 +151,11 @@ def test_the_fast_edit_is_undone_and_redone_by_the_library(
     assert _desk(library, "star", "2", "3")[0] == 0
     assert _desk(library, "tag", "3", "later")[0] == 0
     with Library(library) as lib:
-        assert [e.label for e in lib.history()[:2]] == ["Tag paper 3 “later”", "Star 2 papers"]
-        lib.undo()
-        lib.undo()
+        assert [e.label for e in lib.history.entries()[:2]] == ["Tag paper 3 “later”", "Star 2 papers"]
+        lib.history.undo()
+        lib.history.undo()
         assert not lib.paper(2).starred and not lib.paper(3).starred and lib.paper(3).tags == ()
-        lib.redo()
+        lib.history.redo()
         assert lib.paper(2).starred and lib.paper(3).starred
     assert _desk(library, "check")[0] == 0
 
@@ -192,9 +192,9 @@ def test_the_light_path_and_the_library_share_every_edit_statement() -> None:
 
     from desk.cli import commands, organize
     from desk.core.edits import fields, tags
-    from desk.core.library import workflow
+    from desk.core.library import tags as tag_service
 
-    for module in (commands, organize, fields, tags, workflow):
+    for module in (commands, organize, fields, tags, tag_service):
         source = inspect.getsource(module)
         assert "statements." in source, module.__name__
         assert "UPDATE paper" not in source and "INSERT INTO paper_tag" not in source, module.__name__

@@ -18,40 +18,40 @@ def _ids(page) -> list[int]:  # type: ignore[no-untyped-def]
 
 def test_tags_any_unicode_one_tag_per_spelling_counted_in_creation_order(seeded: Library) -> None:
     a, b, c, d = seeded.paper_ids()[:4]
-    change = seeded.tag([a, b, c], "  Théorie   des  graphes ")
+    change = seeded.tags.add([a, b, c], "  Théorie   des  graphes ")
     assert change.name == "Théorie des graphes" and change.added == (a, b, c)
-    assert seeded.tag([a, d], "THÉORIE DES GRAPHES").added == (d,)  # same tag, any case
-    seeded.tag([b], "读书会")
-    assert [(t.name, t.count) for t in seeded.tags()] == [("Théorie des graphes", 4), ("读书会", 1)]
+    assert seeded.tags.add([a, d], "THÉORIE DES GRAPHES").added == (d,)  # same tag, any case
+    seeded.tags.add([b], "读书会")
+    assert [(t.name, t.count) for t in seeded.tags.counts()] == [("Théorie des graphes", 4), ("读书会", 1)]
     assert seeded.paper(a).tags == ("Théorie des graphes",)
     assert seeded.summaries([b])[b].tags == ("Théorie des graphes", "读书会")
     assert seeded.stats().tags == {"Théorie des graphes": 4, "读书会": 1}
-    assert seeded.untag([a, b], "théorie des graphes").removed == (a, b)
-    assert seeded.tagged("Théorie des graphes") == [c, d]  # the tag's order: as tagged
+    assert seeded.tags.remove([a, b], "théorie des graphes").removed == (a, b)
+    assert seeded.tags.papers("Théorie des graphes") == [c, d]  # the tag's order: as tagged
     assert seeded.check() == []
 
 
 def test_a_bad_name_or_an_unknown_id_changes_nothing(seeded: Library) -> None:
     first = seeded.paper_ids()[0]
     with pytest.raises(DeskError):
-        seeded.tag([first], "   ")
+        seeded.tags.add([first], "   ")
     with pytest.raises(PaperNotFound):
-        seeded.tag([first, 999_999], "x")
-    assert seeded.tags() == [] and seeded.history() == []
+        seeded.tags.add([first, 999_999], "x")
+    assert seeded.tags.counts() == [] and seeded.history.entries() == []
 
 
 def test_toggle_over_a_selection_is_all_on_then_all_off(seeded: Library) -> None:
     ids = seeded.paper_ids()[:5]
-    seeded.tag(ids[:2], "later")
-    assert seeded.toggle_tag(ids, "later").added == tuple(ids[2:])
-    assert seeded.toggle_tag(ids, "later").removed == tuple(ids)
-    assert seeded.tags() == []
+    seeded.tags.add(ids[:2], "later")
+    assert seeded.tags.toggle(ids, "later").added == tuple(ids[2:])
+    assert seeded.tags.toggle(ids, "later").removed == tuple(ids)
+    assert seeded.tags.counts() == []
 
 
 def test_a_tag_is_searchable_as_soon_as_it_is_set(seeded: Library) -> None:
     ids = seeded.paper_ids()
-    seeded.tag(ids[:3], "reading group")
-    seeded.tag(ids[2:4], "x")
+    seeded.tags.add(ids[:3], "reading group")
+    seeded.tags.add(ids[2:4], "x")
     assert sorted(_ids(seeded.search('tag:"reading group"', limit=100))) == ids[:3]
     assert sorted(_ids(seeded.search("tag:X", limit=100))) == ids[2:4]
     assert seeded.search('-tag:"reading group"', limit=0).total == len(ids) - 3
@@ -60,24 +60,24 @@ def test_a_tag_is_searchable_as_soon_as_it_is_set(seeded: Library) -> None:
     assert seeded.search("tag:nothing-like-it", limit=10).total == 0
     words = seeded.search("policy tag:x", limit=100)
     assert set(_ids(words)) <= set(ids[2:4])
-    seeded.untag(ids[:1], "reading group")
+    seeded.tags.remove(ids[:1], "reading group")
     assert sorted(_ids(seeded.search('tag:"reading group"', limit=100))) == ids[1:3]
 
 
 def test_saved_searches_follow_the_library(seeded: Library) -> None:
     ids = seeded.paper_ids()
     saved = 'tag:"reading group" is:unread'
-    seeded.save_search("Group, unread", saved)
-    assert [(s.name, s.query) for s in seeded.saved_searches()] == [("Group, unread", saved)]
-    query = seeded.saved_searches()[0].query
+    seeded.saved_searches.save("Group, unread", saved)
+    assert [(s.name, s.query) for s in seeded.saved_searches.all()] == [("Group, unread", saved)]
+    query = seeded.saved_searches.all()[0].query
     assert seeded.search(query).total == 0
-    seeded.tag(ids[:3], "reading group")
+    seeded.tags.add(ids[:3], "reading group")
     seeded.set_read(ids[:1], True)
     assert sorted(_ids(seeded.search(query))) == ids[1:3]
-    seeded.save_search("group, UNREAD", "tag:other")  # same name, any case: replaced
-    assert [s.query for s in seeded.saved_searches()] == ["tag:other"]
-    assert seeded.delete_saved_search("Group, unread") and seeded.saved_searches() == []
-    assert not seeded.delete_saved_search("Group, unread")
+    seeded.saved_searches.save("group, UNREAD", "tag:other")  # same name, any case: replaced
+    assert [s.query for s in seeded.saved_searches.all()] == ["tag:other"]
+    assert seeded.saved_searches.delete("Group, unread") and seeded.saved_searches.all() == []
+    assert not seeded.saved_searches.delete("Group, unread")
 
 
 def test_sort_orders_of_lists_and_results(seeded: Library) -> None:
@@ -111,8 +111,8 @@ def test_sort_orders_of_lists_and_results(seeded: Library) -> None:
 
 def test_tags_go_out_in_the_markdown_export_escaped(seeded: Library) -> None:
     first = seeded.paper_ids()[0]
-    seeded.tag([first], "# not a heading [x](http://e)")
-    text = seeded.export_markdown(seeded.tagged("# not a heading [x](http://e)"), what="tagged")
+    seeded.tags.add([first], "# not a heading [x](http://e)")
+    text = seeded.export_markdown(seeded.tags.papers("# not a heading [x](http://e)"), what="tagged")
     line = next(x for x in text.splitlines() if x.startswith("Tags: "))
     assert line == "Tags: \\# not a heading \\[x\\](http://e)"  # no heading, no link
 
@@ -164,6 +164,6 @@ def test_a_star_or_a_read_is_searchable_without_re_indexing(seeded: Library) -> 
     assert sorted(_ids(seeded.search("is:starred", limit=100))) == ids
     assert seeded.search("is:unread is:starred", limit=0).total == 30
     assert seeded.search("is:unstarred", limit=0).total == 94 - 40
-    seeded.undo()
+    seeded.history.undo()
     assert seeded.search("is:read", limit=0).total == 0
     assert seeded.check() == []

@@ -37,7 +37,7 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(tmp_path: Path, seeds_dir
         serial_report = lib.import_paths([lists])
         serial = _state(lib)
         serial_hits = [r.paper.id for r in lib.search("conformal risk control").rows]
-        serial_groups = [g.ids for g in lib.near_duplicates()]
+        serial_groups = [g.ids for g in lib.duplicates.groups()]
     assert serial_report.near_duplicates >= 1
     with Library(tmp_path / "parallel", tuning=EAGER) as lib:
         report = lib.import_paths([lists])
@@ -48,7 +48,7 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(tmp_path: Path, seeds_dir
         )
         assert _state(lib) == serial
         assert [r.paper.id for r in lib.search("conformal risk control").rows] == serial_hits
-        assert [g.ids for g in lib.near_duplicates()] == serial_groups
+        assert [g.ids for g in lib.duplicates.groups()] == serial_groups
         assert lib.check() == []
     assert not multiprocessing.active_children()  # the workers stop with the import
 

@@ -179,14 +179,14 @@ def test_row_records_are_the_papers_as_the_models_read_them(seeded: Library) -> 
 
     ids = [p.id for p in seeded.list_papers()]
     a, b, c = ids[3], ids[7], ids[11]
-    seeded.merge(a, [b])  # two sources on a
+    seeded.duplicates.merge(a, [b])  # two sources on a
     seeded.set_starred([c], True)
     seeded.set_read([a], True)
     seeded.set_note(c, "   \n ")  # blank: no note
     seeded.set_note(ids[12], "kept")
     seeded.set_title(ids[12], "Mine  ")
-    seeded.tag([a, c], "zeta")
-    seeded.tag([a], "alpha")
+    seeded.tags.add([a, c], "zeta")
+    seeded.tags.add([a], "alpha")
     wanted = [*ids[:20], 10**9]  # one that does not exist
     got = seeded.summaries(wanted)
     with seeded.db.reading() as session:

@@ -25,12 +25,12 @@ def test_answers_are_kept_until_the_database_changes(
     monkeypatch.setattr(tagging, "paper_ids", counted)
     with Library(seeded_dir) as lib:
         a, b, c = lib.paper_ids()[:3]
-        lib.tag([a, b], "group")
+        lib.tags.add([a, b], "group")
         assert lib.search_ids("tag:group").total == 2
         assert lib.search_ids("tag:group diffusion").total <= 2  # typing on: the same answer
         assert lib.search_ids("tag:group OR tag:group").total == 2
         assert asked == ["group"]  # asked once while nothing changed
-        lib.tag([c], "group")  # this process's commit
+        lib.tags.add([c], "group")  # this process's commit
         assert lib.search_ids("tag:group").total == 3 and asked == ["group", "group"]
         lib.set_starred([a], True)
         assert lib.search_ids("is:starred").total == 1

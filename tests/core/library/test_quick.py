@@ -32,10 +32,10 @@ def _worked_on(lib: Library) -> list[int]:
     lib.set_note(ids[2], "\n\t ")  # Python's strip() says no note; SQLite's trim() sees one
     lib.set_note(ids[6], "  spaced  ")
     lib.set_title(ids[4], "My own title")
-    lib.tag(ids[:3], "reading group")
-    lib.tag([ids[2], ids[10]], "ML")
-    lib.merge(ids[11], [ids[12]])
-    lib.delete_papers([ids[13]])
+    lib.tags.add(ids[:3], "reading group")
+    lib.tags.add([ids[2], ids[10]], "ML")
+    lib.duplicates.merge(ids[11], [ids[12]])
+    lib.trash.delete([ids[13]])
     return ids
 
 
@@ -44,7 +44,7 @@ def test_quick_answers_as_the_library_does(seeded_dir: Path) -> None:
         ids = _worked_on(lib)
         expected = (
             lib.stats(),
-            lib.tags(),
+            lib.tags.counts(),
             lib.list_papers(),
             lib.list_papers(starred=True),
             lib.papers(lib.paper_ids()),
@@ -54,7 +54,7 @@ def test_quick_answers_as_the_library_does(seeded_dir: Path) -> None:
     with reader:
         got = (
             reader.stats(),
-            reader.tags(),
+            reader.tag_counts(),
             reader.list_papers(),
             reader.list_papers(starred=True),
             [reader.paper(p.id) for p in expected[2]],
@@ -184,12 +184,12 @@ def test_quick_search_answers_as_the_library_does(seeded_dir: Path) -> None:
 
     with Library(seeded_dir) as lib:
         _worked_on(lib)
-        lib.save_search("mine", "policy")
-        lib.ensure_vectors()
+        lib.saved_searches.save("mine", "policy")
+        lib.discovery.ensure_vectors()
         collection = lib.list_papers()[0].sources[0].collection
     queries = (*QUERIES, f'in:"{collection}" learning')
     with Library(seeded_dir) as lib:  # as `desk search` opens it: the vectors read from their store
-        assert lib.ensure_vectors() is None
+        assert lib.discovery.ensure_vectors() is None
         expected = [lib.search(q, limit=20) for q in queries]
     reader = QuickLibrary.open(seeded_dir)
     assert reader is not None
@@ -211,8 +211,8 @@ def test_quick_search_leaves_vectors_that_lag_behind_to_the_library(seeded_dir: 
     from desk.core.library.quick_search import search
 
     with Library(seeded_dir) as lib:
-        lib.ensure_vectors()
-        lib.delete_papers(lib.paper_ids()[:1])  # the vectors now hold a paper the library does not
+        lib.discovery.ensure_vectors()
+        lib.trash.delete(lib.paper_ids()[:1])  # the vectors now hold a paper the library does not
     reader = QuickLibrary.open(seeded_dir)
     assert reader is not None
     with reader:
@@ -280,16 +280,16 @@ def test_the_vectors_lag_check_digests_the_ids_as_pending_compares_them(seeded_d
 
     assert verdicts() == (True, True)  # no vectors yet
     with Library(seeded_dir) as lib:
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
     assert verdicts() == (False, False)
     with Library(seeded_dir) as lib:
         first, second = lib.paper_ids()[:2]
-        lib.merge(first, [second])  # one paper fewer
+        lib.duplicates.merge(first, [second])  # one paper fewer
     assert verdicts() == (True, True)
     with Library(seeded_dir) as lib:
-        lib.ensure_vectors()
-        lib.delete_papers([first])
-        lib.restore_papers([first])  # the same ids again
+        lib.discovery.ensure_vectors()
+        lib.trash.delete([first])
+        lib.trash.restore([first])  # the same ids again
     assert verdicts() == (False, False)
 
 
@@ -332,10 +332,10 @@ def test_list_json_written_by_sqlite_is_the_librarys_text_byte_for_byte(seeded_d
         lib.set_title(ids[7], "")  # no title of the user's: the derived one
         lib.set_note(ids[8], "\u3000\xa0\u2029\x1c")  # white space to strip(): no note
         lib.set_note(ids[9], "\u200b")  # a zero-width space is no white space to strip()
-        lib.tag([ids[14]], 'zeta "quoted" \\')
-        lib.tag([ids[15]], "alpha\x7f ü")
-        lib.tag([ids[16]], "alpha\x7f ü")  # made after zeta, given to paper 16 first
-        lib.tag([ids[16]], 'zeta "quoted" \\')
+        lib.tags.add([ids[14]], 'zeta "quoted" \\')
+        lib.tags.add([ids[15]], "alpha\x7f ü")
+        lib.tags.add([ids[16]], "alpha\x7f ü")  # made after zeta, given to paper 16 first
+        lib.tags.add([ids[16]], 'zeta "quoted" \\')
         lists = [[summary_json(p) for p in lib.list_papers(starred=s)] for s in (False, True)]
         expected = [_listed(lambda papers=papers: emit_json({"papers": papers})) for papers in lists]
     reader = QuickLibrary.open(seeded_dir)

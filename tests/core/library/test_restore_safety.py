@@ -44,10 +44,10 @@ def test_restore_puts_back_every_row_and_keeps_what_was_there(seeded_dir: Path, 
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()
         lib.set_starred(ids[:4], True)
-        lib.merge(ids[10], [ids[11]])
+        lib.duplicates.merge(ids[10], [ids[11]])
         backup = lib.backup(tmp_path / "b.sqlite3")
         lib.set_note(ids[0], "after the backup")
-        lib.unmerge(ids[10])
+        lib.duplicates.unmerge(ids[10])
     proc = subprocess.run(
         desk(seeded_dir, "restore", str(backup)), capture_output=True, text=True, timeout=300
     )
@@ -55,7 +55,7 @@ def test_restore_puts_back_every_row_and_keeps_what_was_there(seeded_dir: Path, 
     with Library(seeded_dir) as lib:
         assert lib.count() == 93 and lib.paper_ids(starred=True) == ids[:4]
         assert lib.paper(ids[0]).note == "" and lib.check() == []
-        assert lib.unmerge(ids[10]) == [ids[11]]  # the merge record came back with it
+        assert lib.duplicates.unmerge(ids[10]) == [ids[11]]  # the merge record came back with it
     kept = sorted((seeded_dir / "backups").glob("before-restore-*.sqlite3"))
     assert kept and sqlite3.connect(kept[-1]).execute("SELECT count(*) FROM paper").fetchone()[0] == 94
 

@@ -31,25 +31,25 @@ def test_in_is_exactly_one_collection_any_case(seeded: Library) -> None:
 
 
 def test_saved_is_the_matches_of_the_saved_query_and_follows_the_library(seeded: Library) -> None:
-    seeded.save_search("RL", "reinforcement")
+    seeded.saved_searches.save("RL", "reinforcement")
     words = set(_ids(seeded, "reinforcement", sort="collection"))  # sorted: lexical matches only
     assert set(_ids(seeded, 'saved:"rl"')) == words
     inside = _ids(seeded, "saved:RL offline")
     assert inside and set(inside) == words & set(_ids(seeded, "offline", sort="collection"))
     first = sorted(words)[0]
-    seeded.tag([first], "keep")
-    seeded.save_search("kept RL", "saved:RL tag:keep")  # one saved search inside another
+    seeded.tags.add([first], "keep")
+    seeded.saved_searches.save("kept RL", "saved:RL tag:keep")  # one saved search inside another
     assert _ids(seeded, 'saved:"kept RL"') == [first]
-    seeded.delete_saved_search("RL")
+    seeded.saved_searches.delete("RL")
     assert _ids(seeded, 'saved:"kept RL"') == [] and _ids(seeded, "saved:RL") == []
-    seeded.undo()  # the saved search is back, and so are its matches
+    seeded.history.undo()  # the saved search is back, and so are its matches
     assert _ids(seeded, 'saved:"kept RL"') == [first]
 
 
 def test_a_saved_search_that_names_itself_matches_nothing_and_does_not_hang(seeded: Library) -> None:
-    seeded.save_search("loop", "saved:loop OR policy")
+    seeded.saved_searches.save("loop", "saved:loop OR policy")
     assert seeded.search_ids("saved:loop", limit=10).total >= 0  # returns; depth-limited
-    seeded.save_search("empty", "is:starred")
+    seeded.saved_searches.save("empty", "is:starred")
     assert seeded.search_ids("saved:empty", limit=10).total == 0
     assert seeded.search_ids('saved:"no such search"', limit=10).total == 0
 

@@ -97,10 +97,10 @@ def test_ranking_adds_each_part_as_it_comes_with_the_sums_of_all_parts_at_once(c
 def test_the_library_reads_its_ids_into_one_array(seeded: Library) -> None:
     """Every paper's id, ascending, as int64: not a list of a million ints (and their rows) that
     the window's vectors check held ~130 MB for; the vectors are checked against it as against a list."""
-    ids = seeded._all_ids()
+    ids = seeded.discovery._all_ids()
     assert isinstance(ids, np.ndarray) and ids.dtype == np.int64
     assert ids.tolist() == sorted(p.id for p in seeded.list_papers())
-    seeded.ensure_vectors()
+    seeded.discovery.ensure_vectors()
     assert not seeded.vectors.pending(ids) and not seeded.vectors.pending(ids.tolist())
     assert seeded.vectors.pending(ids[1:])
 

@@ -32,9 +32,9 @@ with Library(folder) as lib:
     lib.set_note(lib.paper_ids()[0], "personal")
     lib.backup()
     lib.search_ids("policy")
-    lib.ensure_vectors()
-    lib.related(lib.paper_ids()[0])
-    lib.near_duplicates()
+    lib.discovery.ensure_vectors()
+    lib.discovery.related(lib.paper_ids()[0])
+    lib.duplicates.groups()
     seen = modes()  # the database's -wal and -shm exist while it is open
 seen.update(modes())  # the near-duplicate cache is saved as the library closes
 print(json.dumps(seen))

@@ -55,7 +55,7 @@ def assert_like_a_fresh_library(ours: dict[str, np.ndarray | None], lists: list[
     """The vectors ``ours`` are those of a fresh library of ``lists`` imported at once."""
     with Library(tmp / f"fresh-{len(list(tmp.iterdir()))}") as fresh:
         fresh.import_paths(lists)
-        fresh.ensure_vectors()
+        fresh.discovery.ensure_vectors()
         theirs = by_text(fresh)
         assert set(theirs) == set(ours), SEED
         for text, pid in theirs.items():
@@ -98,11 +98,11 @@ def test_kill_9_at_random_moments_of_the_lsa_build(tmp_path: Path, seeds_dir: Pa
     for _ in range(TRIALS):
         with Library(library) as lib:  # a paper to the trash and back: its vector must follow
             pid = rng.choice(lib.paper_ids())
-            lib.delete_papers([pid])
+            lib.trash.delete([pid])
         rc = kill_at(cli(library, "search", "learning"), rng.uniform(0.2, 3.0))
         assert rc in (None, 0), (SEED, rc)
         with Library(library) as lib:
-            lib.restore_papers([pid])
+            lib.trash.restore([pid])
         rc = kill_at(cli(library, "search", "learning"), rng.uniform(0.2, 3.0))
         assert rc in (None, 0), (SEED, rc)
         assert_rows_are_their_papers(library)

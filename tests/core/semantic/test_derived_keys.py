@@ -55,7 +55,7 @@ def by_text(lib: Library) -> dict[str, int]:
 
 
 def related_texts(lib: Library, pid: int, texts: dict[int, str]) -> list[str]:
-    return [texts[row.paper.id] for row in lib.related(pid, limit=5).rows]
+    return [texts[row.paper.id] for row in lib.discovery.related(pid, limit=5).rows]
 
 
 def desk(library: Path, *args: str, encoder: bool = False) -> subprocess.CompletedProcess[str]:
@@ -76,15 +76,15 @@ def test_after_a_restore_new_papers_get_their_own_vectors_and_related_lists(tmp_
     library = tmp_path / "lib"
     with Library(library) as lib:
         lib.import_paths([lists[0]])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         backup = lib.backup(tmp_path / "backup.sqlite3")
         lib.import_paths([lists[1]])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         lib.search("learning")  # as `desk search x` does: the vectors of the 40 are in use
     restore_library(library, backup)
     with Library(library) as lib:
         lib.import_paths([lists[2]])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         assert lib.check() == []
         restored = {pid: text for text, pid in by_text(lib).items()}
         ours = {
@@ -93,7 +93,7 @@ def test_after_a_restore_new_papers_get_their_own_vectors_and_related_lists(tmp_
         }
     with Library(tmp_path / "fresh") as fresh:
         fresh.import_paths([lists[0], lists[2]])
-        fresh.ensure_vectors()
+        fresh.discovery.ensure_vectors()
         texts_of = {pid: text for text, pid in by_text(fresh).items()}
         for text, pid in by_text(fresh).items():
             vector, related = ours[text]
@@ -105,7 +105,7 @@ def test_restore_drops_every_vector_store(tmp_path: Path) -> None:
     library = tmp_path / "lib"
     with Library(library) as lib:
         lib.import_paths([write_list(tmp_path / "a.txt", ALL[:8])])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         backup = lib.backup(tmp_path / "backup.sqlite3")
     encoded = library / encoded_module.DIR_NAME
     encoded.mkdir(exist_ok=True)
@@ -121,7 +121,7 @@ def test_check_finds_vectors_of_another_text_and_rebuilds_them(tmp_path: Path) -
     library = tmp_path / "lib"
     with Library(library) as lib:
         lib.import_paths([write_list(tmp_path / "a.txt", ALL)])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         pid = by_text(lib)[TARGET]
         before = lib.vectors.vector_of(pid)
     conn = sqlite3.connect(library / DATABASE_NAME)
@@ -132,11 +132,11 @@ def test_check_finds_vectors_of_another_text_and_rebuilds_them(tmp_path: Path) -
         )
     conn.close()
     with Library(library) as lib:
-        assert any("computed from another text" in p for p in lib.vector_problems())
-        assert lib.vectors_pending()
+        assert any("computed from another text" in p for p in lib.discovery.vector_problems())
+        assert lib.discovery.vectors_pending()
         assert lib.check() == []
-        assert lib.vectors_repaired is not None and "another text" in lib.vectors_repaired
-        assert lib.vector_problems() == []
+        assert lib.discovery.vectors_repaired is not None and "another text" in lib.discovery.vectors_repaired
+        assert lib.discovery.vector_problems() == []
         assert cosine(before, lib.vectors.vector_of(pid)) < 0.9  # placed again, from its text now
 
 
@@ -164,13 +164,13 @@ def test_a_paper_trashed_and_put_back_during_a_build_gets_its_true_vector(
 
         def progress(done: int, total: int) -> None:
             if done == 4:
-                lib.delete_papers([victim])  # Delete...
+                lib.trash.delete([victim])  # Delete...
             elif done == 8:
-                lib.undo()  # ...then Ctrl+Z, while the build goes on
+                lib.history.undo()  # ...then Ctrl+Z, while the build goes on
 
-        lib.ensure_encoded(progress)
+        lib.discovery.ensure_encoded(progress)
         assert victim in lib.paper_ids()
-        lib.ensure_encoded()  # the next round (build.py runs ROUNDS of them) places it
+        lib.discovery.ensure_encoded()  # the next round (build.py runs ROUNDS of them) places it
         assert lib.encoded.ids is not None and lib.encoded.ids.tolist() == lib.paper_ids()
         text = lib.paper(victim).abstract
         rows = dict(zip(lib.encoded.ids.tolist(), lib.encoded.vectors, strict=True))
@@ -193,7 +193,7 @@ def test_a_builder_cut_short_before_its_count_checkpoint_keeps_what_it_encoded(
                 raise KeyboardInterrupt  # as a kill: nothing after this line runs
 
         with pytest.raises(KeyboardInterrupt):
-            lib.ensure_encoded(killed)
+            lib.discovery.ensure_encoded(killed)
     resumed = EncodedVectors(tmp_path / "lib" / encoded_module.DIR_NAME)
     assert resumed.load() and resumed.ids is not None and len(resumed.ids) >= 4
 
@@ -260,7 +260,7 @@ def wait_encoded(library: Path) -> EncodedVectors:
     deadline = time.monotonic() + BUILT_WITHIN_S
     while True:
         with Library(library) as lib:
-            ids, keys = lib._all_keys()
+            ids, keys = lib.discovery._all_keys()
         probe = EncodedVectors(library / encoded_module.DIR_NAME)
         if not background.building(probe.directory) and probe.load() and not probe.pending(ids, keys):
             return probe

@@ -1,4 +1,4 @@
-"""`desk recommend` and Library.recommend: unread papers ranked by what was kept against what was left."""
+"""`desk recommend` and Library.discovery.recommend: unread papers ranked by what was kept against what was left."""
 
 from __future__ import annotations
 
@@ -39,11 +39,11 @@ def test_recommend_json_has_the_search_shape_and_skips_what_was_seen(capsys, see
 
 def test_recommend_follows_the_stars(tmp_path: Path) -> None:
     with nerf_starred(tmp_path, 2) as (lib, nerf, by_text):
-        recommended = [r.paper.id for r in lib.recommend(limit=4).rows]
+        recommended = [r.paper.id for r in lib.discovery.recommend(limit=4).rows]
         assert recommended == sorted(recommended, key=lambda i: -1 if i in nerf else 1)
         assert set(recommended) == set(nerf[2:])  # the unread NeRF papers, and nothing else first
         points = [by_text[t] for t in POINTS]
-        assert not set(lib.recommend(limit=4).rows) & set(points)
+        assert not set(lib.discovery.recommend(limit=4).rows) & set(points)
 
 
 def test_recommend_without_stars_says_what_to_do(capsys, seeded_dir: Path) -> None:
@@ -59,7 +59,7 @@ def test_recommend_for_a_tag_learns_from_its_papers(capsys, tmp_path: Path) -> N
         lib.import_paths([write_list(tmp_path / "t.txt", ALL)])
         by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
         points = [by_text[t] for t in POINTS]
-        lib.tag(points[:2], "3D")
+        lib.tags.add(points[:2], "3D")
         lib.set_starred([by_text[NERF[0]]], True)  # a star elsewhere does not steer a tag's list
     got = run_json(capsys, "--library", str(lib_dir), "recommend", "--tag", "3D", "--limit", "3", "--json")
     ids = [r["id"] for r in got["results"]]
@@ -69,11 +69,11 @@ def test_recommend_for_a_tag_learns_from_its_papers(capsys, tmp_path: Path) -> N
 def test_the_recommended_sort_puts_what_recommend_offers_first_and_keeps_every_match(tmp_path: Path) -> None:
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([write_list(tmp_path / "t.txt", ALL)])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         by_text = {p.abstract: p.id for p in lib.papers(lib.paper_ids())}
         nerf = [by_text[t] for t in [*NERF, TARGET]]
         lib.set_starred(nerf[:2], True)
-        offered = [r.paper.id for r in lib.recommend(limit=100).rows]
+        offered = [r.paper.id for r in lib.discovery.recommend(limit=100).rows]
         hits = [h.id for h in lib.search_ids("", limit=100, sort="recommended").hits]
         assert hits[: len(offered)] == offered  # recommend's order, then the rest
         assert sorted(hits) == sorted(lib.paper_ids())  # a sort: nothing is left out
@@ -85,7 +85,7 @@ def test_the_recommended_sort_puts_what_recommend_offers_first_and_keeps_every_m
         assert inside[:4] == [i for i in offered if i in set(inside)][:4]
         # For a tag: the papers it would gain first.
         points = [by_text[t] for t in POINTS]
-        lib.tag(points[:2], "3D")
+        lib.tags.add(points[:2], "3D")
         for_tag = [
             h.id for h in lib.search_ids('-tag:"3D"', limit=100, sort="recommended", recommend_for="3D").hits
         ]

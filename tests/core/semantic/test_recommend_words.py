@@ -84,7 +84,7 @@ def test_recommendations_follow_the_words_five_stars_share(tmp_path: Path) -> No
     ]
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([DEV])
-        lib.ensure_vectors()
+        lib.discovery.ensure_vectors()
         data = lib.vectors.current
         assert data is not None
         id_of = {s.index: p.id for p in lib.list_papers() for s in p.sources}
@@ -100,7 +100,7 @@ def test_recommendations_follow_the_words_five_stars_share(tmp_path: Path) -> No
             def precision(ids: list[int], topic: str = topic) -> float:
                 return sum(bool(re.search(rf"\b{topic}", title_of[i], re.I)) for i in ids[:20]) / 20
 
-            fused = [r.paper.id for r in lib.recommend(limit=20).rows]
+            fused = [r.paper.id for r in lib.discovery.recommend(limit=20).rows]
             seen = set(starred) | set(left)
             assert len(fused) == 20 and not set(fused) & seen
             scored = recommend.score(data, starred, left, [i for i in title_of if i not in seen])
@@ -119,7 +119,7 @@ def test_recommended_papers_show_the_words_the_stars_share_marked(tmp_path: Path
     from semantic_corpus import nerf_starred
 
     with nerf_starred(tmp_path, 3) as (lib, nerf, _):
-        page = lib.recommend(limit=3)
+        page = lib.discovery.recommend(limit=3)
         assert "radianc" in page.terms  # every starred paper says "radiance"
         first = page.rows[0]
         assert first.paper.id in nerf

@@ -75,7 +75,7 @@ def test_fused_search_finds_a_paraphrase_bm25_alone_misses(topics: Library) -> N
     target = _id_of(topics, "A NeRF of a moving human")
     lexical = [r.paper.id for r in topics.search("radiance", limit=20).rows]
     assert target not in lexical  # before the vectors exist: words only, and it lacks the word
-    assert topics.ensure_vectors() == "built"
+    assert topics.discovery.ensure_vectors() == "built"
     fused = topics.search("radiance", limit=10)
     ids = [r.paper.id for r in fused.rows]
     assert target in ids
@@ -87,7 +87,7 @@ def test_a_query_product_runs_blas_on_one_thread(topics: Library, monkeypatch: p
     """A query's matrix-vector product never lets BLAS spin a second thread against the window's."""
     from threadpoolctl import threadpool_info
 
-    assert topics.ensure_vectors() == "built"
+    assert topics.discovery.ensure_vectors() == "built"
     seen: list[int] = []
     product = store._chunk_product
 
@@ -106,17 +106,17 @@ def test_a_query_product_runs_blas_on_one_thread(topics: Library, monkeypatch: p
 
 
 def test_filters_keep_meaning_alone_out(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     target = _id_of(topics, "A NeRF of a moving human")
     assert target not in [r.paper.id for r in topics.search("radiance -speech", limit=20).rows]
     assert target not in [r.paper.id for r in topics.search("radiance is:starred", limit=20).rows]
 
 
 def test_related_papers_use_meaning(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     target = _id_of(topics, "A NeRF of a moving human")
     nerf = {_id_of(topics, t[:30]) for t in NERF}
-    related = [r.paper.id for r in topics.related(target, limit=5).rows]
+    related = [r.paper.id for r in topics.discovery.related(target, limit=5).rows]
     assert set(related) == nerf and target not in related
 
 
@@ -130,63 +130,63 @@ def _vectors_dir(lib: Library) -> Path:
 def test_store_is_built_after_import_not_during(topics: Library) -> None:
     assert store.state(_vectors_dir(topics)) is StoreState.MISSING  # the import did not build it
     assert topics.search("point cloud").rows  # the list and search work meanwhile
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     assert store.state(_vectors_dir(topics)) is StoreState.OK
-    assert topics.ensure_vectors() is None  # up to date: nothing to do
-    assert topics.check() == [] and topics.vectors_repaired is None
+    assert topics.discovery.ensure_vectors() is None  # up to date: nothing to do
+    assert topics.check() == [] and topics.discovery.vectors_repaired is None
 
 
 def test_store_missing_is_rebuilt(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     for p in _vectors_dir(topics).iterdir():
         p.unlink()
     with Library(topics.directory) as again:
-        assert again.vector_problems() == ["semantic vectors: there are no semantic vectors"]
+        assert again.discovery.vector_problems() == ["semantic vectors: there are no semantic vectors"]
         assert again.check() == []
         assert store.state(_vectors_dir(again)) is StoreState.OK
 
 
 def test_store_corrupted_is_found_by_check_and_rebuilt(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     path = _vectors_dir(topics) / "vectors.npy"
     data = bytearray(path.read_bytes())
     data[-5] ^= 0xFF
     path.write_bytes(bytes(data))
     with Library(topics.directory) as again:
-        assert any("checksum" in p for p in again.vector_problems())
+        assert any("checksum" in p for p in again.discovery.vector_problems())
         assert again.check() == []
-        assert again.vectors_repaired == "rebuilt (corrupt)"
-        assert again.vector_problems() == []
+        assert again.discovery.vectors_repaired == "rebuilt (corrupt)"
+        assert again.discovery.vector_problems() == []
 
 
 def test_store_of_another_version_is_rebuilt(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     manifest = _vectors_dir(topics) / store.MANIFEST_NAME
     meta = json.loads(manifest.read_text())
     meta["version"] = store.STORE_VERSION + 1
     manifest.write_text(json.dumps(meta))
     assert store.state(_vectors_dir(topics)) is StoreState.OLD_VERSION
     with Library(topics.directory) as again:
-        assert again.ensure_vectors() == "rebuilt (old version)"
+        assert again.discovery.ensure_vectors() == "rebuilt (old version)"
         assert store.state(_vectors_dir(again)) is StoreState.OK
 
 
 def test_store_stale_after_import_is_updated(topics: Library, tmp_path: Path) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     more = ["Point cloud denoising removes outliers from noisy scans of points with a graph network."]
     topics.import_paths([write_list(tmp_path / "more.txt", more)])
-    problems = topics.vector_problems()
+    problems = topics.discovery.vector_problems()
     # LSA's store, then the sentence encoder's where its model is installed
     assert len(problems) == 1 + topics.encoded.available
     assert all("1 papers missing from the store" in p for p in problems)
-    assert topics.ensure_vectors() == "updated"  # placed by the fitted model, no refit
-    assert topics.vector_problems() == []
+    assert topics.discovery.ensure_vectors() == "updated"  # placed by the fitted model, no refit
+    assert topics.discovery.vector_problems() == []
     new = _id_of(topics, "Point cloud denoising")
-    assert new in [r.paper.id for r in topics.related(_id_of(topics, POINTS[0][:30]), limit=5).rows]
+    assert new in [r.paper.id for r in topics.discovery.related(_id_of(topics, POINTS[0][:30]), limit=5).rows]
 
 
 def test_store_never_unpickles(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     folder = _vectors_dir(topics)
     planted = folder / "ids.npy"
     np.save(planted, np.array([object()], dtype=object), allow_pickle=True)
@@ -204,11 +204,11 @@ def test_a_build_elsewhere_cancelled_kills_its_process_and_does_nothing(topics: 
 
     cancel = threading.Event()
     cancel.set()  # the window closed as the build began
-    assert topics.ensure_vectors_elsewhere(cancel) is None
+    assert topics.discovery.ensure_vectors_elsewhere(cancel) is None
     assert not multiprocessing.active_children()  # the build's process was killed and reaped
-    assert topics.vectors_pending()  # not built here instead: the next opening builds it
+    assert topics.discovery.vectors_pending()  # not built here instead: the next opening builds it
     assert store.state(_vectors_dir(topics)) is not StoreState.OK
-    assert topics.ensure_vectors_elsewhere() == "built"  # nothing left half-done in the way
+    assert topics.discovery.ensure_vectors_elsewhere() == "built"  # nothing left half-done in the way
     assert topics.check() == []
 
 
@@ -216,7 +216,7 @@ def test_vectors_are_held_and_stored_as_int16_and_float_stores_read_alike(topics
     """The vectors are held and written as int16 (half of float32's memory: 384 MB, not 768, at a
     million papers), a search reads the file as it is, the cosines are float32's within 1e-4, and
     a store written as float16 or float32 before reads as the same vectors and is written again."""
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     folder = _vectors_dir(topics)
     on_disk = np.load(folder / "vectors.npy", allow_pickle=False)
     assert on_disk.dtype == np.int16
@@ -243,7 +243,7 @@ def test_vectors_are_held_and_stored_as_int16_and_float_stores_read_alike(topics
         assert np.abs(old.vectors.astype(np.int32) - data.vectors).max() <= 8  # 8 / 32767 < 3e-4
         assert store.stored_as_floats(folder)
         with Library(topics.directory) as again:  # the next ensure writes them as int16
-            assert again.ensure_vectors() is None
+            assert again.discovery.ensure_vectors() is None
         assert not store.stored_as_floats(folder)
         assert np.load(path, allow_pickle=False).dtype == np.int16
 
@@ -251,7 +251,7 @@ def test_vectors_are_held_and_stored_as_int16_and_float_stores_read_alike(topics
 def test_a_query_vectors_cosines_are_kept_while_its_last_word_is_typed(topics: Library) -> None:
     """As a prefix grows letter by letter the query's vector is the same: the product is not redone,
     and the kept answer is the product's own (a search answers the same with it as without)."""
-    assert topics.ensure_vectors() == "built"
+    assert topics.discovery.ensure_vectors() == "built"
     sem = topics.vectors
     ids = np.asarray(sorted(topics.paper_ids()), np.int64)
     vec = sem.vector_of(int(ids[0]))
@@ -280,7 +280,7 @@ def test_a_one_shot_read_skips_the_crcs_of_files_as_written_and_checks_any_other
     vectors.json recorded at the write are not read for their CRC; a file written since (another
     time) is, and fails. A change that keeps a file's size and time is found by the full read
     (the window, desk check), not by the one-shot one: the trade the module's doc states."""
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     folder = _vectors_dir(topics)
     entries = json.loads((folder / store.MANIFEST_NAME).read_text(encoding="utf-8"))["files"]
     for name, entry in entries.items():
@@ -308,7 +308,7 @@ def test_a_one_shot_read_skips_the_crcs_of_files_as_written_and_checks_any_other
 
 
 def test_a_store_written_before_sizes_were_recorded_is_checked_whole(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     folder = _vectors_dir(topics)
     manifest = json.loads((folder / store.MANIFEST_NAME).read_text(encoding="utf-8"))
     for entry in manifest["files"].values():
@@ -334,7 +334,7 @@ def real(tmp_path: Path):
 
     lib = Library(tmp_path / "real")
     lib.import_paths([write_list(tmp_path / "real.txt", dev_abstracts()[:400])])
-    assert lib.ensure_vectors() == "built"
+    assert lib.discovery.ensure_vectors() == "built"
     yield lib
     lib.close()
 

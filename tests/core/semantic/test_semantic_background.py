@@ -153,9 +153,9 @@ def test_a_few_missing_vectors_are_encoded_in_line(tmp_path: Path, monkeypatch: 
     library = imported(tmp_path)
     monkeypatch.setenv(background.INLINE_MAX_VARIABLE, str(len(ALL)))
     with Library(library) as lib:
-        assert lib.ensure_vectors(detach=True) is not None
-        assert lib.encoding_elsewhere is None
-        assert lib.encode_in_background() is None  # nothing left to start a builder for
+        assert lib.discovery.ensure_vectors(detach=True) is not None
+        assert lib.discovery.encoding_elsewhere is None
+        assert lib.discovery.encode_in_background() is None  # nothing left to start a builder for
     assert not background.building(store_of(library))
     assert not EncodedVectors(store_of(library)).pending(paper_ids(library))
 
@@ -190,9 +190,9 @@ def test_where_the_store_cannot_be_written_no_builder_is_started_nor_said(tmp_pa
     store_of(library).write_text("not a folder", encoding="utf-8")
     assert background.start(library) is None
     with Library(library) as lib:
-        assert lib.encode_in_background() is None
-        lib.ensure_vectors(detach=True)
-        assert lib.encoding_elsewhere is None
+        assert lib.discovery.encode_in_background() is None
+        lib.discovery.ensure_vectors(detach=True)
+        assert lib.discovery.encoding_elsewhere is None
     searched = desk(library, "search", "neural radiance fields", "--json")
     assert ranked(searched) == ranked(
         desk(library, "search", "neural radiance fields", "--json", encoder=False)

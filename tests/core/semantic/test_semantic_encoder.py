@@ -154,12 +154,14 @@ def test_a_damaged_weights_file_is_a_model_error(tmp_path: Path, damage) -> None
 def test_without_the_model_package_nothing_is_encoded_and_search_uses_lsa(tmp_path: Path) -> None:
     lib = Library(tmp_path / "lib")
     try:
-        lib.encoded = lib.index.encoded = EncodedVectors(tmp_path / "lib" / "encoded", model_folder=None)
+        lib.encoded = lib.index.encoded = lib.discovery.encoded = EncodedVectors(
+            tmp_path / "lib" / "encoded", model_folder=None
+        )
         lib.import_paths([write_list(tmp_path / "t.txt", ALL)])
-        assert lib.ensure_vectors() == "built"
+        assert lib.discovery.ensure_vectors() == "built"
         assert not lib.encoded.available and not lib.encoded.pending(lib.paper_ids())
         assert not (tmp_path / "lib" / "encoded").exists()
-        assert lib.vector_problems() == []
+        assert lib.discovery.vector_problems() == []
         assert lib.search_ids("radiance", 5).hits  # LSA alone
     finally:
         lib.close()
@@ -251,19 +253,21 @@ def topics(tmp_path: Path):
 def test_the_store_is_built_after_import_checked_and_rebuilt_when_damaged(topics: Library) -> None:
     folder = topics.directory / encoded_module.DIR_NAME
     assert not folder.exists()  # not during the import
-    assert topics.vectors_pending()
-    topics.ensure_vectors()
+    assert topics.discovery.vectors_pending()
+    topics.discovery.ensure_vectors()
     assert topics.encoded.ids is not None and len(topics.encoded.ids) == len(topics.paper_ids())
-    assert topics.vector_problems() == [] and not topics.vectors_pending()
+    assert topics.discovery.vector_problems() == [] and not topics.discovery.vectors_pending()
     raw = bytearray((folder / "vectors.npy").read_bytes())
     raw[-3] ^= 0xFF
     (folder / "vectors.npy").write_bytes(bytes(raw))
-    assert topics.vector_problems() == ["sentence-encoder vectors: missing, damaged or of another version"]
+    assert topics.discovery.vector_problems() == [
+        "sentence-encoder vectors: missing, damaged or of another version"
+    ]
     fresh = EncodedVectors(folder)
     assert not fresh.load() and fresh.pending(topics.paper_ids())
     topics.encoded.ids = None  # as a new process finds it
     assert topics.check() == []  # check brings the vectors up to date first
-    assert topics.vector_problems() == []
+    assert topics.discovery.vector_problems() == []
     assert EncodedVectors(folder).load()
     # written without pickle: the arrays load with allow_pickle=False
     assert np.load(folder / "ids.npy", allow_pickle=False).dtype == np.int64
@@ -271,7 +275,7 @@ def test_the_store_is_built_after_import_checked_and_rebuilt_when_damaged(topics
 
 @needs_model
 def test_a_store_of_another_version_or_cut_short_is_built_again(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     folder = topics.directory / encoded_module.DIR_NAME
     manifest = json.loads((folder / encoded_module.MANIFEST_NAME).read_text())
     manifest["version"] = encoded_module.STORE_VERSION + 1
@@ -280,14 +284,14 @@ def test_a_store_of_another_version_or_cut_short_is_built_again(topics: Library)
     (folder / encoded_module.MANIFEST_NAME).unlink()  # a kill before the manifest: missing
     store = EncodedVectors(folder)
     assert not store.load() and store.pending(topics.paper_ids())
-    assert store.ensure(topics._papers()) == "encoded"
+    assert store.ensure(topics.discovery._papers()) == "encoded"
 
 
 @needs_model
 def test_new_papers_are_encoded_and_fused_only_once_every_paper_has_a_vector(
     topics: Library, tmp_path: Path
 ) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     before = topics.encoded.ids.copy()
     topics.import_paths(
         [write_list(tmp_path / "more.txt", ["Radiance caching for real-time global illumination."])]
@@ -295,7 +299,7 @@ def test_new_papers_are_encoded_and_fused_only_once_every_paper_has_a_vector(
     corpus = topics.index._current()
     assert corpus is not None
     assert not topics.encoded.covers(corpus.ids, corpus.alive)  # the new paper has none yet
-    assert topics.ensure_vectors() == "updated"
+    assert topics.discovery.ensure_vectors() == "updated"
     assert set(topics.encoded.ids.tolist()) == set(topics.paper_ids()) > set(before.tolist())
     corpus = topics.index._current()
     assert corpus is not None and topics.encoded.covers(corpus.ids, corpus.alive)
@@ -318,11 +322,11 @@ def test_an_interrupted_encoding_keeps_what_it_encoded(
             cancel.set()
 
     store = EncodedVectors(topics.directory / encoded_module.DIR_NAME)
-    assert store.ensure(topics._papers(), progress, cancel) is None
+    assert store.ensure(topics.discovery._papers(), progress, cancel) is None
     resumed = EncodedVectors(topics.directory / encoded_module.DIR_NAME)
     assert resumed.load() and resumed.ids is not None and len(resumed.ids) == 8
     seen.clear()
-    assert resumed.ensure(topics._papers(), progress) == "updated"
+    assert resumed.ensure(topics.discovery._papers(), progress) == "updated"
     assert seen[-1] == len(topics.paper_ids()) - 8  # only the rest was encoded
 
 
@@ -334,7 +338,7 @@ def test_search_fuses_the_encoder_with_lsa_once_built(topics: Library) -> None:
     """The page is BM25F + best × (LSA_SHARE × LSA + ENCODER_SHARE × encoder cosine)."""
     from desk.core.semantic import fusion
 
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     query = "novel view synthesis"
     fused = topics.search_ids(query, 20)
     saved = topics.index.encoded
@@ -362,7 +366,7 @@ def _id(lib: Library, text: str) -> int:
 
 @needs_model
 def test_a_query_vector_is_the_networks_and_is_kept(topics: Library) -> None:
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     store = topics.encoded
     vec = store.query_vector("  radiance   fields ")
     assert vec is not None

@@ -114,7 +114,7 @@ def test_a_store_written_again_leaves_the_mapped_vectors_as_they_were(tmp_path: 
 def test_the_library_uses_its_vectors_mapped_after_ensure_and_load(topics: Library) -> None:
     """ensure builds in memory, writes, then uses the written store mapped; so does load; searches
     answer the same either way."""
-    assert topics.ensure_vectors() == "built"
+    assert topics.discovery.ensure_vectors() == "built"
     current = topics.vectors.current
     assert current is not None and current.pages is not None
     mapped = [(h.id, h.score) for h in topics.search_ids("radiance field", 20).hits]
@@ -129,7 +129,7 @@ def test_the_library_uses_its_vectors_mapped_after_ensure_and_load(topics: Libra
 def test_the_window_writes_a_float_store_again_as_int16(topics: Library) -> None:
     """A float store (written before int16) is read whole; the window's build process writes the
     same vectors again as int16 (mapped from then on), saying nothing changed."""
-    topics.ensure_vectors()
+    topics.discovery.ensure_vectors()
     folder = topics.directory / store.DIR_NAME
     path = folder / "vectors.npy"
     floats = store.read(folder).rows(slice(None))
@@ -139,11 +139,11 @@ def test_the_window_writes_a_float_store_again_as_int16(topics: Library) -> None
     meta["files"]["vectors"]["crc32"] = store.file_crc(path)
     (folder / store.MANIFEST_NAME).write_text(json.dumps(meta))
     with Library(topics.directory) as again:
-        assert not again.vectors_pending()
+        assert not again.discovery.vectors_pending()
         current = again.vectors.current
         assert current is not None and current.pages is None  # held whole, quantized
-        assert again.ensure_vectors_elsewhere() is None
+        assert again.discovery.ensure_vectors_elsewhere() is None
         assert not store.stored_as_floats(folder)
         current = again.vectors.current
         assert current is not None and current.pages is not None
-        assert again.ensure_vectors_elsewhere() is None  # nothing left to do
+        assert again.discovery.ensure_vectors_elsewhere() is None  # nothing left to do

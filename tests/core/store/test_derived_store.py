@@ -22,7 +22,7 @@ class _Boom:
 
 
 def _groups(lib: Library) -> list[tuple[int, ...]]:
-    return [g.ids for g in lib.near_duplicates()]
+    return [g.ids for g in lib.duplicates.groups()]
 
 
 def _with_variant(seeded_dir: Path, tmp_path: Path) -> list[tuple[int, ...]]:

@@ -59,19 +59,19 @@ def test_every_kind_of_change_keeps_the_listing(seeded_dir: Path, tmp_path: Path
             lambda: lib.set_note(ids[1], "\u3000 "),  # white space only: no note
             lambda: lib.set_title(ids[3], 'Mine "quoted" — ü'),
             lambda: lib.set_title(ids[3], ""),
-            lambda: lib.tag(ids[:3], "reading group"),
-            lambda: lib.tag([ids[2]], "ML"),
-            lambda: lib.untag([ids[0]], "reading group"),
-            lambda: lib.merge(ids[7], [ids[8], ids[9]]),  # sources move to the kept paper
-            lambda: lib.unmerge(ids[7]),
-            lambda: lib.delete_papers([ids[10]]),
-            lambda: lib.restore_papers([ids[10]]),
-            lambda: lib.remove_list("001_27efaa9633c5f607.txt"),
-            lambda: lib.undo(),
-            lambda: lib.redo(),
-            lambda: lib.undo(),
-            lambda: lib.delete_papers([ids[11]]),
-            lambda: lib.empty_trash(),
+            lambda: lib.tags.add(ids[:3], "reading group"),
+            lambda: lib.tags.add([ids[2]], "ML"),
+            lambda: lib.tags.remove([ids[0]], "reading group"),
+            lambda: lib.duplicates.merge(ids[7], [ids[8], ids[9]]),  # sources move to the kept paper
+            lambda: lib.duplicates.unmerge(ids[7]),
+            lambda: lib.trash.delete([ids[10]]),
+            lambda: lib.trash.restore([ids[10]]),
+            lambda: lib.trash.remove_list("001_27efaa9633c5f607.txt"),
+            lambda: lib.history.undo(),
+            lambda: lib.history.redo(),
+            lambda: lib.history.undo(),
+            lambda: lib.trash.delete([ids[11]]),
+            lambda: lib.trash.empty(),
         ]
         for step in steps:
             step()
@@ -116,7 +116,7 @@ def test_an_import_writes_the_objects_of_what_it_adds_and_lets_the_triggers_work
         _agrees(lib, seeded_dir)
         listed = {p["id"]: p for p in _kept(seeded_dir)}
         assert len(listed[old[0]]["sources"]) == 2 and len(listed[max(listed)]["sources"]) == 1
-        lib.restore_papers(lib.delete_papers([old[2]]))  # a paper inserted again: by its trigger
+        lib.trash.restore(lib.trash.delete([old[2]]))  # a paper inserted again: by its trigger
         _agrees(lib, seeded_dir)
 
 
@@ -125,7 +125,7 @@ def test_changes_made_in_sql_rewrite_the_papers_they_touch(seeded_dir: Path) -> 
     sources: statements desk's own code does not run today, kept all the same."""
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()
-        lib.tag(ids[:2], "old name")
+        lib.tags.add(ids[:2], "old name")
     conn = sqlite3.connect(seeded_dir / DATABASE_NAME)
     with conn:
         conn.execute("PRAGMA foreign_keys = ON")
@@ -209,8 +209,8 @@ def test_any_title_note_or_tag_is_kept_as_json_dumps_writes_it(seeded_dir: Path)
         def kept(title: str, note: str, tag: str) -> None:
             lib.set_title(paper, title)
             lib.set_note(paper, note)
-            lib.tag([paper], tag)
+            lib.tags.add([paper], tag)
             _agrees(lib, seeded_dir)
-            lib.untag([paper], tag)
+            lib.tags.remove([paper], tag)
 
         kept()

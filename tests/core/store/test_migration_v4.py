@@ -43,12 +43,12 @@ def test_a_version_3_library_is_backed_up_then_upgraded_keeping_everything(tmp_p
         assert [p.id for p in lib.list_papers(starred=True)] == [1, 2, 3]
         assert lib.paper(3).note == "a *note* — ünïcode" and lib.paper(4).title == "My title"
         assert lib.paper(2).read and lib.paper(4).read
-        assert (7, 8) in lib.distinct_pairs()
-        assert lib.undo() is None  # nothing before version 4 is in the history
-        change = lib.tag([1, 2, 3], "upgraded")
+        assert (7, 8) in lib.duplicates.distinct_pairs()
+        assert lib.history.undo() is None  # nothing before version 4 is in the history
+        change = lib.tags.add([1, 2, 3], "upgraded")
         assert change.added == (1, 2, 3)
         assert sorted(r.paper.id for r in lib.search("tag:upgraded").rows) == [1, 2, 3]
-        assert lib.unmerge(5) == [6]  # a version-3 merge still undoes
+        assert lib.duplicates.unmerge(5) == [6]  # a version-3 merge still undoes
         assert lib.check() == []
     backups = list((old / "backups").glob("before-migration-v3-*.sqlite3"))
     assert len(backups) == 1
