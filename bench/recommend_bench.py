@@ -5,9 +5,9 @@ TRIALS random draws: the reader stars 5 papers whose title has the word and read
 title does not (read and left). Every method then ranks the papers neither starred nor read, and
 precision@20 is the share of its first 20 whose title has the word. Methods, in the same run:
 
-- ``recommend``: ``Library.discovery.recommend`` (logistic regression on the LSA vectors, desk as it ships);
+- ``recommend``: ``lib.discovery.recommend`` (logistic regression on the LSA vectors, desk as it ships);
 - ``centroid``: the cosine to the mean vector of the starred papers (Rocchio, no negatives);
-- ``related``: "more like this" of each starred paper (``Library.discovery.related``), fused by reciprocal rank;
+- ``related``: "more like this" of each starred paper (``lib.discovery.related``), fused by reciprocal rank;
 - ``fts5_or``: SQLite FTS5's bm25 answer to the topic word;
 - ``tfidf``: arxiv-sanity-lite's way, a linear model on TF-IDF: the same class-balanced L2
   logistic regression as ``recommend`` (stars against read-and-left and weak negatives), on

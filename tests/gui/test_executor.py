@@ -9,6 +9,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from desk.core.library.facade import Library
+from desk.core.runtime.paths import INDEX_DIR_NAME
 from desk.gui import workers
 from desk.gui.workers import LibraryExecutor, LibraryNotOpen
 
@@ -70,7 +71,9 @@ def test_edits_are_folded_in_the_pause_after_them(
     count_segments()
     qtbot.waitUntil(lambda: len(counted) == 9, timeout=20_000)
     assert set(counted) == {7}
-    qtbot.wait(900)  # a pause: the fold runs
+    segment_files = seeded_dir / INDEX_DIR_NAME
+    # A pause (no job submitted meanwhile): the fold runs, and the folded segments' files go.
+    qtbot.waitUntil(lambda: len(list(segment_files.glob("*.seg"))) <= 2, timeout=20_000)
     count_segments()
     qtbot.waitUntil(lambda: len(counted) == 10, timeout=20_000)
     assert counted[-1] <= 2

@@ -118,8 +118,9 @@ def test_a_paper_open_for_a_moment_is_marked_read_and_one_left_at_once_is_not(
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
     best = wait_shown(qtbot, window)
-    qtbot.wait(900)  # the best hit on screen while the keys are in the box is not opened
     wait_idle(qtbot, window)
+    # The best hit on screen while the keys are in the box is not opened: no mark is pending.
+    assert not window.read_marker.timer.isActive()
     assert read_ids(library_dir) == set()
 
     press(qtbot, Key.Key_Down)  # into the list: the paper there is opened
@@ -141,8 +142,8 @@ def test_a_paper_open_for_a_moment_is_marked_read_and_one_left_at_once_is_not(
     press(qtbot, "j")
     left = wait_shown(qtbot, window)
     press(qtbot, Key.Key_Escape)  # back to the search box: the paper on screen is no longer open
-    qtbot.wait(3500)
     wait_idle(qtbot, window)
+    assert not window.read_marker.timer.isActive()  # the papers left before the delay: no mark pending
     assert read_ids(library_dir) == {opened}
     assert passed not in read_ids(library_dir) and left not in read_ids(library_dir)
 
@@ -154,8 +155,8 @@ def test_a_paper_open_for_a_moment_is_marked_read_and_one_left_at_once_is_not(
     slow.trigger()
     press(qtbot, Key.Key_Down)
     wait_shown(qtbot, window)
-    qtbot.wait(1000)
     wait_idle(qtbot, window)
+    assert not window.read_marker.timer.isActive()  # turned off: nothing is armed
     assert read_ids(library_dir) == {opened}
     assert WindowSettings(library_dir).mark_read is False
     window.close()

@@ -20,10 +20,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from desk.core.runtime.errors import PaperNotFound
+from desk.core.store.limits import IDS_PER_STATEMENT
 from desk.core.text.tag_names import normalize_name, tag_key
 
 KEEP = 1000  # undo steps kept; the oldest are forgotten beyond this
-CHUNK = 900  # ids bound per statement, below SQLite's bound-parameter limit
 FLAGS = ("starred", "read")  # answered by the database at query time: no re-indexing
 TEXTS = ("note", "user_title")  # indexed text: the paper's revision bumped, queued for the index
 FIELDS = FLAGS + TEXTS
@@ -46,7 +46,7 @@ def now() -> str:
 
 
 def _chunks(ids: Sequence[int]) -> list[list[int]]:
-    return [list(ids[k : k + CHUNK]) for k in range(0, len(ids), CHUNK)]
+    return [list(ids[k : k + IDS_PER_STATEMENT]) for k in range(0, len(ids), IDS_PER_STATEMENT)]
 
 
 def _marks(chunk: Sequence[object]) -> str:

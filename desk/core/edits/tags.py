@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session
 from desk.core.edits import statements
 from desk.core.runtime.errors import DeskError
 from desk.core.store import PaperTag, Tag
-from desk.core.store.queries import CHUNK, raw_connection
+from desk.core.store.limits import IDS_PER_STATEMENT
+from desk.core.store.queries import raw_connection
 from desk.core.text.tag_names import tag_key
 
 
@@ -51,11 +52,11 @@ def placed(session: Session, ids: Iterable[int]) -> dict[int, list[list[object]]
     created (papers without tags left out); ``put_back`` gives a paper them again where it was."""
     wanted = list(ids)
     out: dict[int, list[list[object]]] = {}
-    for start in range(0, len(wanted), CHUNK):
+    for start in range(0, len(wanted), IDS_PER_STATEMENT):
         stmt = (
             select(PaperTag.paper_id, Tag.name, PaperTag.position)
             .join(Tag, Tag.id == PaperTag.tag_id)
-            .where(PaperTag.paper_id.in_(wanted[start : start + CHUNK]))
+            .where(PaperTag.paper_id.in_(wanted[start : start + IDS_PER_STATEMENT]))
             .order_by(Tag.id)
         )
         for paper_id, name, position in session.execute(stmt):
@@ -79,11 +80,11 @@ def tags_of(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, ...]]:
     """Each paper's tags, in the order the tags were created (papers without tags left out)."""
     wanted = list(ids)
     out: dict[int, list[str]] = {}
-    for start in range(0, len(wanted), CHUNK):
+    for start in range(0, len(wanted), IDS_PER_STATEMENT):
         stmt = (
             select(PaperTag.paper_id, Tag.name)
             .join(Tag, Tag.id == PaperTag.tag_id)
-            .where(PaperTag.paper_id.in_(wanted[start : start + CHUNK]))
+            .where(PaperTag.paper_id.in_(wanted[start : start + IDS_PER_STATEMENT]))
             .order_by(Tag.id)
         )
         for paper_id, name in session.execute(stmt):

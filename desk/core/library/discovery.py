@@ -24,6 +24,7 @@ from desk.core.semantic.encoded import PROBLEM_PREFIX as ENCODER_PROBLEM
 from desk.core.semantic.keys import OTHER_TEXT, DatabasePapers, Keys
 from desk.core.semantic.minilm import ModelError
 from desk.core.store import Paper
+from desk.core.store.limits import IDS_PER_STATEMENT
 from desk.core.store.queries import require_papers
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
-READ_CHUNK = 900
 IDS_FETCHED = 8192  # ids read from the database at once (_all_ids)
 
 
@@ -95,8 +95,8 @@ class Discovery:
     def _abstracts(self, ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         with self.db.reading() as session:
-            for start in range(0, len(ids), READ_CHUNK):
-                chunk = list(ids[start : start + READ_CHUNK])
+            for start in range(0, len(ids), IDS_PER_STATEMENT):
+                chunk = list(ids[start : start + IDS_PER_STATEMENT])
                 rows = session.execute(select(Paper.id, Paper.abstract).where(Paper.id.in_(chunk)))
                 out.update((int(i), str(a)) for i, a in rows)
         return out

@@ -22,6 +22,7 @@ from desk.core.runtime.errors import LibraryBusy, PaperNotFound
 from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search import freshness
 from desk.core.store.id_digest import ALL_IDS_SQL, ID_DIGEST_SQL
+from desk.core.store.limits import IDS_PER_STATEMENT
 from desk.core.store.schema_version import SCHEMA_VERSION
 
 if TYPE_CHECKING:  # records a search does not use: imported where they are made (records.py)
@@ -29,7 +30,6 @@ if TYPE_CHECKING:  # records a search does not use: imported where they are made
 
 
 BUSY_TIMEOUT_MS = 10_000  # as desk.core.store.database waits for a writer
-CHUNK = 900  # below SQLite's bound-parameter limit
 LIST_FETCHED = 4096  # list_json's rows fetched at once
 _SUMMARY = "id, user_title, derived_title, short_name, starred, read, note"
 _ROW = "id, user_title, derived_title, short_name, starred, read"
@@ -222,8 +222,8 @@ class QuickLibrary:
 
         wanted = list(dict.fromkeys(ids))
         rows: dict[int, Any] = {}
-        for start in range(0, len(wanted), CHUNK):
-            chunk = wanted[start : start + CHUNK]
+        for start in range(0, len(wanted), IDS_PER_STATEMENT):
+            chunk = wanted[start : start + IDS_PER_STATEMENT]
             marks = ",".join("?" * len(chunk))
             rows.update(
                 (r[0], r)
@@ -255,8 +255,8 @@ class QuickLibrary:
         """Row records for the given ids, those that exist (``Library.summaries``)."""
         wanted = list(ids)
         rows: list[Any] = []
-        for start in range(0, len(wanted), CHUNK):
-            chunk = wanted[start : start + CHUNK]
+        for start in range(0, len(wanted), IDS_PER_STATEMENT):
+            chunk = wanted[start : start + IDS_PER_STATEMENT]
             marks = ",".join("?" * len(chunk))
             rows += self._conn.execute(f"SELECT {_SUMMARY} FROM paper WHERE id IN ({marks})", chunk)
         found = [r[0] for r in rows]
@@ -300,8 +300,8 @@ class QuickLibrary:
         if ids is None:
             yield from self._conn.execute(f"{sql} ORDER BY {order}")
             return
-        for start in range(0, len(ids), CHUNK):
-            chunk = list(ids[start : start + CHUNK])
+        for start in range(0, len(ids), IDS_PER_STATEMENT):
+            chunk = list(ids[start : start + IDS_PER_STATEMENT])
             marks = ",".join("?" * len(chunk))
             yield from self._conn.execute(f"{sql} WHERE {key} IN ({marks}) ORDER BY {order}", chunk)
 

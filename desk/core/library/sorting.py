@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from desk.core.records.page import SORTS
 from desk.core.runtime.errors import DeskError
-from desk.core.store.queries import CHUNK
+from desk.core.store.limits import IDS_PER_STATEMENT
 
 __all__ = ["RECOMMENDED", "SORTS", "IdScores", "by_score", "check", "ordered_ids", "positions"]
 
@@ -66,8 +66,8 @@ def _keys(session: Session, sort: str, ids: list[int]) -> dict[int, Any]:
     """The sort key of each of ``ids`` (read for these papers only: a filtered view is small)."""
     conn = session.connection()
     keys: dict[int, Any] = {}
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
+    for start in range(0, len(ids), IDS_PER_STATEMENT):
+        chunk = ids[start : start + IDS_PER_STATEMENT]
         rows = conn.exec_driver_sql(_KEYS[sort].format(", ".join("?" * len(chunk))), tuple(chunk))
         if sort == "title":
             keys.update((i, t.casefold()) for i, t in rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sqlalchemy import delete, func, select, text
@@ -14,14 +14,15 @@ from sqlalchemy.orm import Session
 from desk.core.runtime import failures
 from desk.core.runtime.processes import WorkerPool
 from desk.core.runtime.tuning import Tuning
-from desk.core.search import IndexDoc, IndexState, SearchIndex, freshness, manifest
+from desk.core.search import IndexDoc, IndexState, SearchIndex, freshness, index_queue, manifest
 from desk.core.search.disk import revision_digest, verify_files
 from desk.core.search.manifest import Untrusted
 from desk.core.search.model import Merge
 from desk.core.search.names import INDEX_BATCH
 from desk.core.search.schema import remove_marker
 from desk.core.search.staging import discard
-from desk.core.store import Database, IndexQueue, Paper, Source
+from desk.core.store import Database, IndexQueue, Paper
+from desk.core.store.queries import raw_connection
 
 if TYPE_CHECKING:
     from desk.core.search.building import StagedBatch
@@ -37,70 +38,6 @@ BATCH = INDEX_BATCH
 #: long run of edits with no idle moment): searches read every segment, so their number stays bounded.
 MAX_DEFERRED_SEGMENTS = 24
 _DIGEST_SQL = text(freshness.DIGEST_SQL)  # the papers' (id, rev) digest, as disk.revision_digest's
-
-
-_DOC_COLUMNS = (
-    Paper.id,
-    Paper.rev,
-    Paper.user_title,
-    Paper.derived_title,
-    Paper.short_name,
-    Paper.abstract,
-    Paper.note,
-    Paper.starred,
-    Paper.read,
-)
-
-
-#: Ids bound in one statement (SQLite takes 32,766 variables; an import's batch holds more).
-IDS_PER_STATEMENT = 10_000
-
-
-def _chunks(ids: Sequence[int]) -> list[list[int]]:
-    """``ids`` sorted, in pieces of IDS_PER_STATEMENT."""
-    ordered = sorted(ids)
-    return [ordered[k : k + IDS_PER_STATEMENT] for k in range(0, len(ordered), IDS_PER_STATEMENT)]
-
-
-def _queued(session: Session, limit: int) -> list[int]:
-    """Up to ``limit`` papers queued for the index."""
-    return list(session.scalars(select(IndexQueue.paper_id).limit(limit)))
-
-
-def _unqueue(session: Session, ids: Sequence[int]) -> None:
-    """Take papers (at most IDS_PER_STATEMENT) off the index queue."""
-    session.execute(delete(IndexQueue).where(IndexQueue.paper_id.in_(ids)))
-
-
-def _docs(session: Session, ids: Sequence[int]) -> list[IndexDoc]:
-    """The index documents of the papers ``ids`` in id order (plain rows: no ORM objects for
-    thousands of papers)."""
-    return [doc for chunk in _chunks(ids) for doc in _docs_where(session, Paper.id.in_(chunk))]
-
-
-def _docs_where(session: Session, condition: Any, limit: int | None = None) -> list[IndexDoc]:
-    rows = session.execute(select(*_DOC_COLUMNS).where(condition).order_by(Paper.id).limit(limit)).all()
-    collections: dict[int, dict[str, None]] = {row.id: {} for row in rows}
-    ids = list(collections)
-    for start in range(0, len(ids), 900):
-        chunk = ids[start : start + 900]
-        sources = select(Source.paper_id, Source.collection).where(Source.paper_id.in_(chunk))
-        for paper_id, collection in session.execute(sources.order_by(Source.id)):
-            collections[paper_id][collection] = None
-    return [
-        IndexDoc(
-            id=row.id,
-            rev=row.rev,
-            title=row.user_title or row.derived_title,
-            short_name=row.short_name or "",
-            abstract=row.abstract,
-            note=row.note,
-            starred=row.starred,
-            read=row.read,
-            collections=tuple(collections[row.id]),
-        )
-        for row in rows
-    ]
 
 
 class IndexSync:
@@ -141,33 +78,27 @@ class IndexSync:
     def _flush(self, pool: WorkerPool | None, merge: Merge) -> int:
         written = 0
         with self.db.reading() as session:
-            if not _queued(session, 1):
+            if not index_queue.queued(raw_connection(session), 1):
                 return 0  # nothing queued: no write lock taken, so a busy library still opens
         if merge == "auto" and self.defer_folds and self.index.small_segments() < MAX_DEFERRED_SEGMENTS:
             merge, self._folds_owed = "emptied", True
         while True:
             # The write transaction doubles as the cross-process lock on the index writer.
             with self.db.writing() as session:
-                ids = _queued(session, BATCH)
-                if not ids:
-                    _stamp(self.index, session)
+                done = index_queue.write_batch(raw_connection(session), self.index, pool, merge, BATCH)
+                if done is None:
                     return written
-                docs = _docs(session, ids)
-                self.index.update(docs, pool, merge, reload=lambda more: _docs(session, more))
-                gone = set(ids) - {d.id for d in docs}
-                if gone:
-                    self.index.delete(gone)
-                _unqueue(session, ids)
-                written += len(ids)
+                written += done
 
     def rehearse_flush(self, session: Session, queued: Sequence[int]) -> None:
         """In a rehearsal (``Database.rehearsing``) that queued papers ``queued``: the statements
         of flushing them (the queue read, their documents, their removal from the queue), so that
         SQLAlchemy has compiled them; the index is not touched."""
-        _queued(session, BATCH)
+        conn = raw_connection(session)
+        index_queue.queued(conn, BATCH)
         if queued:
-            _docs(session, queued)
-            _unqueue(session, queued)
+            index_queue.docs(conn, queued)
+            index_queue.unqueue(conn, queued)
 
     def merge_small(self) -> None:
         """Fold the index's small segments into one (after an import that left them), in one commit.
@@ -178,10 +109,10 @@ class IndexSync:
         """
         try:
             with self.db.writing() as session:  # the cross-process lock on the index writer
-                current = freshness.is_current(self.index.directory, _raw(session))
-                self.index.merge_small(lambda ids: _docs(session, ids))
+                current = freshness.is_current(self.index.directory, raw_connection(session))
+                self.index.merge_small(lambda ids: index_queue.docs(raw_connection(session), ids))
                 if current:
-                    _stamp(self.index, session)
+                    index_queue.stamp(self.index.directory, raw_connection(session))
         except Exception:
             log.debug("could not merge the index's small segments", exc_info=True)
 
@@ -197,10 +128,10 @@ class IndexSync:
         self._folds_owed = False
         try:
             with self.db.writing() as session:  # the cross-process lock on the index writer
-                current = freshness.is_current(self.index.directory, _raw(session))
-                written = self.index.fold_edits(lambda ids: _docs(session, ids))
+                current = freshness.is_current(self.index.directory, raw_connection(session))
+                written = self.index.fold_edits(lambda ids: index_queue.docs(raw_connection(session), ids))
                 if current and written:
-                    _stamp(self.index, session)
+                    index_queue.stamp(self.index.directory, raw_connection(session))
                 return written
         except Exception:
             log.debug("could not fold the index's small segments", exc_info=True)
@@ -240,7 +171,7 @@ class IndexSync:
                     progress(k + 1, len(jobs))
             with self.db.writing() as session:  # the cross-process lock on the index writer
                 done = self.index.commit_merge(merged)
-                _stamp(self.index, session)
+                index_queue.stamp(self.index.directory, raw_connection(session))
             return done
         except BaseException as exc:
             for job in jobs:
@@ -264,9 +195,10 @@ class IndexSync:
         A small queue is flushed here and now instead (its commit folding in what ``merge`` says).
         """
         with self.db.reading() as session:
-            ids = _queued(session, limit)
+            conn = raw_connection(session)
+            ids = index_queue.queued(conn, limit)
             big = self.index.can_stage(pool) and len(ids) >= pool.tuning.index_on_workers_from
-            docs = _docs(session, ids) if big else []
+            docs = index_queue.docs(conn, ids) if big else []
         if not big:
             self.flush(pool, merge)
             return None
@@ -275,7 +207,7 @@ class IndexSync:
     def _iter_all(self, session: Session) -> Iterator[IndexDoc]:
         last = 0
         while True:
-            batch = _docs_where(session, Paper.id > last, BATCH)
+            batch = index_queue.docs_after(raw_connection(session), last, BATCH)
             if not batch:
                 return
             yield from batch
@@ -293,7 +225,7 @@ class IndexSync:
             self.index.rebuild(self._iter_all(session), total, progress, cancelled, pool)
             if cancelled is None or not cancelled():
                 session.execute(delete(IndexQueue))
-                _stamp(self.index, session)
+                index_queue.stamp(self.index.directory, raw_connection(session))
         self.behind = None
 
     def needs_rebuild(self) -> str | None:
@@ -358,7 +290,7 @@ class IndexSync:
                     # A copied library's files hold the bytes desk recorded under other times:
                     # recorded again, so that the next opens need not hash them.
                     manifest.refresh(self.index.directory)
-                    _stamp(self.index, session, seen)
+                    index_queue.stamp(self.index.directory, raw_connection(session), seen)
             except Exception:  # a read-only or busy library: the next open checks in full again
                 log.debug("could not stamp the index as current", exc_info=True)
         return None
@@ -367,7 +299,7 @@ class IndexSync:
         """Whether the signed stamp says the index agrees with the database now (freshness.py)."""
         try:
             with self.db.reading() as session:
-                return freshness.is_current(self.index.directory, _raw(session))
+                return freshness.is_current(self.index.directory, raw_connection(session))
         except Exception:  # unreadable stamp, busy database: the full check decides
             log.debug("could not read the index's stamp", exc_info=True)
             return False
@@ -457,38 +389,22 @@ class PendingFlush:
             return
         with self.sync.db.writing() as session:  # the cross-process lock on the index writer
             ids = list(self.revs)
-            queued: set[int] = set()
             revs: dict[int, int] = {}
-            for chunk in _chunks(ids):
-                queued.update(
-                    session.scalars(select(IndexQueue.paper_id).where(IndexQueue.paper_id.in_(chunk)))
-                )
+            conn = raw_connection(session)
+            queued = index_queue.queued_among(conn, ids)
+            for chunk in index_queue.chunks(ids):
                 rows = session.execute(select(Paper.id, Paper.rev).where(Paper.id.in_(chunk))).all()
                 revs.update((paper_id, rev) for paper_id, rev in rows)
             if queued != set(ids) or revs != self.revs:
                 discard(staged)  # another process indexed or changed some of them: theirs is newer
                 return
             self.sync.index.commit_staged(ids, staged, self.merge)
-            for chunk in _chunks(ids):
-                _unqueue(session, chunk)
-            _stamp(self.sync.index, session)
+            index_queue.unqueue(conn, ids)
+            index_queue.stamp(self.sync.index.directory, conn)
 
     def abandon(self) -> None:
         """Drop the segments; the papers stay queued and the next flush indexes them."""
         self.batch.abandon()
-
-
-def _raw(session: Session) -> Any:
-    """The DB-API connection under a session (its transaction), for freshness.py's plain SQL."""
-    return session.connection().connection.driver_connection
-
-
-def _stamp(index: SearchIndex, session: Session, seen: tuple[str, str] | None = None) -> None:
-    """Stamp the index as current when nothing is left queued (under the write lock the caller holds)."""
-    try:
-        freshness.write(index.directory, _raw(session), seen)
-    except Exception:  # derived, and only a shortcut: the next open checks in full
-        log.debug("could not stamp the index as current", exc_info=True)
 
 
 def queue(session: Session, ids: Iterable[int]) -> None:

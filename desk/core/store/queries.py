@@ -9,19 +9,18 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from desk.core.runtime.errors import PaperNotFound
+from desk.core.store.limits import IDS_PER_STATEMENT
 from desk.core.store.models import Paper
-
-CHUNK = 900  # below SQLite's bound-parameter limit
 
 
 def load_papers(session: Session, ids: Iterable[int]) -> dict[int, Paper]:
     """The papers with these ids (and their sources); ids that do not exist are left out."""
     wanted = list(ids)
     found: dict[int, Paper] = {}
-    for start in range(0, len(wanted), CHUNK):
+    for start in range(0, len(wanted), IDS_PER_STATEMENT):
         stmt = (
             select(Paper)
-            .where(Paper.id.in_(wanted[start : start + CHUNK]))
+            .where(Paper.id.in_(wanted[start : start + IDS_PER_STATEMENT]))
             .options(selectinload(Paper.sources))
         )
         found.update((p.id, p) for p in session.scalars(stmt))

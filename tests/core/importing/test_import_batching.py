@@ -134,9 +134,9 @@ def test_big_files_are_gathered_into_batches_of_import_batch_papers(
     (which rewrites every paper it merges) then has nothing to do up to 100k papers."""
     from dataclasses import replace
 
-    from desk.core.search import index_sync
+    from desk.core.search import index_queue
 
-    monkeypatch.setattr(index_sync, "IDS_PER_STATEMENT", 7)  # a batch's ids looked up in many pieces
+    monkeypatch.setattr(index_queue, "IDS_PER_STATEMENT", 7)  # a batch's ids looked up in many pieces
 
     from dev_texts import dev_abstracts
 

@@ -67,8 +67,11 @@ def test_a_restore_and_an_import_at_once_end_in_one_state_or_the_other(
         backup = lib.backup(tmp_path / "b.sqlite3")
     lists = tmp_path / "lists"
     write_lists(lists, files=6, per_file=150, seed=5)
+    before = _paper_count(seeded_dir)
     importing = subprocess.Popen(desk(seeded_dir, "import", str(lists)), stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    deadline = time.monotonic() + 120
+    while importing.poll() is None and _paper_count(seeded_dir) == before and time.monotonic() < deadline:
+        time.sleep(0.02)  # until the import committed its first list: the restore comes mid-import
     restoring = subprocess.run(
         desk(seeded_dir, "restore", str(backup)), capture_output=True, text=True, timeout=300
     )
@@ -92,3 +95,12 @@ def test_a_restore_and_an_import_at_once_end_in_one_state_or_the_other(
         subprocess.run(desk(seeded_dir, "stats", "--json"), capture_output=True, text=True).stdout
     )
     assert stats["papers"] >= 94
+
+
+def _paper_count(library: Path) -> int:
+    """How many papers the library's database holds, read beside whatever writes it."""
+    conn = sqlite3.connect(f"file:{library / DATABASE_NAME}?mode=ro", uri=True, timeout=30)
+    try:
+        return int(conn.execute("SELECT count(*) FROM paper").fetchone()[0])
+    finally:
+        conn.close()

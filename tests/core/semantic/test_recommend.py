@@ -1,4 +1,4 @@
-"""`desk recommend` and Library.discovery.recommend: unread papers ranked by what was kept against what was left."""
+"""`desk recommend` and `lib.discovery.recommend`: unread papers ranked by what was kept and what was left."""
 
 from __future__ import annotations
 
