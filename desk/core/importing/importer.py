@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
+from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_parts
 from desk.core.records.detail import ImportFileError, ImportReport
 from desk.core.runtime import failures
 from desk.core.runtime.errors import DiskFull, LibraryBusy, LibraryDamaged, LibraryReadOnly
@@ -58,7 +58,10 @@ class PendingAnalysis:
 
 
 def _skipped_paragraphs(parsed: ParsedList) -> list[ImportFileError]:
-    """The paragraphs the reader left out of a file that was imported (too long to be an abstract)."""
+    """The paragraphs (or a rich file's entries) the reader left out of a file that was imported."""
+    if parsed.format != "text":  # each says where and why ("entry x (line 3) … was skipped")
+        return [ImportFileError(parsed.name, f"{why}; the file's other entries were imported", number)
+                for number, why in parsed.skipped]
     return [
         ImportFileError(parsed.name, f"{why}; it was skipped, the file's other abstracts imported", number)
         for number, why in parsed.skipped
@@ -171,10 +174,11 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             else:
                 outcome.merged += 1
                 touched.add(paper_id)
-            if (paper_id, index) in existing_sources:
+            position = parsed.first_index + index  # among the file's abstracts (a part starts later)
+            if (paper_id, position) in existing_sources:
                 continue
-            existing_sources.add((paper_id, index))
-            sources.append((paper_id, parsed.name, index, parsed.collection, record_id))
+            existing_sources.add((paper_id, position))
+            sources.append((paper_id, parsed.name, position, parsed.collection, record_id))
         if sources:
             cur.executemany(_insert_sql("source", _SOURCE_COLUMNS), sources)
         touched -= set(outcome.added_ids)
@@ -236,40 +240,52 @@ def import_paths(
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
     was_cancelled = False
+    Started = tuple[int, ParsedList, PendingAnalysis | None] | tuple[int, ImportFileError]
 
-    def start(path: Path) -> tuple[ParsedList, PendingAnalysis | None] | ImportFileError:
-        """Read a file and start analysing it (None: imported before)."""
-        try:
-            parsed = read_list_file(path)
-        except ReadError as exc:
-            return ImportFileError(shown_name(path.name), exc.reason)
-        if _imported_before(db, parsed.sha256):
-            return parsed, None
-        return parsed, PendingAnalysis(parsed.abstracts, pool)
+    def parts() -> Generator[Started, None, None]:
+        """Each file's parts (one, but for a JSON-lines file), read and their analysis started
+        (None: imported before), or the file's error; with the file's place in ``files``."""
+        for number, path in enumerate(files):
+            try:
+                for parsed in read_list_parts(path):
+                    if not parsed.abstracts or _imported_before(db, parsed.sha256):
+                        yield number, parsed, None
+                    else:
+                        yield number, parsed, PendingAnalysis(parsed.abstracts, pool)
+            except ReadError as exc:
+                yield number, ImportFileError(shown_name(path.name), exc.reason)
 
-    ahead: tuple[ParsedList, PendingAnalysis | None] | ImportFileError | None = None
     read_ahead = pool is not None and pool.parallel
-    for done, path in enumerate(files):
+    stream = parts()
+    ahead: Started | None = None
+    shown = -1
+    preloaded = False
+    while True:
         if cancelled is not None and cancelled():
             was_cancelled = True
             break
-        if progress is not None:
-            progress(done, len(files), shown_name(path.name))
-        current = ahead if ahead is not None else start(path)
-        if done == 0 and pool is not None and pool.started:
+        current = ahead if ahead is not None else next(stream, None)
+        if current is None:
+            break
+        done = current[0]
+        if progress is not None and done != shown:
+            shown = done
+            progress(done, len(files), shown_name(files[done].name))
+        if not preloaded and pool is not None and pool.started:
             # While the first file is stored, not when its index is due; not for small files
             # (a folder of one-abstract files): they are indexed here, without workers.
+            preloaded = True
             pool.preload(preload)
-        # The next file is read and its analysis queued now, so the workers analyse it while
+        # The next part is read and its analysis queued now, so the workers analyse it while
         # this one is stored (this process) — and then indexed, behind it in their queue.
-        ahead = start(files[done + 1]) if read_ahead and done + 1 < len(files) else None
-        if isinstance(current, ImportFileError):
-            errors.append(current)
+        ahead = next(stream, None) if read_ahead else None
+        if len(current) == 2:
+            errors.append(current[1])
             continue
-        parsed, analysis = current
+        _, parsed, analysis = current
         if analysis is None:
             paragraphs += len(parsed.abstracts)
-            already += 1
+            already += bool(parsed.abstracts) and parsed.first_index == 0  # a file, not each part
             errors += _skipped_paragraphs(parsed)
             continue
         try:
@@ -300,8 +316,9 @@ def import_paths(
         new_ids += outcome.added_ids
         if after_file is not None:
             after_file(outcome)
-    if isinstance(ahead, tuple) and ahead[1] is not None:
-        ahead[1].cancel()  # cancelled before its turn
+    if ahead is not None and len(ahead) == 3 and ahead[2] is not None:
+        ahead[2].cancel()  # cancelled before its turn
+    stream.close()
     if progress is not None and not was_cancelled:
         progress(len(files), len(files), "")
     return ImportReport(
