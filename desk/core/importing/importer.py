@@ -14,7 +14,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_parts
+from desk.core.importing.metadata import exact_ids, short_name_of_title, with_metadata, write_metadata
+from desk.core.reader import Metadata, ParsedList, ReadError, find_list_files, read_list_parts
+from desk.core.reader.entries import NO_METADATA
 from desk.core.records.detail import ImportFileError, ImportReport
 from desk.core.runtime import failures
 from desk.core.runtime.errors import DiskFull, LibraryBusy, LibraryDamaged, LibraryReadOnly
@@ -60,8 +62,10 @@ class PendingAnalysis:
 def _skipped_paragraphs(parsed: ParsedList) -> list[ImportFileError]:
     """The paragraphs (or a rich file's entries) the reader left out of a file that was imported."""
     if parsed.format != "text":  # each says where and why ("entry x (line 3) … was skipped")
-        return [ImportFileError(parsed.name, f"{why}; the file's other entries were imported", number)
-                for number, why in parsed.skipped]
+        return [
+            ImportFileError(parsed.name, f"{why}; the file's other entries were imported", number)
+            for number, why in parsed.skipped
+        ]
     return [
         ImportFileError(parsed.name, f"{why}; it was skipped, the file's other abstracts imported", number)
         for number, why in parsed.skipped
@@ -140,6 +144,8 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         )
         record_id = cur.lastrowid
         ids = _existing_ids(cur, [a.key for a in analysed])
+        metadata = parsed.metadata or (NO_METADATA,) * len(analysed)
+        same_as = _same_paper(cur, analysed, metadata, ids)
         existing_sources = set(
             cur.execute('SELECT paper_id, "index" FROM source WHERE file = ?', (parsed.name,))
         )
@@ -147,15 +153,16 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         fresh: dict[str, Analysed] = {}
         first_row: dict[str, int] = {}
         for row, item in enumerate(analysed):
-            if item.key not in ids and item.key not in fresh:
+            if item.key not in ids and item.key not in fresh and item.key not in same_as:
                 fresh[item.key] = item
                 first_row[item.key] = row
         listing.defer(cur)  # the listing's objects of what this file adds: written once, below
         if fresh:
             rows = [
-                (i.key, i.raw, i.readable, i.title, i.short_name, False, False, "", 1, now, now)
+                (i.key, i.raw, i.readable, *_title_and_name(i, metadata[first_row[i.key]]), False, False, "",
+                 1, now, now)
                 for i in fresh.values()
-            ]
+            ]  # fmt: skip
             # A plain executemany, then the new ids read back: INSERT … RETURNING for thousands
             # of rows spent more time splicing result batches than inserting (1.7 of 4 s at 5k).
             # The write transaction is exclusive, so every id above the old maximum is ours.
@@ -165,6 +172,10 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
                 ids[key] = paper_id
                 outcome.added_ids.append(paper_id)
                 outcome.added_rows.append(first_row[key])
+        for key, other in same_as.items():
+            if key not in ids:
+                ids[key] = ids[other]  # an equal DOI or arXiv id earlier in this file
+        _store_metadata(cur, analysed, metadata, ids, set(outcome.added_ids))
         sources: list[tuple[object, ...]] = []
         touched: set[int] = set()
         for index, item in enumerate(analysed):
@@ -196,6 +207,72 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             (len(outcome.added_ids), outcome.merged, record_id),
         )
     return outcome
+
+
+def _title_and_name(item: Analysed, meta: Metadata) -> tuple[str, str | None]:
+    """A new paper's title (the list's real one, else derived) and short name (from a real
+    title's "Name:" first)."""
+    return meta.title or item.title, short_name_of_title(meta.title, item.readable) or item.short_name
+
+
+def _same_paper(
+    cur: sqlite3.Cursor, analysed: Sequence[Analysed], metadata: Sequence[Metadata], ids: dict[str, int]
+) -> dict[str, str]:
+    """Papers that are one by an equal DOI or arXiv id though their abstracts differ: those in the
+    library are put in ``ids`` under the new abstract's key; returns key -> the key of an earlier
+    entry of this file that is the same paper."""
+    if not any(m.doi or m.arxiv_id for m in metadata):
+        return {}
+    by_doi, by_arxiv = exact_ids(cur, metadata)
+    first_doi: dict[str, str] = {}
+    first_arxiv: dict[str, str] = {}
+    same_as: dict[str, str] = {}
+    for item, meta in zip(analysed, metadata, strict=True):
+        if item.key in ids:
+            continue
+        known = (by_doi.get(meta.doi) if meta.doi else None) or (
+            by_arxiv.get(meta.arxiv_id) if meta.arxiv_id else None
+        )
+        if known is not None:
+            ids[item.key] = known
+            continue
+        earlier = (first_doi.get(meta.doi) if meta.doi else None) or (
+            first_arxiv.get(meta.arxiv_id) if meta.arxiv_id else None
+        )
+        if earlier is not None and earlier != item.key:
+            same_as[item.key] = earlier
+            continue
+        if meta.doi:
+            first_doi.setdefault(meta.doi, item.key)
+        if meta.arxiv_id:
+            first_arxiv.setdefault(meta.arxiv_id, item.key)
+    return same_as
+
+
+def _store_metadata(
+    cur: sqlite3.Cursor,
+    analysed: Sequence[Analysed],
+    metadata: Sequence[Metadata],
+    ids: dict[str, int],
+    added: set[int],
+) -> None:
+    """The metadata of each paper of this file that has none yet; a paper that was already in the
+    library (from a bare list) takes the real title, and the short name it gives."""
+    wanted: dict[int, tuple[Analysed, Metadata]] = {}
+    for item, meta in zip(analysed, metadata, strict=True):
+        if not meta.empty:
+            wanted.setdefault(ids[item.key], (item, meta))
+    if not wanted:
+        return
+    have = with_metadata(cur, [pid for pid in wanted if pid not in added])
+    rows = [(pid, meta) for pid, (_, meta) in wanted.items() if pid not in have]
+    write_metadata(cur, rows)
+    retitled = [
+        (*_title_and_name(item, meta), pid)
+        for pid, (item, meta) in wanted.items()
+        if pid not in have and pid not in added and meta.title
+    ]
+    cur.executemany("UPDATE paper SET derived_title = ?, short_name = ? WHERE id = ?", retitled)
 
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,6 @@ with its text cleaned here the same way: LaTeX in titles and names decoded ({\\"
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from desk.core.reader.parse import clean_paragraph
@@ -133,17 +132,6 @@ def split_author_string(text: str) -> list[str]:
     for piece in pieces:
         names += [p.strip() for p in piece.split(",") if p.strip()]
     return names
-
-
-def fold(text: str) -> str:
-    """``text`` without accents, case folded: how names are compared (Schölkopf = scholkopf)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    # Letters NFKD does not split: ø, ł, đ, ß (casefold made it ss), æ, œ, ı.
-    return plain.translate(_UNSPLIT)
-
-
-_UNSPLIT = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "æ": "ae", "œ": "oe", "ı": "i", "ð": "d", "þ": "th"})
 
 
 def year_of(value: object) -> int | None:

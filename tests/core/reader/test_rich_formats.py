@@ -20,7 +20,8 @@ from rich_files import (
 )
 
 from desk.core.reader import MAX_LINE_BYTES, PART_LINES, ReadError, read_list_file, read_list_parts
-from desk.core.reader.entries import fold, split_author_string
+from desk.core.reader.entries import split_author_string
+from desk.core.text.folding import fold
 from desk.core.text.latex import latex_to_unicode
 
 PAPER = {
