@@ -124,6 +124,19 @@ def _entry(entry: Any, strings: dict[str, str]) -> Entry | Skip:
     return Entry(abstract, meta, where)
 
 
+def _one_group(text: str) -> bool:
+    """Whether ``text`` is one brace group: the brace it opens with closes at its end."""
+    depth = 0
+    for k, ch in enumerate(text):
+        if ch == "{" and (k == 0 or text[k - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and text[k - 1] != "\\":
+            depth -= 1
+            if depth == 0 and k != len(text) - 1:
+                return False
+    return depth == 0
+
+
 def authors_of(field: str) -> tuple[str, ...]:
     """A BibTeX author field ("Last, First and First Last and {Org Name} and others") as
     "First Last" names in order ("others", BibTeX's "et al.", left out)."""
@@ -138,6 +151,13 @@ def authors_of(field: str) -> tuple[str, ...]:
     out: list[str] = []
     for name in names:
         if name.strip().lower() == "others":
+            continue
+        whole = name.strip()
+        if whole.startswith("{") and whole.endswith("}") and _one_group(whole):
+            # "{Google Research}", "{Ann Lee, Jr.}": one name as written, not "Last, First".
+            cleaned = clean_field(whole[1:-1], latex=True)
+            if cleaned:
+                out.append(cleaned)
             continue
         try:
             parts = parse_single_name_into_parts(name, strict=False).merge_first_name_first

@@ -23,6 +23,9 @@ _DOI = re.compile(r"10\.\d{4,9}/\S+")
 # New-style (2007-) ids "2101.00001v2" and old-style "hep-th/9901001", "cs.LG/0101001".
 _ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?![\w])")
 _URL = re.compile(r"https?://\S+", re.IGNORECASE)
+_SUFFIXES = frozenset(("jr", "sr", "ii", "iii", "iv", "phd"))
+_KEPT_CHARS = {"\\textbackslash": "\\", "\\textasciicircum": "^"}
+_KEPT_MACROS = (("\\textbackslash", "\ue000"), ("\\textasciicircum", "\ue001"))
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,12 @@ def clean_field(value: object, *, latex: bool = False) -> str | None:
     if latex and _LATEX_CUES.search(text):
         from desk.core.text.latex import latex_to_unicode
 
-        text = latex_to_unicode(text).replace("{", "").replace("}", "")
+        # desk's converter drops these two (its abstracts never need them); a title may.
+        for macro, mark in _KEPT_MACROS:
+            text = text.replace(macro + "{}", mark).replace(macro, mark)
+        text = latex_to_unicode(text)
+        for macro, mark in _KEPT_MACROS:
+            text = text.replace(mark, _KEPT_CHARS[macro])
     text = clean_paragraph(text)
     if len(text) > MAX_FIELD_CHARS:
         text = text[:MAX_FIELD_CHARS].rstrip() + "…"
@@ -108,6 +116,8 @@ def first_last(name: str) -> str:
     "Last, Jr, First" keeps the suffix after the last name ("First Last Jr").
     """
     parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and parts[1].rstrip(".").lower() in _SUFFIXES:
+        return name.strip()  # "Ann Lee, Jr." is already "First Last"
     if len(parts) == 2 and parts[0] and parts[1]:
         return f"{parts[1]} {parts[0]}"
     if len(parts) == 3 and parts[0] and parts[2]:

@@ -220,7 +220,8 @@ def _plain(record: dict[str, Any], where: str) -> Entry | Skip:
     if arxiv is None and isinstance(raw_id, str) and _NEW_ARXIV_ID.fullmatch(raw_id.split("v")[0]):
         arxiv = arxiv_id_of(raw_id)
     meta = Metadata(
-        title=clean_field(fields.get("title"), latex=True),
+        # Plain records (a spreadsheet's JSON, desk's own export) hold plain text, not LaTeX.
+        title=clean_field(fields.get("title")),
         authors=clean_authors(_names(fields.get("authors"))),
         year=year_of(fields.get("year")),
         venue=clean_field(fields.get("venue")) if isinstance(fields.get("venue"), str) else None,
