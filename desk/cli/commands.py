@@ -381,10 +381,16 @@ def export_args(p: argparse.ArgumentParser) -> None:
     which.add_argument("--query", metavar="Q", help="the results of a search")
     which.add_argument("--tag", metavar="T", help="the papers carrying a tag, in its order")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "--format",
+        choices=("markdown", "bibtex", "csv", "json"),
+        default="markdown",
+        help="(default: markdown)",
+    )
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """desk export [--starred | --query Q | --tag T] [-o FILE]"""
+    """desk export [--starred | --query Q | --tag T] [--format F] [-o FILE]"""
     with opened(args) as lib:
         if args.tag is not None:
             ids, what = lib.tags.papers(args.tag), f"papers tagged “{args.tag}”"
@@ -393,7 +399,7 @@ def run_export(args: argparse.Namespace) -> int:
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
         else:
             ids, what = lib.paper_ids(starred=True), "starred papers"
-        text = lib.export_markdown(ids, what=what)
+        text = lib.export_as(ids, fmt=args.format, what=what)
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -70,8 +70,9 @@ def sources_json(sources: tuple[SourceInfo, ...]) -> list[dict[str, Any]]:
 
 
 def summary_json(p: PaperSummary) -> dict[str, Any]:
-    """A paper's list fields in the contract's shape."""
-    return {
+    """A paper's list fields in the contract's shape; a paper a rich list gave adds its authors
+    ("First Last", in order), year, venue, url, doi and arxiv_id (null when unknown)."""
+    shown: dict[str, Any] = {
         "id": p.id,
         "title": p.title,
         "short_name": p.short_name,
@@ -81,6 +82,12 @@ def summary_json(p: PaperSummary) -> dict[str, Any]:
         "sources": sources_json(p.sources),
         "tags": list(p.tags),
     }
+    c = p.citation
+    if c is not None:
+        shown.update(
+            authors=list(c.authors), year=c.year, venue=c.venue, url=c.url, doi=c.doi, arxiv_id=c.arxiv_id
+        )
+    return shown
 
 
 def emit_list_json(papers: Iterable[bytes]) -> None:

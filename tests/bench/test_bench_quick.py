@@ -142,3 +142,21 @@ def test_the_window_probe_reports_its_own_memory_not_its_parents() -> None:
         sys.path.remove(str(BENCH))
     assert "getrusage(" not in coldstart.CHILD and "import resource" not in coldstart.CHILD
     assert 'rss_mb=status_mb("VmHWM")' in coldstart.CHILD
+
+
+@pytest.mark.slow
+def test_the_rich_import_bench_runs_on_a_few_records(tmp_path: Path) -> None:
+    """Two small files imported; skipped without the dev corpus (the script says so, exit 1)."""
+    sys.path.insert(0, str(ROOT / "tests" / "core" / "reader"))
+    from rich_files import DEV_JSON
+
+    if not DEV_JSON.is_file():
+        pytest.skip("needs ../shared/dev-corpus/cvpr2023.json")
+    proc = _run("rich_import_bench.py", "--bib", "20", "--jsonl", "30", "--work", str(tmp_path), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["file"], r["added"]) for r in rows] == [
+        ("bibtex", 20),
+        ("same abstracts as .txt", 20),
+        ("jsonl", 30),
+    ]

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, or_, select, text
 from sqlalchemy.orm import Session
 
 from desk.core.edits import tags
@@ -278,4 +278,21 @@ def empty(session: Session) -> int:
         session.flush()
         if session.scalar(select(Source.id).where(Source.import_id == import_id).limit(1)) is None:
             session.execute(delete(ImportRecord).where(ImportRecord.id == import_id))
+    _forget_metadata(session)
     return count
+
+
+def _forget_metadata(session: Session) -> None:
+    """Delete the metadata of papers gone for good: neither in the library, nor in the trash, nor
+    merged into another (an unmerge brings those back under their ids, finding theirs)."""
+    records = session.scalars(select(MergeRecord.merged_ids))
+    merged = [int(i) for ids in records for i in ids.split(",") if i]
+    for table in ("paper_meta", "paper_author"):
+        session.execute(
+            text(
+                f"DELETE FROM {table} WHERE paper_id NOT IN (SELECT id FROM paper)"
+                " AND paper_id NOT IN (SELECT paper_id FROM trash_entry)"
+                " AND paper_id NOT IN (SELECT value FROM json_each(:merged))"
+            ),
+            {"merged": json.dumps(merged)},
+        )

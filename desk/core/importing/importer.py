@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -14,7 +14,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from desk.core.reader import ParsedList, ReadError, find_list_files, read_list_file
+from desk.core.importing.metadata import exact_ids, short_name_of_title, with_metadata, write_metadata
+from desk.core.reader import Metadata, ParsedList, ReadError, find_list_files, read_list_parts
+from desk.core.reader.entries import NO_METADATA
 from desk.core.records.detail import ImportFileError, ImportReport
 from desk.core.runtime import failures
 from desk.core.runtime.errors import DiskFull, LibraryBusy, LibraryDamaged, LibraryReadOnly
@@ -58,7 +60,12 @@ class PendingAnalysis:
 
 
 def _skipped_paragraphs(parsed: ParsedList) -> list[ImportFileError]:
-    """The paragraphs the reader left out of a file that was imported (too long to be an abstract)."""
+    """The paragraphs (or a rich file's entries) the reader left out of a file that was imported."""
+    if parsed.format != "text":  # each says where and why ("entry x (line 3) … was skipped")
+        return [
+            ImportFileError(parsed.name, f"{why}; the file's other entries were imported", number)
+            for number, why in parsed.skipped
+        ]
     return [
         ImportFileError(parsed.name, f"{why}; it was skipped, the file's other abstracts imported", number)
         for number, why in parsed.skipped
@@ -137,6 +144,8 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         )
         record_id = cur.lastrowid
         ids = _existing_ids(cur, [a.key for a in analysed])
+        metadata = parsed.metadata or (NO_METADATA,) * len(analysed)
+        same_as = _same_paper(cur, analysed, metadata, ids)
         existing_sources = set(
             cur.execute('SELECT paper_id, "index" FROM source WHERE file = ?', (parsed.name,))
         )
@@ -144,15 +153,16 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
         fresh: dict[str, Analysed] = {}
         first_row: dict[str, int] = {}
         for row, item in enumerate(analysed):
-            if item.key not in ids and item.key not in fresh:
+            if item.key not in ids and item.key not in fresh and item.key not in same_as:
                 fresh[item.key] = item
                 first_row[item.key] = row
         listing.defer(cur)  # the listing's objects of what this file adds: written once, below
         if fresh:
             rows = [
-                (i.key, i.raw, i.readable, i.title, i.short_name, False, False, "", 1, now, now)
+                (i.key, i.raw, i.readable, *_title_and_name(i, metadata[first_row[i.key]]), False, False, "",
+                 1, now, now)
                 for i in fresh.values()
-            ]
+            ]  # fmt: skip
             # A plain executemany, then the new ids read back: INSERT … RETURNING for thousands
             # of rows spent more time splicing result batches than inserting (1.7 of 4 s at 5k).
             # The write transaction is exclusive, so every id above the old maximum is ours.
@@ -162,6 +172,10 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
                 ids[key] = paper_id
                 outcome.added_ids.append(paper_id)
                 outcome.added_rows.append(first_row[key])
+        for key, other in same_as.items():
+            if key not in ids:
+                ids[key] = ids[other]  # an equal DOI or arXiv id earlier in this file
+        _store_metadata(cur, analysed, metadata, ids, set(outcome.added_ids))
         sources: list[tuple[object, ...]] = []
         touched: set[int] = set()
         for index, item in enumerate(analysed):
@@ -171,10 +185,11 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             else:
                 outcome.merged += 1
                 touched.add(paper_id)
-            if (paper_id, index) in existing_sources:
+            position = parsed.first_index + index  # among the file's abstracts (a part starts later)
+            if (paper_id, position) in existing_sources:
                 continue
-            existing_sources.add((paper_id, index))
-            sources.append((paper_id, parsed.name, index, parsed.collection, record_id))
+            existing_sources.add((paper_id, position))
+            sources.append((paper_id, parsed.name, position, parsed.collection, record_id))
         if sources:
             cur.executemany(_insert_sql("source", _SOURCE_COLUMNS), sources)
         touched -= set(outcome.added_ids)
@@ -192,6 +207,72 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
             (len(outcome.added_ids), outcome.merged, record_id),
         )
     return outcome
+
+
+def _title_and_name(item: Analysed, meta: Metadata) -> tuple[str, str | None]:
+    """A new paper's title (the list's real one, else derived) and short name (from a real
+    title's "Name:" first)."""
+    return meta.title or item.title, short_name_of_title(meta.title, item.readable) or item.short_name
+
+
+def _same_paper(
+    cur: sqlite3.Cursor, analysed: Sequence[Analysed], metadata: Sequence[Metadata], ids: dict[str, int]
+) -> dict[str, str]:
+    """Papers that are one by an equal DOI or arXiv id though their abstracts differ: those in the
+    library are put in ``ids`` under the new abstract's key; returns key -> the key of an earlier
+    entry of this file that is the same paper."""
+    if not any(m.doi or m.arxiv_id for m in metadata):
+        return {}
+    by_doi, by_arxiv = exact_ids(cur, metadata)
+    first_doi: dict[str, str] = {}
+    first_arxiv: dict[str, str] = {}
+    same_as: dict[str, str] = {}
+    for item, meta in zip(analysed, metadata, strict=True):
+        if item.key in ids:
+            continue
+        known = (by_doi.get(meta.doi) if meta.doi else None) or (
+            by_arxiv.get(meta.arxiv_id) if meta.arxiv_id else None
+        )
+        if known is not None:
+            ids[item.key] = known
+            continue
+        earlier = (first_doi.get(meta.doi) if meta.doi else None) or (
+            first_arxiv.get(meta.arxiv_id) if meta.arxiv_id else None
+        )
+        if earlier is not None and earlier != item.key:
+            same_as[item.key] = earlier
+            continue
+        if meta.doi:
+            first_doi.setdefault(meta.doi, item.key)
+        if meta.arxiv_id:
+            first_arxiv.setdefault(meta.arxiv_id, item.key)
+    return same_as
+
+
+def _store_metadata(
+    cur: sqlite3.Cursor,
+    analysed: Sequence[Analysed],
+    metadata: Sequence[Metadata],
+    ids: dict[str, int],
+    added: set[int],
+) -> None:
+    """The metadata of each paper of this file that has none yet; a paper that was already in the
+    library (from a bare list) takes the real title, and the short name it gives."""
+    wanted: dict[int, tuple[Analysed, Metadata]] = {}
+    for item, meta in zip(analysed, metadata, strict=True):
+        if not meta.empty:
+            wanted.setdefault(ids[item.key], (item, meta))
+    if not wanted:
+        return
+    have = with_metadata(cur, [pid for pid in wanted if pid not in added])
+    rows = [(pid, meta) for pid, (_, meta) in wanted.items() if pid not in have]
+    write_metadata(cur, rows)
+    retitled = [
+        (*_title_and_name(item, meta), pid)
+        for pid, (item, meta) in wanted.items()
+        if pid not in have and pid not in added and meta.title
+    ]
+    cur.executemany("UPDATE paper SET derived_title = ?, short_name = ? WHERE id = ?", retitled)
 
 
 log = logging.getLogger(__name__)
@@ -236,40 +317,52 @@ def import_paths(
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
     was_cancelled = False
+    Started = tuple[int, ParsedList, PendingAnalysis | None] | tuple[int, ImportFileError]
 
-    def start(path: Path) -> tuple[ParsedList, PendingAnalysis | None] | ImportFileError:
-        """Read a file and start analysing it (None: imported before)."""
-        try:
-            parsed = read_list_file(path)
-        except ReadError as exc:
-            return ImportFileError(shown_name(path.name), exc.reason)
-        if _imported_before(db, parsed.sha256):
-            return parsed, None
-        return parsed, PendingAnalysis(parsed.abstracts, pool)
+    def parts() -> Generator[Started, None, None]:
+        """Each file's parts (one, but for a JSON-lines file), read and their analysis started
+        (None: imported before), or the file's error; with the file's place in ``files``."""
+        for number, path in enumerate(files):
+            try:
+                for parsed in read_list_parts(path):
+                    if not parsed.abstracts or _imported_before(db, parsed.sha256):
+                        yield number, parsed, None
+                    else:
+                        yield number, parsed, PendingAnalysis(parsed.abstracts, pool)
+            except ReadError as exc:
+                yield number, ImportFileError(shown_name(path.name), exc.reason)
 
-    ahead: tuple[ParsedList, PendingAnalysis | None] | ImportFileError | None = None
     read_ahead = pool is not None and pool.parallel
-    for done, path in enumerate(files):
+    stream = parts()
+    ahead: Started | None = None
+    shown = -1
+    preloaded = False
+    while True:
         if cancelled is not None and cancelled():
             was_cancelled = True
             break
-        if progress is not None:
-            progress(done, len(files), shown_name(path.name))
-        current = ahead if ahead is not None else start(path)
-        if done == 0 and pool is not None and pool.started:
+        current = ahead if ahead is not None else next(stream, None)
+        if current is None:
+            break
+        done = current[0]
+        if progress is not None and done != shown:
+            shown = done
+            progress(done, len(files), shown_name(files[done].name))
+        if not preloaded and pool is not None and pool.started:
             # While the first file is stored, not when its index is due; not for small files
             # (a folder of one-abstract files): they are indexed here, without workers.
+            preloaded = True
             pool.preload(preload)
-        # The next file is read and its analysis queued now, so the workers analyse it while
+        # The next part is read and its analysis queued now, so the workers analyse it while
         # this one is stored (this process) — and then indexed, behind it in their queue.
-        ahead = start(files[done + 1]) if read_ahead and done + 1 < len(files) else None
-        if isinstance(current, ImportFileError):
-            errors.append(current)
+        ahead = next(stream, None) if read_ahead else None
+        if len(current) == 2:
+            errors.append(current[1])
             continue
-        parsed, analysis = current
+        _, parsed, analysis = current
         if analysis is None:
             paragraphs += len(parsed.abstracts)
-            already += 1
+            already += bool(parsed.abstracts) and parsed.first_index == 0  # a file, not each part
             errors += _skipped_paragraphs(parsed)
             continue
         try:
@@ -300,8 +393,9 @@ def import_paths(
         new_ids += outcome.added_ids
         if after_file is not None:
             after_file(outcome)
-    if isinstance(ahead, tuple) and ahead[1] is not None:
-        ahead[1].cancel()  # cancelled before its turn
+    if ahead is not None and len(ahead) == 3 and ahead[2] is not None:
+        ahead[2].cancel()  # cancelled before its turn
+    stream.close()
     if progress is not None and not was_cancelled:
         progress(len(files), len(files), "")
     return ImportReport(

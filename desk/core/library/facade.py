@@ -392,6 +392,16 @@ class Library:
 
         return export.to_markdown(self.papers(ids), what=what, when=datetime.now(UTC))
 
+    def export_as(self, ids: Sequence[int], *, fmt: str, what: str) -> str:
+        """The given papers in ``fmt``: markdown, bibtex, csv or json (desk.core.export.FORMATS)."""
+        from desk.core import export
+
+        if fmt == "markdown":
+            return self.export_markdown(ids, what=what)
+        papers = self.papers(ids)
+        writers = {"bibtex": export.to_bibtex, "csv": export.to_csv, "json": export.to_json}
+        return writers[fmt](papers)
+
     # -- maintenance -------------------------------------------------------------------------
     def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:
         """Rebuild the search index from the database (on worker processes when it is big)."""

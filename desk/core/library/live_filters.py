@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from desk.core.edits import saved_searches as saved
 from desk.core.edits import tags as tagging
 from desk.core.runtime.errors import DeskError
+from desk.core.store.citations import citation_filter
 
 if TYPE_CHECKING:
     from desk.core.store import Database
@@ -86,6 +87,19 @@ class LiveFilters:
                 return _column(conn, sql, chosen)
 
         return self._answer(("in", wanted), compute)  # type: ignore[no-any-return]
+
+    def cited(self, kind: str, value: str) -> Sequence[int]:
+        """Ids of the papers ``author:``, ``year:`` or ``venue:`` ``value`` matches."""
+        found = citation_filter(kind, value)
+        if found is None:
+            return ()
+        sql, params = found
+
+        def compute() -> tuple[int, ...]:
+            with self.db.reading() as session:
+                return _column(session.connection(), sql, params)
+
+        return self._answer((kind, value), compute)  # type: ignore[no-any-return]
 
     def saved(self, name: str) -> str | None:
         """The query saved under ``name`` (any case), or None."""

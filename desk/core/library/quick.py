@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desk.core.records.page import PaperSummary, SourceInfo
+from desk.core.records.page import Citation, PaperSummary, SourceInfo
 from desk.core.runtime.errors import LibraryBusy, PaperNotFound
 from desk.core.runtime.paths import DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search import freshness
@@ -157,9 +157,21 @@ class QuickLibrary:
         sorts are the Library's (desk/core/library/sorting.py): ValueError here."""
         if sort != "relevance":
             raise ValueError(f"QuickLibrary lists in import order only, not by {sort!r}")
+        rows = self.list_rows(starred=starred)
+        citations = self.citations(None if not starred else [r[0] for r in rows])
         return [
-            PaperSummary(pid, title, short, st, rd, noted, tuple(SourceInfo(*s) for s in src), tuple(tags))
-            for pid, title, short, st, rd, noted, src, tags in self.list_rows(starred=starred)
+            PaperSummary(
+                pid,
+                title,
+                short,
+                st,
+                rd,
+                noted,
+                tuple(SourceInfo(*s) for s in src),
+                tuple(tags),
+                citations.get(pid),
+            )
+            for pid, title, short, st, rd, noted, src, tags in rows
         ]
 
     def list_rows(self, *, starred: bool = False) -> list[Row]:
@@ -232,11 +244,11 @@ class QuickLibrary:
         for i in ids:
             if i not in rows:
                 raise PaperNotFound(i)
-        sources, tags = self._sources(wanted), self._tags(wanted)
+        sources, tags, citations = self._sources(wanted), self._tags(wanted), self.citations(wanted)
         out = []
         for i in ids:
             row = rows[i]
-            s = self._summary(row, sources, tags)
+            s = self._summary(row, sources, tags, citations)
             out.append(
                 PaperDetail(
                     **{f: getattr(s, f) for f in s.__dataclass_fields__},
@@ -260,8 +272,8 @@ class QuickLibrary:
             marks = ",".join("?" * len(chunk))
             rows += self._conn.execute(f"SELECT {_SUMMARY} FROM paper WHERE id IN ({marks})", chunk)
         found = [r[0] for r in rows]
-        sources, tags = self._sources(found), self._tags(found)
-        return {r[0]: self._summary(r, sources, tags) for r in rows}
+        sources, tags, citations = self._sources(found), self._tags(found), self.citations(found)
+        return {r[0]: self._summary(r, sources, tags, citations) for r in rows}
 
     def all_ids(self) -> list[int]:
         """Every paper id, ascending (read from the covering index ix_paper_rev: the table's own
@@ -281,7 +293,10 @@ class QuickLibrary:
     # -- rows --------------------------------------------------------------------------------
     @staticmethod
     def _summary(
-        row: Sequence[Any], sources: dict[int, list[SourceInfo]], tags: dict[int, list[str]]
+        row: Sequence[Any],
+        sources: dict[int, list[SourceInfo]],
+        tags: dict[int, list[str]],
+        citations: dict[int, Citation],
     ) -> PaperSummary:
         pid, user_title, derived_title, short_name, starred, read, note = row[:7]
         return PaperSummary(
@@ -293,7 +308,20 @@ class QuickLibrary:
             has_note=bool(note.strip()),
             sources=tuple(sources.get(pid, ())),
             tags=tuple(tags.get(pid, ())),
+            citation=citations.get(pid),
         )
+
+    def citations(self, ids: Sequence[int] | None) -> dict[int, Citation]:
+        """What rich lists said about the papers ``ids`` (every paper when None) that have it."""
+        authors: dict[int, list[str]] = {}
+        sql = "SELECT paper_id, name FROM paper_author"
+        for pid, name in self._chunks(sql, "paper_id", ids, "paper_id, position"):
+            authors.setdefault(pid, []).append(name)
+        sql = "SELECT paper_id, year, venue, url, doi, arxiv_id FROM paper_meta"
+        return {
+            pid: Citation(tuple(authors.get(pid, ())), year, venue, url, doi, arxiv_id)
+            for pid, year, venue, url, doi, arxiv_id in self._chunks(sql, "paper_id", ids, "paper_id")
+        }
 
     def _chunks(self, sql: str, key: str, ids: Sequence[int] | None, order: str) -> Iterator[Any]:
         """Rows of ``sql`` whose ``key`` is one of ``ids`` (every row when ids is None), in ``order``."""

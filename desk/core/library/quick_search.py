@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from desk.core.library.quick import QuickLibrary
 from desk.core.records.page import ResultPage, page_of
 from desk.core.runtime.paths import INDEX_DIR_NAME
+from desk.core.store.citations import citation_filter
 from desk.core.store.id_digest import id_digest_of
 
 if TYPE_CHECKING:
@@ -53,6 +54,12 @@ class QuickFilters:
         marks = ", ".join("?" * len(chosen))
         sql = f"SELECT DISTINCT paper_id FROM source WHERE collection IN ({marks})"
         return self.reader.column(sql, chosen)
+
+    def cited(self, kind: str, value: str) -> Sequence[int]:
+        """Ids of the papers ``author:``, ``year:`` or ``venue:`` ``value`` matches (as
+        desk.core.library.live_filters answers it: one SQL, desk.core.store.citations)."""
+        found = citation_filter(kind, value)
+        return self.reader.column(*found) if found is not None else ()
 
     def saved(self, name: str) -> str | None:
         """A saved search: the Library's (saved.key_of folds the name)."""

@@ -7,6 +7,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+#: A paragraph or entry's abstract longer than this is not one abstract (blank lines missing).
+MAX_ABSTRACT_CHARS: int = 100_000
 HEADER_MAX_CHARS = 150
 HEADER_MAX_WORDS = 15
 

@@ -28,6 +28,29 @@ class SourceInfo:
 
 
 @dataclass(frozen=True)
+class Citation:
+    """What a rich list said about a paper: authors in order ("First Last"), year, venue, links."""
+
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str | None = None
+    url: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+
+    @property
+    def link(self) -> str | None:
+        """Where the paper can be read: its url, else its DOI's or its arXiv page."""
+        if self.url:
+            return self.url
+        if self.doi:
+            return f"https://doi.org/{self.doi}"
+        if self.arxiv_id:
+            return f"https://arxiv.org/abs/{self.arxiv_id}"
+        return None
+
+
+@dataclass(frozen=True)
 class PaperSummary:
     """What a list row shows of a paper."""
 
@@ -39,6 +62,7 @@ class PaperSummary:
     has_note: bool
     sources: tuple[SourceInfo, ...]
     tags: tuple[str, ...] = ()  # in the order the tags were created
+    citation: Citation | None = None  # None: the paper came from bare lists only
 
     @property
     def collections(self) -> tuple[str, ...]:

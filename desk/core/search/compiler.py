@@ -15,6 +15,7 @@ from itertools import islice
 from typing import Protocol
 
 from desk.core.search.query import (
+    CITATION_FIELDS,
     FIELDS,
     MIN_PREFIX,
     AndNode,
@@ -77,6 +78,11 @@ class TagLookup(Protocol):
 
     def saved(self, name: str) -> str | None:
         """The query saved under ``name`` (``saved:``; any case), or None when there is none."""
+        ...
+
+    def cited(self, kind: str, value: str) -> Sequence[int]:
+        """Ids of the papers whose metadata matches ``author:``, ``year:`` or ``venue:`` ``value``
+        (desk.core.store.citations)."""
         ...
 
 
@@ -257,6 +263,8 @@ class _Compiler:
             return IdSet(())
         if node.kind == "in":
             return IdSet(tuple(self.tags.collection(node.name)))
+        if node.kind in CITATION_FIELDS:
+            return IdSet(tuple(self.tags.cited(node.kind, node.name)))
         query = self.tags.saved(node.name) if self.depth < MAX_SAVED_DEPTH else None
         if query is None:
             return IdSet(())

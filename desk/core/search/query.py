@@ -55,10 +55,16 @@ OPERATORS = ("OR", "AND", "NOT")
 TAG_FIELDS = ("tag", "tags")  # tag:name, tag:"two words"
 # in:"ICML 2026 Papers" (exactly that collection), saved:"name" (a saved search's matches): both
 # answered by the database at query time, like tag: (the sidebar's entries are these filters).
-SCOPE_FIELDS = ("in", "saved")
+# author:name, year:2023 / year:>2021, venue:icml: a rich list's metadata, in the database too.
+CITATION_FIELDS = ("author", "authors", "year", "venue")
+SCOPE_FIELDS = ("in", "saved", *CITATION_FIELDS)
 ANY_TAG = ("has:tag", "has:tags")
 FILTER_FIELDS = frozenset(f.partition(":")[0] for f in FILTERS)  # "is", "has"
 
+_SCOPE_WHAT = {
+    "in": "a collection's name", "author": "an author's name", "authors": "an author's name",
+    "year": "a year (2023, >2021)", "venue": "a venue's name",
+}  # fmt: skip
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
 _WORD_RE = re.compile(r"\w+(?:\.?\w+)*")
 _SPECIAL = frozenset('()"')
@@ -261,7 +267,7 @@ def _word_tokens(raw: str, start: int, text: str, end: int, notes: _Notes) -> li
                 notes.problems.append(f"{_quoted(raw)} needs a tag's name right after the colon.")
             return []
         if name in SCOPE_FIELDS:
-            what = "a collection's name" if name == "in" else "a saved search's name"
+            what = _SCOPE_WHAT.get(name, "a saved search's name")
             if rest:
                 return [Token("scope", rest, name, start, end)]
             if end < len(text) and text[end] == '"':

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from sqlalchemy import DDL, ForeignKey, Index, String, Table, Text, UniqueConstraint, event, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from desk.core.store.schema_steps import V6_DDL, V8_DDL
+from desk.core.store.schema_steps import V6_DDL, V9_TRIGGERS
 
 
 def utcnow() -> datetime:
@@ -277,7 +277,39 @@ class PaperListingDeferred(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
 
 
-# The triggers that keep paper_digest's row and paper_listing's rows (created after every table,
-# as steps 6 and 8 create them).
-for _trigger in V6_DDL[2:] + V8_DDL[3:]:
+class PaperMeta(Base):
+    """What a rich list says about a paper besides its abstract (schema step 9); no foreign key:
+    a trashed or merged-away paper finds it again when it comes back under its id."""
+
+    __tablename__ = "paper_meta"
+    __table_args__ = (
+        Index("ix_paper_meta_doi", "doi"),
+        Index("ix_paper_meta_arxiv_id", "arxiv_id"),
+        Index("ix_paper_meta_year", "year"),
+    )
+
+    paper_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    title: Mapped[str | None] = mapped_column(Text)  # the list's real title (also derived_title)
+    year: Mapped[int | None]
+    venue: Mapped[str | None] = mapped_column(Text)
+    url: Mapped[str | None] = mapped_column(Text)
+    doi: Mapped[str | None] = mapped_column(Text)  # lowercased
+    arxiv_id: Mapped[str | None] = mapped_column(Text)  # without its version
+
+
+class PaperAuthor(Base):
+    """A paper's author at a position (0 first), as "First Last", with its folded form for ``author:``."""
+
+    __tablename__ = "paper_author"
+    __table_args__ = (Index("ix_paper_author_folded", "folded"),)
+
+    paper_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    position: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(Text)
+    folded: Mapped[str] = mapped_column(Text)
+
+
+# The triggers that keep paper_digest's row, paper_listing's rows and the real titles (created
+# after every table, as steps 6, 8 and 9 create them).
+for _trigger in V6_DDL[2:] + V9_TRIGGERS:
     event.listen(Base.metadata, "after_create", DDL(_trigger.replace("%", "%%")))  # DDL formats with %

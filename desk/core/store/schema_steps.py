@@ -348,3 +348,123 @@ V8_DDL = (
 def upgrade_8_paper_listing(conn: Connection) -> None:
     """Version 8: every paper's `desk list --json` object, kept by triggers (a table and its rows)."""
     _run(conn, V8_DDL)
+
+
+# Version 9: what a rich list (BibTeX, RIS, CSV, OpenReview, arXiv) says about a paper. One row of
+# paper_meta per paper that has any (its real title, year, venue, link, DOI, arXiv id) and its
+# authors in order, each with a folded form (lowercased, accents removed: entries.fold) that
+# author: searches. Neither table has a foreign key: a trashed or merged-away paper leaves the
+# paper table and comes back under its own id (ids are never reused), finding its metadata where
+# it was; emptying the trash deletes it. The real title is also the paper's derived_title (every
+# list and search reads that one column), and paper_real_title puts it back whenever anything
+# rewrites derived_title (a re-derivation of titles), so a list's title is never re-derived.
+# The listing objects gain the fields for a paper that has metadata (and are unchanged for one
+# that has none): every listing trigger is made again with V9's row, and paper_meta and
+# paper_author get their own.
+_V9_ROW = """INSERT OR REPLACE INTO paper_listing (id, json) SELECT p.id, CAST(printf(
+		'{"id": %d, "title": %s, "short_name": %s, "starred": %s, "read": %s, "has_note": %s, \
+"sources": [%s], "tags": [%s]%s}',
+		p.id, json_quote(coalesce(nullif(p.user_title, ''), p.derived_title)), json_quote(p.short_name),
+		CASE WHEN p.starred THEN 'true' ELSE 'false' END, CASE WHEN p.read THEN 'true' ELSE 'false' END,
+		CASE WHEN trim(p.note, SPACE) != '' THEN 'true' ELSE 'false' END,
+		coalesce((SELECT group_concat(j, ', ') FROM (
+			SELECT printf('{"file": %s, "index": %d, "collection": %s}',
+			json_quote(s.file), s."index", json_quote(s.collection)) AS j FROM source AS s
+			WHERE s.paper_id = p.id ORDER BY s.id)), ''),
+		coalesce((SELECT group_concat(j, ', ') FROM (SELECT json_quote(t.name) AS j FROM paper_tag AS pt
+			JOIN tag AS t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.id)), ''),
+		CASE WHEN m.paper_id IS NULL THEN '' ELSE printf(
+			', "authors": [%s], "year": %s, "venue": %s, "url": %s, "doi": %s, "arxiv_id": %s',
+			coalesce((SELECT group_concat(j, ', ') FROM (SELECT json_quote(a.name) AS j
+				FROM paper_author AS a WHERE a.paper_id = p.id ORDER BY a.position)), ''),
+			coalesce(m.year, 'null'), json_quote(m.venue), json_quote(m.url), json_quote(m.doi),
+			json_quote(m.arxiv_id)) END
+	) AS BLOB) FROM paper AS p LEFT JOIN paper_meta AS m ON m.paper_id = p.id
+	WHERE p.id = PAPER;""".replace("SPACE", _V8_SPACE)
+
+
+def _row9(paper: str) -> str:
+    """_V9_ROW for the paper whose id is the SQL expression ``paper``."""
+    return _V9_ROW.replace("PAPER", paper)
+
+
+_EVERY_ROW9 = _row9("p.id").replace("\n\tWHERE p.id = p.id;", "")
+#: The listing triggers of step 8 that write a row, made again by step 9 with its row.
+_V9_REMADE = (
+    "insert", "update", "source_insert", "source_update", "source_delete",
+    "tag_insert", "tag_delete", "tag_update", "tag_rename",
+)  # fmt: skip
+_V9_LISTING_TRIGGERS = (
+    _trigger("insert", f"AFTER INSERT ON paper {_UNLESS_DEFERRED}", _row9("NEW.id")),
+    _trigger(
+        "update",
+        "AFTER UPDATE OF id, user_title, derived_title, short_name, starred, read, note ON paper",
+        "DELETE FROM paper_listing WHERE id = OLD.id;",
+        _row9("NEW.id"),
+    ),
+    _trigger("source_insert", f"AFTER INSERT ON source {_UNLESS_DEFERRED}", _row9("NEW.paper_id")),
+    _trigger("source_update", "AFTER UPDATE ON source", _row9("OLD.paper_id"), _row9("NEW.paper_id")),
+    _trigger("source_delete", "AFTER DELETE ON source", _row9("OLD.paper_id")),
+    _trigger("tag_insert", "AFTER INSERT ON paper_tag", _row9("NEW.paper_id")),
+    _trigger("tag_delete", "AFTER DELETE ON paper_tag", _row9("OLD.paper_id")),
+    _trigger(
+        "tag_update",
+        "AFTER UPDATE OF paper_id, tag_id ON paper_tag",
+        _row9("OLD.paper_id"),
+        _row9("NEW.paper_id"),
+    ),
+    _trigger(
+        "tag_rename",
+        "AFTER UPDATE OF id, name ON tag",
+        _EVERY_ROW9
+        + "\n\t\tWHERE p.id IN (SELECT paper_id FROM paper_tag WHERE tag_id IN (OLD.id, NEW.id));",
+    ),
+    _trigger("meta_insert", f"AFTER INSERT ON paper_meta {_UNLESS_DEFERRED}", _row9("NEW.paper_id")),
+    _trigger("meta_update", "AFTER UPDATE ON paper_meta", _row9("OLD.paper_id"), _row9("NEW.paper_id")),
+    _trigger("meta_delete", "AFTER DELETE ON paper_meta", _row9("OLD.paper_id")),
+    _trigger("author_insert", f"AFTER INSERT ON paper_author {_UNLESS_DEFERRED}", _row9("NEW.paper_id")),
+    _trigger("author_update", "AFTER UPDATE ON paper_author", _row9("OLD.paper_id"), _row9("NEW.paper_id")),
+    _trigger("author_delete", "AFTER DELETE ON paper_author", _row9("OLD.paper_id")),
+)
+V9_REAL_TITLE = """CREATE TRIGGER paper_real_title AFTER UPDATE OF derived_title ON paper
+	WHEN EXISTS (SELECT 1 FROM paper_meta WHERE paper_id = NEW.id AND title IS NOT NULL
+		AND title != NEW.derived_title) BEGIN
+	UPDATE paper SET derived_title = (SELECT title FROM paper_meta WHERE paper_id = NEW.id) WHERE id = NEW.id;
+END"""
+V9_DDL = (
+    """CREATE TABLE paper_meta (
+	paper_id INTEGER NOT NULL,
+	title TEXT,
+	year INTEGER,
+	venue TEXT,
+	url TEXT,
+	doi TEXT,
+	arxiv_id TEXT,
+	PRIMARY KEY (paper_id)
+)""",
+    "CREATE INDEX ix_paper_meta_doi ON paper_meta (doi)",
+    "CREATE INDEX ix_paper_meta_arxiv_id ON paper_meta (arxiv_id)",
+    "CREATE INDEX ix_paper_meta_year ON paper_meta (year)",
+    """CREATE TABLE paper_author (
+	paper_id INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	folded TEXT NOT NULL,
+	PRIMARY KEY (paper_id, position)
+)""",
+    "CREATE INDEX ix_paper_author_folded ON paper_author (folded)",
+    *(f"DROP TRIGGER paper_listing_{name}" for name in _V9_REMADE),
+    *_V9_LISTING_TRIGGERS,
+    V9_REAL_TITLE,
+)
+#: The triggers a new library has after step 9 (models.py creates them after the tables).
+V9_TRIGGERS = (
+    *(t for t in V8_DDL[3:] if t.split()[2].removeprefix("paper_listing_") not in _V9_REMADE),
+    *_V9_LISTING_TRIGGERS,
+    V9_REAL_TITLE,
+)
+
+
+def upgrade_9_paper_metadata(conn: Connection) -> None:
+    """Version 9: rich lists' metadata (paper_meta, paper_author); the listing objects show it."""
+    _run(conn, V9_DDL)

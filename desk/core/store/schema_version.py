@@ -12,4 +12,6 @@ from __future__ import annotations
 #: 6: the papers' (id, rev) digest kept by triggers (paper_digest), read by the freshness stamp.
 #: 7: a covering index of the columns a list row shows (ix_paper_row), read by `desk list`.
 #: 8: each paper's `desk list --json` object kept by triggers (paper_listing), read by `desk list`.
-SCHEMA_VERSION = 8
+#: 9: rich lists' metadata (paper_meta, paper_author: real title, authors, year, venue, links),
+#: shown in the listing objects.
+SCHEMA_VERSION = 9

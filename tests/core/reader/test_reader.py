@@ -496,7 +496,7 @@ def make_tree(root: Path) -> None:
         "image.png",
         "sub/z.txt",
         "sub/deeper/y.Txt",
-        "sub/deeper/skip.csv",
+        "sub/deeper/table.csv",
         "a_sub/x.txt",
         ".hidden/secret.txt",
         "sub/.cache/c.txt",
@@ -510,7 +510,8 @@ def make_tree(root: Path) -> None:
 def test_folder_walk_is_recursive_sorted_and_filtered(tmp_path: Path) -> None:
     make_tree(tmp_path)
     found = [p.relative_to(tmp_path).as_posix() for p in find_list_files([tmp_path])]
-    assert found == ["A.TXT", "b.txt", "a_sub/x.txt", "sub/z.txt", "sub/deeper/y.Txt"]
+    # .csv is a list format (a table with an abstract column); .md and .png are not.
+    assert found == ["A.TXT", "b.txt", "a_sub/x.txt", "sub/z.txt", "sub/deeper/table.csv", "sub/deeper/y.Txt"]
 
 
 def test_explicit_files_whatever_their_extension_and_missing_paths(tmp_path: Path) -> None:
@@ -521,6 +522,7 @@ def test_explicit_files_whatever_their_extension_and_missing_paths(tmp_path: Pat
         tmp_path / "notes.md",
         missing,
         tmp_path / "sub" / "z.txt",
+        tmp_path / "sub" / "deeper" / "table.csv",
         tmp_path / "sub" / "deeper" / "y.Txt",
     ]
 
@@ -528,7 +530,7 @@ def test_explicit_files_whatever_their_extension_and_missing_paths(tmp_path: Pat
 def test_no_file_twice(tmp_path: Path) -> None:
     make_tree(tmp_path)
     found = list(find_list_files([tmp_path / "sub", tmp_path, tmp_path / "b.txt"]))
-    assert len(found) == len(set(found)) == 5
+    assert len(found) == len(set(found)) == 6
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs symbolic links")

@@ -94,6 +94,9 @@ def test_version_2_keys_become_digests_and_reimports_still_match(seeded_dir: Pat
         (rows[0][0], "9", "2026-01-01"),
     )
     conn.execute("INSERT INTO key_alias (key, paper_id, merge_id) VALUES (?, ?, 1)", (alias_text, rows[0][0]))
+    conn.execute("DROP TRIGGER paper_real_title")  # version 9's
+    conn.execute("DROP TABLE paper_meta")
+    conn.execute("DROP TABLE paper_author")
     listing_triggers = conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'paper_listing_%'"
     )

@@ -1,0 +1,71 @@
+"""Importing rich lists: every entry a paper, broken ones reported, refusals add nothing, big JSON
+lines in parts (each its own transaction, numbered across the file)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich_files import bibtex, dev_records, needs_dev_records
+
+from desk.core.library.facade import Library
+from desk.core.reader import PART_LINES
+
+
+def _line(n: int) -> str:
+    return json.dumps({"id": f"2301.{n:05d}", "title": f"Paper {n}", "authors": "Ann Lee and Bo Kim",
+                       "abstract": f"We study problem number {n} in depth. It is hard.",
+                       "versions": [{"created": "Mon, 2 Jan 2023"}]})  # fmt: skip
+
+
+@needs_dev_records
+def test_a_bib_of_the_dev_papers_adds_each_one(tmp_path: Path) -> None:
+    records = dev_records()[:300]
+    path = tmp_path / "cvpr.bib"
+    path.write_text(bibtex(records), encoding="utf-8")
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([path])
+        assert (report.added, report.errors) == (300, ())
+        again = lib.import_paths([path])
+        assert (again.added, again.already_imported) == (0, 1)
+
+
+def test_a_refused_file_adds_nothing_and_says_what_desk_reads(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("title,authors\nA paper,Ann Lee\n", encoding="utf-8")
+    notes = tmp_path / "openreview.json"
+    notes.write_text('{"notes": [', encoding="utf-8")
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([sheet, notes])
+        assert report.added == 0 and lib.stats().papers == 0
+        assert [e.file for e in report.errors] == ["sheet.csv", "openreview.json"]
+        assert "no abstract column" in report.errors[0].error
+        assert "not valid JSON" in report.errors[1].error and "desk reads" in report.errors[1].error
+
+
+def test_a_broken_entry_is_reported_and_the_others_imported(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.bib"
+    path.write_text(
+        "@article{a1, title={One}, abstract={The first abstract here. Fine.}}\n"
+        "@article{b2, title={Two, abstract={Lost.}\n"
+        "@article{c3, title={Three}, abstract={The third abstract here. Fine.}}\n",
+        encoding="utf-8",
+    )
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([path])
+    assert report.added == 2
+    assert len(report.errors) == 1 and report.errors[0].paragraph == 2
+    assert "entry b2 (line 2)" in report.errors[0].error
+    assert report.skipped_files == 0  # the file was imported, without one entry
+
+
+def test_json_lines_import_in_parts_numbered_across_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "snapshot.jsonl"
+    path.write_text("\n".join(_line(n) for n in range(PART_LINES + 3)) + "\n", encoding="utf-8")
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([path])
+        assert (report.files, report.added, report.errors) == (1, PART_LINES + 3, ())
+        last = lib.paper(max(p.id for p in lib.list_papers()))
+        assert [(s.file, s.index) for s in last.sources] == [("snapshot.jsonl", PART_LINES + 2)]
+        again = lib.import_paths([path])
+        assert (again.added, again.already_imported) == (0, 1)
