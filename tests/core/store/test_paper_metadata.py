@@ -137,13 +137,13 @@ def test_a_paper_comes_back_from_the_trash_with_its_authors_and_empty_trash_forg
 ) -> None:
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([_bib(tmp_path)])
-        lib.delete_papers([1])
-        lib.restore_papers([1])
+        lib.trash.delete([1])
+        lib.trash.restore([1])
         paper = lib.paper(1)
         assert paper.citation is not None and paper.citation.authors == ("Bernhard Schölkopf", "Ann Lee")
         assert paper.title.startswith("RACER")
-        lib.delete_papers([1])
-        lib.empty_trash()
+        lib.trash.delete([1])
+        lib.trash.empty()
     conn = sqlite3.connect(tmp_path / "lib" / DATABASE_NAME)
     assert conn.execute("SELECT count(*) FROM paper_meta").fetchone()[0] == 0
     assert conn.execute("SELECT count(*) FROM paper_author").fetchone()[0] == 0
