@@ -77,7 +77,7 @@ _CLAUSE_RE = re.compile(
 )
 _THAT_RE = re.compile(
     _SUBJECT + r"\s+" + _ADVERBS + r"(?:show|find|argue|demonstrate|prove|observe|reveal|establish)s?\s+"
-    r"(?P<how>how\s+)?(?:that\s+)?(?P<rest>.*)",
+    r"(?P<how>how\s+)?(?:that,?\s+)?(?P<rest>.*)",
     re.IGNORECASE,
 )
 
@@ -222,7 +222,7 @@ def _name_title(text: str, name: str) -> str | None:
             long_form, after = paren.group(1).strip(), after[paren.end() :]
         elif before.endswith("(") and after.startswith(")"):
             long_form, after = _long_form_before(before, name), after[1:]
-        apposition = re.match(rf"(?: {_LONG_FORM_NOUNS}| [a-z][\w-]*){{0,2}},\s+(an?\s.*)", after) or (
+        apposition = re.match(rf"(?: {_LONG_FORM_NOUNS}| [a-z][\w-]*){{0,2}},\s+((?:an?|the)\s.*)", after) or (
             re.match(r"\s+is\s+((?:an?|the)\s.*)", after) if not before.strip() else None
         )
         if apposition:
@@ -345,7 +345,32 @@ def derive_title(readable: str, short_name: str | None) -> str:
         log.warning("title derivation failed, the abstract's opening is used: %.80r", readable, exc_info=True)
         title = ""
     title = _plain_title(title) or _plain_title(readable)
-    return fit_title(title) or "Untitled"
+    return fit_title(_person_start(title)) or "Untitled"
+
+
+# Words no title a person writes starts with: a conjunction or a pronoun left from the sentence.
+BAD_STARTS = frozenset(("and", "that", "we", "this", "it"))
+_PRONOUN_VERB_RE = re.compile(
+    r"(?:we|it|this(?: [a-z]+)?)\s+(?:(?:can|could|may|might|will|would|also|then|further|indeed|first|"
+    r"thus|therefore|here|now|\w+ly)\s+)*(?P<verb>[a-z]+)\s+(?P<rest>\S.*)",
+    re.IGNORECASE,
+)
+
+
+def _person_start(title: str) -> str:
+    """``title`` reworded so it starts as a person's title does: "We can solve X" → "Solving X",
+    "And X" / "That, X" → "X"; never with one of BAD_STARTS."""
+    while (first := _FIRST_WORD_RE.match(title)) and first.group(1).lower() in BAD_STARTS:
+        m = _PRONOUN_VERB_RE.match(title, first.start(1))
+        phrase = verb_phrase(m.group("verb"), m.group("rest")) if m else None
+        first_of_phrase = _FIRST_WORD_RE.match(phrase) if phrase else None
+        if phrase and first_of_phrase and first_of_phrase.group(1).lower() not in BAD_STARTS:
+            return phrase
+        title = _capitalize(title[first.end(1) :].lstrip(" ,;:–—-"))  # one word shorter each time
+    return title
+
+
+_FIRST_WORD_RE = re.compile(r"\W*(\w+)")
 
 
 def _plain_title(text: str) -> str:
@@ -360,6 +385,14 @@ def _derive_title(readable: str, short_name: str | None) -> str:
         named = _name_title(text, short_name)
         if named:
             return named
-        base = _sentence_title(text)
-        return base if short_name in base else f"{short_name}: {base}"
-    return _sentence_title(text)
+        return _named(short_name, _sentence_title(text))
+    base = _sentence_title(text)
+    return _named(short_name, base) if short_name else base  # named by its code's address alone
+
+
+def _named(name: str, base: str) -> str:
+    """"NAME: base" (a base that is "Long form: what it does" gives "NAME: Long form")."""
+    if name in base:
+        return base
+    lead = re.match(r"([^:]{12,}?): ", base)
+    return f"{name}: {lead.group(1) if lead else base}"
