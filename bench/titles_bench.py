@@ -46,17 +46,15 @@ sys.path.insert(0, str(ROOT))
 CORPUS = ROOT.parent / "shared" / "dev-corpus"
 NAMED_TITLE = re.compile(r"^([^\s:]{2,30}):\s")
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an and are as at be by can do does for from has have how in into is it its of on or our over the "
-    "their to towards toward via vs what when where which while who why with without we us you your than "
-    "that this these those through under up upon not no using".split()
-)
+_STOP_TEXT = """a an and are as at be by can do does for from has have how in into is it its of on or our over
+the their to towards toward via vs what when where which while who why with without we us you your than
+that this these those through under up upon not no using"""
+_STOP = frozenset(_STOP_TEXT.split())
 BAD_STARTS = frozenset(("and", "that", "we", "this", "it"))
 # Hyphen parts that make a name a fragment of a phrase ("CLIP-based", "MetaShift—a").
-_FRAGMENT_TAILS = frozenset(
-    "a an the is are and or of to in on for with based like style driven guided free level wise "
-    "specific agnostic only aware".split()
-)
+_FRAGMENT_TEXT = """a an the is are and or of to in on for with based like style driven guided free level wise
+specific agnostic only aware"""
+_FRAGMENT_TAILS = frozenset(_FRAGMENT_TEXT.split())
 _ALLOWED_MARKS = frozenset("-+.'’&")
 
 
@@ -192,7 +190,6 @@ def _same(name: str, short: str | None) -> bool:
 
 def measure(papers: list[Paper], vocab: set[str], misses: list[str] | None = None) -> dict[str, Any]:
     """The figures of the module doc for ``papers`` (already derived); misses appended to ``misses``."""
-    from desk.core.text import readable_text
     from desk.core.text.sentences import split_sentences
 
     c: Counter[str] = Counter()
@@ -217,7 +214,8 @@ def measure(papers: list[Paper], vocab: set[str], misses: list[str] | None = Non
             else:
                 c["wrong"] += 1
                 c["wrong_in"] += inside
-                note(f"wrong {name!r} ({'in' if inside else 'not in'}): got {p.short!r}; title {p.title[:70]!r}")
+                where = "in" if inside else "not in"
+                note(f"wrong {name!r} ({where}): got {p.short!r}; title {p.title[:70]!r}")
         else:
             c["unnamed"] += 1
             if p.short and not spells(p.short, p.real):

@@ -27,6 +27,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     6: schema_steps.upgrade_6_paper_digest,
     7: schema_steps.upgrade_7_list_row_index,
     8: schema_steps.upgrade_8_paper_listing,
+    9: schema_steps.upgrade_9_rederived_titles,
 }
 
 

@@ -12,4 +12,5 @@ from __future__ import annotations
 #: 6: the papers' (id, rev) digest kept by triggers (paper_digest), read by the freshness stamp.
 #: 7: a covering index of the columns a list row shows (ix_paper_row), read by `desk list`.
 #: 8: each paper's `desk list --json` object kept by triggers (paper_listing), read by `desk list`.
-SCHEMA_VERSION = 8
+#: 9: derived titles and short names re-derived by today's rules (no DDL; user titles kept).
+SCHEMA_VERSION = 9

@@ -80,10 +80,9 @@ def _qualifies(token: str) -> bool:
 _NAME_WORD_RE = re.compile(r"[^\W_](?:[^\W_]|[-.'’](?=[^\W_])|\^(?=\d))*\+*")
 # A last part that makes a name a phrase's fragment: "CLIP-based", "3D-aware", "MetaShift-a".
 _FRAGMENT_RE = re.compile(r"[-.]([a-z]+)$")
-_FRAGMENT_TAILS = frozenset(
-    ("a", "an", "the", "is", "are", "and", "or", "of", "to", "in", "on", "for", "with", "based", "like")
-    + ("style", "driven", "guided", "free", "level", "wise", "specific", "agnostic", "only", "aware")
-)
+_FRAGMENT_TEXT = """a an the is are and or of to in on for with based like style driven guided free level wise
+    specific agnostic only aware"""
+_FRAGMENT_TAILS = frozenset(_FRAGMENT_TEXT.split())
 # English words a sentence may start with in capitals that no paper is named ("AND", "AT").
 _FUNCTION_WORDS_TEXT = """A AN AND ARE AS AT BE BUT BY FOR FROM HOW IN INTO IS IT ITS OF ON OR OUR THAT THE
     THEIR THESE THIS THOSE TO WE WHICH WITH"""
@@ -99,7 +98,7 @@ def name_shaped(name: str, text: str) -> bool:
         if not _NAME_WORD_RE.fullmatch(word):
             return False
         tail = _FRAGMENT_RE.search(word) if "-" in word else None
-        if tail and (tail.group(1) in _FRAGMENT_TAILS or re.search(rf"(?<![\w-]){tail.group(1)}(?![\w-])", text)):
+        if tail and (tail.group(1) in _FRAGMENT_TAILS or _as_word(tail.group(1), text)):
             return False
     if len(words) == 1 and name.upper() in _FUNCTION_WORDS:
         return False
@@ -110,9 +109,12 @@ def name_shaped(name: str, text: str) -> bool:
 
 def _ordinary(word: str, text: str) -> bool:
     """Whether ``word`` is a capitalised English word that ``text`` also writes in lower case."""
-    if not (word.isalpha() and word[1:].islower()):
-        return False
-    return re.search(rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])", text) is not None
+    return word.isalpha() and word[1:].islower() and _as_word(word.lower(), text)
+
+
+def _as_word(word: str, text: str) -> bool:
+    """Whether ``text`` holds ``word`` as a word of its own (not inside a compound)."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 @dataclass
@@ -154,7 +156,8 @@ def _component(name: str, text: str, spots: list[tuple[int, bool]]) -> bool:
         start = end - len(name)
         if _COMPONENT_AFTER_RE.match(text, end):
             return True
-        if text[start - 1 : start] == "(" and _COMPONENT_BEFORE_RE.search(text, max(start - 30, 0), start - 1):
+        opened = text[start - 1 : start] == "("
+        if opened and _COMPONENT_BEFORE_RE.search(text, max(start - 30, 0), start - 1):
             return True
     return False
 
@@ -313,6 +316,8 @@ def _apposed_names(sentence: str) -> list[tuple[int, str]]:
                 out.append((start, token))
         i = sentence.find(", ", i + 2)
     return out
+
+
 # … unless the sentence works on it: "post-training for PlasmidGPT, a foundation model".
 _USED_BEFORE_RE = re.compile(r"\b(?:for|on|with|using|from|by|like|over|against|than|in|of)\s+$")
 _FOR_SHORT_RE = re.compile(r"\b([^\s,;:()]+) for short\b")
@@ -413,7 +418,7 @@ def _choose(
         spots = name_spots(cand.name, text)  # one search for the three questions below
         whole, prefix = _counted(spots)
         if cand.name in repos:
-            whole += 1  # the address is a use of the name too
+            whole += 1  # the address of the paper's code is a use of the name too
         if whole == 0 and prefix == 0:
             continue
         if _component(cand.name, text, spots):

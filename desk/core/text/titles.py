@@ -24,6 +24,7 @@ _CONNECTORS = frozenset(("of", "for", "with", "and", "to", "in", "on", "via", "f
 _DANGLING = frozenset(
     ("that", "which", "through", "as", "or", "comprising", "including", "such", "using", "while")
 )
+_ARTICLE = r"(?:an?|the)"
 _LONG_FORM_NOUNS = r"(?:framework|method|approach|algorithm|model|module|layer|strategy|system|pipeline)"
 # "we propose / this paper introduces …": the sentence that says what the paper does.
 _WE_PROPOSE_RE = re.compile(
@@ -222,7 +223,7 @@ def _name_title(text: str, name: str) -> str | None:
             long_form, after = paren.group(1).strip(), after[paren.end() :]
         elif before.endswith("(") and after.startswith(")"):
             long_form, after = _long_form_before(before, name), after[1:]
-        apposition = re.match(rf"(?: {_LONG_FORM_NOUNS}| [a-z][\w-]*){{0,2}},\s+((?:an?|the)\s.*)", after) or (
+        apposition = re.match(rf"(?: {_LONG_FORM_NOUNS}| [a-z][\w-]*){{0,2}},\s+({_ARTICLE}\s.*)", after) or (
             re.match(r"\s+is\s+((?:an?|the)\s.*)", after) if not before.strip() else None
         )
         if apposition:
@@ -387,12 +388,14 @@ def _derive_title(readable: str, short_name: str | None) -> str:
             return named
         return _named(short_name, _sentence_title(text))
     base = _sentence_title(text)
-    return _named(short_name, base) if short_name else base  # named by its code's address alone
+    if short_name and short_name in readable:  # named by its code's address alone
+        return _named(short_name, base)
+    return base
 
 
 def _named(name: str, base: str) -> str:
-    """"NAME: base" (a base that is "Long form: what it does" gives "NAME: Long form")."""
-    if name in base:
+    """ "NAME: base" (a base that is "Long form: what it does" gives "NAME: Long form")."""
+    if name in base or not base.strip():
         return base
     lead = re.match(r"([^:]{12,}?): ", base)
     return f"{name}: {lead.group(1) if lead else base}"

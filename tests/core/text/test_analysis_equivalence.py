@@ -56,15 +56,15 @@ def _digests(abstracts: Sequence[str]) -> dict[str, str]:
 DEV_DIGESTS = {
     "readable": "b5ab2bccea1eefa88d9d9505c6d9a103",
     "key": "0eb3111eeb90cf0ce76da8ff47ef1e4b",
-    "short_name": "9bc05c1c11a2de6c7605afae958a3bf1",
-    "title": "afbc8d75689c2503314836bbc9d1299c",
+    "short_name": "cb72a9a943577077e7e7b659ac7038cf",
+    "title": "efc8720eaa8d8848277d4e2d4f0b8116",
     "prepare": "ad7f380ce592a45d80a6456fe8df0451",
 }
 SEED_DIGESTS = {
     "readable": "d71384b4a4dce463d0437db6691b4b72",
     "key": "ce36e1d4ce4e7d278bc7158de035705a",
-    "short_name": "f68cb5380f14665f451d7c5caa5af096",
-    "title": "9bd50d1246bedcb9787ecc0897bbece6",
+    "short_name": "6a6831c3ea370923a6cd283d71eee7e5",
+    "title": "406fbaabae4ab8fce54e9d0df03f40e9",
     "prepare": "9e20bb04eb483703c0f6d708400ec7da",
 }
 
@@ -256,5 +256,3 @@ def test_is_printable_is_str_isprintable(text: str) -> None:
     from desk.core.text.chars import is_printable
 
     assert is_printable(text) == text.isprintable()
-
-
