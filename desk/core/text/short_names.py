@@ -229,13 +229,16 @@ def _without_long_form(window: str) -> str:
 
 
 def _coined_word(window: str, text: str) -> str | None:
-    """A capitalised ordinary-looking word right after the cue, used again and never written in
-    lower case: "We present Galactic, a large-scale framework" names Galactic."""
+    """A capitalised ordinary-looking word right after the cue, never written in lower case, used
+    again or spelled out after it: "We present Galactic, a large-scale framework … Galactic" and
+    "We propose Nougat (Neural Optical Understanding for Academic Documents)" name their word."""
     m = re.match(r"\s*([A-Z][a-z]{3,})\b(?![-\s]+[A-Z])", window)  # one word: "Krause Attention" is a phrase
     if m is None:
         return None
     word = m.group(1)
-    if re.search(rf"\b{word.lower()}\b", text) or _occurrences(word, text)[0] < 2:
+    if re.search(rf"\b{word.lower()}\b", text):
+        return None
+    if _occurrences(word, text)[0] < 2 and not _EXPANSION_RE.match(window, m.end()):
         return None
     return word
 

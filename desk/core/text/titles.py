@@ -377,6 +377,7 @@ _FIRST_WORD_RE = re.compile(r"\W*(\w+)")
 def _plain_title(text: str) -> str:
     """No markup debris may reach a title, even from unreadable input."""
     text = re.sub(r"\*{2,}", "", re.sub(r"[$\\]", "", text))
+    text = re.sub(r"(?<=\w)~(?!\w)", "", text)  # LaTeX's tie before a dropped citation: "BERT~"
     return one_space(text).strip()
 
 
