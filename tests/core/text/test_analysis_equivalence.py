@@ -57,7 +57,7 @@ DEV_DIGESTS = {
     "readable": "b5ab2bccea1eefa88d9d9505c6d9a103",
     "key": "0eb3111eeb90cf0ce76da8ff47ef1e4b",
     "short_name": "cb72a9a943577077e7e7b659ac7038cf",
-    "title": "efc8720eaa8d8848277d4e2d4f0b8116",
+    "title": "b3e7ba3749a1c51e69c28b6f14db9eec",
     "prepare": "ad7f380ce592a45d80a6456fe8df0451",
 }
 SEED_DIGESTS = {
