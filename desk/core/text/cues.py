@@ -36,9 +36,11 @@ _OWN_NOUNS = (
     r"dataset|pipeline|technique|solution)"
 )
 _NAMED_RE = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|namely|which we (?:call|term|dub|name))\s+(?:as\s+)?(?=[A-Z0-9])"
-    # "Our method, ECON, …", "Our conditional diffusion model, InstructPix2Pix, …"
-    rf"|\b[Oo]ur (?:[\w-]+ ){{0,3}}?{_OWN_NOUNS},?\s+(?=[A-Z0-9])"
+    r"\b(?:called|dubbed|named|termed|coined|namely|which we (?:call|term|dub|name))\s+(?:as\s+)?"
+    r"(?=[“\"‘']?[A-Z0-9])"
+    # "Our method, ECON, …", "Our conditional diffusion model, InstructPix2Pix, …", "The proposed
+    # framework, MetaMix, …"
+    rf"|\b(?:[Oo]ur|proposed) (?:[\w-]+ ){{0,3}}?{_OWN_NOUNS},?\s+(?=[A-Z0-9])"
 )
 
 
@@ -54,7 +56,11 @@ class Cue:
 CUES = (
     Cue(_VERB_RE, 0.0, ("we", "this", "our", "and")),
     Cue(_ADDRESS_RE, 4.0, ("we", "this", "our")),
-    Cue(_NAMED_RE, 5.0, ("called", "dubbed", "named", "termed", "coined", "namely", "which", "our")),
+    Cue(
+        _NAMED_RE,
+        5.0,
+        ("called", "dubbed", "named", "termed", "coined", "namely", "which", "our", "proposed"),
+    ),
 )
 _STARTS = tuple(sorted({word for cue in CUES for word in cue.starts}))
 # Characters outside ASCII that IGNORECASE matches to an ASCII letter but lower() does not map to it.

@@ -259,6 +259,8 @@ def _credit(cands: dict[str, _Candidate], window: str, text: str, offset: int, c
         if 2 <= len(run) <= 3 and (tokens or _occurrences(phrase, text)[0] >= 2):
             _bump(cands, phrase, _position(phrase, text, offset), cue, words=len(run))
             continue
+        if cue >= 5 and len(run) == 1 and _qualifies(run[0]):
+            tokens = run  # "called Lite-Mono": a compound alone after a naming word is a name
         for token in tokens:
             _bump(cands, token, _position(token, text, offset), cue)
 
@@ -283,6 +285,8 @@ def find_short_name(readable: str) -> str | None:
         return None
 
 
+# "… method, Dependency Graph (DepGraph), to …": the long form, then the name.
+_SPELLED_AFTER_RE = re.compile(r",\s*(?:[A-Z][\w-]*\s+){1,6}\(([^\s(),;:]+)\)")
 _NAMED_AFTER_RE = re.compile(
     r",\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+)\s*(?:,|\(|\b(?:which|that|to|for|is)\b)"
 )
@@ -291,9 +295,9 @@ _NAMED_AFTER_RE = re.compile(
 def _named_after(sentence: str, window: str, cut: int) -> str | None:
     """The name right after a cue's descriptive window: "we propose a novel LiDAR localization
     framework, SGLoc, which …" names SGLoc (and LiDAR only describes it)."""
-    if not re.match(r"\s*(?:a|an)\s", window):
+    if not re.match(r"\s*(?:a|an|the first)\s", window):
         return None
-    m = _NAMED_AFTER_RE.match(sentence, cut)
+    m = _NAMED_AFTER_RE.match(sentence, cut) or _SPELLED_AFTER_RE.match(sentence, cut)
     return m.group(1) if m and _qualifies(m.group(1)) else None
 
 
@@ -302,7 +306,8 @@ _REPO_RE = re.compile(r"(?:github|gitlab)\.com/[\w.-]+/([\w.+-]+)|([\w.+-]+)\.gi
 # "NAME, a … method": what follows the name's comma (matched at each ", " of a sentence).
 _APPOSITION_TAIL_RE = re.compile(
     r", (?:an?|the first) (?:[\w-]+ ){0,3}?(?:approach|method|framework|model|"
-    r"system|algorithm|pipeline|benchmark|dataset|network|architecture|technique|representation|tool)\b"
+    r"system|algorithm|pipeline|benchmark|dataset|network|architecture|technique|representation|tool|"
+    r"attack|paradigm|scheme|strategy|detector|generator|simulator|toolkit|library|suite|transformer)\b"
 )
 
 

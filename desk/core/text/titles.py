@@ -228,9 +228,9 @@ def _name_title(text: str, name: str) -> str | None:
         )
         if apposition:
             return f"{name}: {_capitalize(_tidy(apposition.group(1), article=False))}"
-        named = re.search(r"\b(an?\s[^,]{5,80}?)\s+(?:named|called|dubbed|termed)\s+$", before)
-        if named:
-            that = re.match(r"\s*(?:\([^()]*\))?\s*((?:that|which)\s.*)", after)
+        named = re.search(r"\b(an?\s[^,]{5,80}?)\s+(?:named|called|dubbed|termed)\s+[“\"‘']?$", before)
+        if named:  # "a frugal alternative termed “Move4D” that …"
+            that = re.match(r"[”\"’']?\s*(?:\([^()]*\))?\s*((?:that|which)\s.*)", after)
             return f"{name}: {_capitalize(_tidy(named.group(1) + (' ' + that.group(1) if that else '')))}"
         if long_form:
             purpose = re.match(r"\s+for\s+(.*)", after)

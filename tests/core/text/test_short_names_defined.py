@@ -86,6 +86,36 @@ def _named(abstract: str) -> tuple[str | None, str]:
             "PointWeave",
             None,
         ),
+        (  # a quoted name after "termed"
+            "Motion transfer needs costly capture. We develop a frugal alternative termed “Move4D” that "
+            "uses one depth sensor. Move4D transfers motion to new shapes.",
+            "Move4D",
+            None,
+        ),
+        (  # "The proposed framework, NAME, …"
+            "Corrupted images hurt continual learners. The proposed framework, MixMeta, learns to "
+            "augment data and keeps accuracy under corruption.",
+            "MixMeta",
+            None,
+        ),
+        (  # a capitalised compound after "called" is the name, not a phrase
+            "Depth from one image needs heavy models. A hybrid architecture called Slim-Depth is "
+            "presented, and it runs on a phone.",
+            "Slim-Depth",
+            None,
+        ),
+        (  # "a … method, Long Form (NAME), to …"
+            "Pruning breaks coupled layers. We propose a general method, Coupling Graph (CoGraph), to "
+            "model the dependency between layers. CoGraph prunes any architecture.",
+            "CoGraph",
+            None,
+        ),
+        (  # "the first … benchmark, NAME, which …"
+            "Robots must open many kinds of doors. We build the first large-scale benchmark, DoorBench, "
+            "which holds five hundred doors.",
+            "DoorBench",
+            None,
+        ),
         (  # the compound built on the defined part is the paper's name
             "Implicit shapes need anchors. We introduce Anchored Radial Observations (ARO) to encode "
             "a shape around a few anchors. Built on them, ARO-Net predicts occupancy, and ARO-Net "
