@@ -50,6 +50,9 @@ def _upper_count(token: str) -> int:
     return sum(map(str.isupper, token))
 
 
+_DIMENSION_RE = re.compile(r"\d+D?|[A-Z]")  # "3D", "6", "D" (of RGB-D)
+
+
 def _is_generic(token: str) -> bool:
     t = token.upper()
     if t in GENERIC or (token.endswith("s") and t[:-1] in GENERIC):
@@ -59,9 +62,6 @@ def _is_generic(token: str) -> bool:
     return len(parts) > 1 and all(
         p in GENERIC or (p.endswith("S") and p[:-1] in GENERIC) or _DIMENSION_RE.fullmatch(p) for p in parts
     )
-
-
-_DIMENSION_RE = re.compile(r"\d+D?|[A-Z]")  # "3D", "6", "D" (of RGB-D)
 
 
 def _qualifies(token: str) -> bool:
@@ -89,10 +89,15 @@ _FUNCTION_WORDS_TEXT = """A AN AND ARE AS AT BE BUT BY FOR FROM HOW IN INTO IS I
 _FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
 
 
+NAME_MAX = 40  # the longest real names are about 25 characters ("InstructPix2Pix", "DeepVecFont-v2")
+
+
 def name_shaped(name: str, text: str) -> bool:
     """Whether ``name`` can be shown as a paper's name: words of letters and digits (no punctuation,
     math or dash-joined fragment), no English word of ``text`` ("Neural" where the abstract writes
     "neural", "That", "AND")."""
+    if len(name) > NAME_MAX:
+        return False
     words = name.split(" ")
     for word in words:
         if not _NAME_WORD_RE.fullmatch(word):
@@ -456,6 +461,9 @@ def _choose(
     return _compound(best[3], text, repos) if best else None
 
 
+_COMPOUND_REACH = 40
+
+
 def _compound(name: str, text: str, repos: set[str]) -> str:
     """The paper's name built on ``name`` where the abstract has one: "ARO-Net" for ARO, "GradICON"
     for ICON, "FlowFormer++" for FlowFormer (the part is a component or the method built on)."""
@@ -465,11 +473,16 @@ def _compound(name: str, text: str, repos: set[str]) -> str:
     i = text.find(name)
     while i >= 0:
         start, end = i, i + len(name)
-        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
+        # A name is short: a token grown past _COMPOUND_REACH characters is no name, and the bound
+        # keeps "A-A-A-…" from costing the square of its length.
+        floor, ceiling = max(i - _COMPOUND_REACH, 0), min(end + _COMPOUND_REACH, len(text))
+        while start > floor and (text[start - 1].isalnum() or text[start - 1] == "-"):
             start -= 1
-        while end < len(text) and (text[end].isalnum() or text[end] in "-+"):
+        while end < ceiling and (text[end].isalnum() or text[end] in "-+"):
             end += 1
         token = text[start:end].rstrip("-")
+        if (start == floor > 0 and text[start - 1].isalnum()) or (end == ceiling < len(text)):
+            token = name  # cut at the reach: a run of words, not a name
         if token != name and token.endswith("+") and not token.endswith(name + "++"):
             token = token.rstrip("+")
         if token != name and (token[:1].isupper() or token[:1].isdigit()) and not token.startswith("-"):

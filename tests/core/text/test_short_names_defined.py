@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from desk.core.text import derive_title, find_short_name, readable_text
-from desk.core.text.short_names import name_shaped
+from desk.core.text.short_names import NAME_MAX, name_shaped
 from desk.core.text.titles import BAD_STARTS, TITLE_MAX
 
 
@@ -230,6 +230,7 @@ def test_a_name_is_never_garbage_and_a_title_never_starts_badly(text: str) -> No
         assert name_shaped(name, readable)
         assert not re.search(r"[()\[\]{}~—–,;:!?\"“”]", name), name
         assert name.upper() not in {"AND", "AT", "THAT", "THIS", "IT", "WE", "THE"}
+        assert len(name) <= NAME_MAX
     title = derive_title(readable, name)
     assert 0 < len(title) <= TITLE_MAX
     assert title == "Untitled" or _first_word(title) not in BAD_STARTS
@@ -247,6 +248,8 @@ def test_a_name_is_never_garbage_and_a_title_never_starts_badly(text: str) -> No
         "We propose RACER (" + "Long Form " * 8_000 + ").",
         "Neural " * 10_000 + "neural.",
         ("We introduce AB-CD" + "-EF" * 3_000 + ". ") * 3,
+        "We propose ABC (ABC). " + "ABC-" * 20_000 + "X.",  # compounds of the name, each a long run
+        "We propose ABC, a method. ABC is good. " + " ".join(f"ABC-x{i}" for i in range(20_000)),
     ],
 )
 def test_hostile_abstracts_take_bounded_time(hostile: str) -> None:
