@@ -418,6 +418,9 @@ def _find_short_name(readable: str) -> str | None:
 
 LEAD_BONUS = 2.0
 REPO_BONUS = 2.0
+# A repository's name the abstract's words never use is the paper's only when it reads as a name:
+# "DKM", "FeatureBooster", not a slug like "MS2-MultiSpectralStereoDataset".
+REPO_ALONE_MAX = 16
 
 
 def _choose(
@@ -433,7 +436,7 @@ def _choose(
             continue
         spots = name_spots(cand.name, text)  # one search for the three questions below
         whole, prefix = _counted(spots)
-        if cand.name in repos:
+        if cand.name in repos and (whole or len(cand.name) <= REPO_ALONE_MAX):
             whole += 1  # the address of the paper's code is a use of the name too
         if whole == 0 and prefix == 0:
             continue

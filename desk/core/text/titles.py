@@ -231,7 +231,10 @@ def _name_title(text: str, name: str) -> str | None:
         named = re.search(r"\b(an?\s[^,]{5,80}?)\s+(?:named|called|dubbed|termed)\s+[“\"‘']?$", before)
         if named:  # "a frugal alternative termed “Move4D” that …"
             that = re.match(r"[”\"’']?\s*(?:\([^()]*\))?\s*((?:that|which)\s.*)", after)
-            return f"{name}: {_capitalize(_tidy(named.group(1) + (' ' + that.group(1) if that else '')))}"
+            what = _tidy(named.group(1) + (" " + that.group(1) if that else ""))
+            if len(what.split(" ")) > 3:
+                return f"{name}: {_capitalize(what)}"
+            continue  # "A hybrid architecture" says little: the sentence that says what it does, below
         if long_form:
             purpose = re.match(r"\s+for\s+(.*)", after)
             tail = f" for {_tidy(purpose.group(1))}" if purpose else ""

@@ -155,6 +155,9 @@ def test_the_name_the_abstract_defines_is_found(abstract: str, name: str, title:
         "to remove them, and Semantic Sorting removes most.",
         # a phrase fragment: "CLIP-based", "3D-aware"
         "We propose a CLIP-based detector and a 3D-aware renderer. The CLIP-based detector finds more.",
+        # a repository's slug the abstract's words never use is no name
+        "Depth from stereo and one image are two tasks. A unified network bridges them, trained on our "
+        "data at https://github.com/someone/MS2-MultiSpectralStereoDataset.",
         # a model the paper works on, not its own: "post-training for PlasmidGPT, a foundation model"
         "We compare fine-tuning and reinforcement learning post-training for PlasmidGPT, a foundation "
         "model for plasmid generation. Reinforcement learning keeps more diversity.",
@@ -188,6 +191,16 @@ def test_titles_never_start_with_a_conjunction_or_pronoun(abstract: str, title: 
     assert re.match(r"\W*(\w+)", got).group(1).lower() not in BAD_STARTS  # type: ignore[union-attr]
     if title is not None:
         assert got == title
+
+
+def test_a_name_called_a_bare_noun_takes_the_sentence_that_says_what_it_does() -> None:
+    """ "Slim-Depth: A hybrid architecture" would say nothing of depth."""
+    name, title = _named(
+        "Monocular depth estimation without ground truth needs heavy models. A hybrid architecture "
+        "called Slim-Depth is presented. Slim-Depth runs on a phone."
+    )
+    assert name == "Slim-Depth"
+    assert title.startswith("Slim-Depth: Monocular depth estimation")
 
 
 def test_the_code_repository_names_the_paper_and_leads_its_title() -> None:
