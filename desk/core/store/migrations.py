@@ -28,6 +28,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     7: schema_steps.upgrade_7_list_row_index,
     8: schema_steps.upgrade_8_paper_listing,
     9: schema_steps.upgrade_9_paper_metadata,
+    10: schema_steps.upgrade_10_rederived_titles,
 }
 
 

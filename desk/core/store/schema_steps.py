@@ -468,3 +468,61 @@ V9_TRIGGERS = (
 def upgrade_9_paper_metadata(conn: Connection) -> None:
     """Version 9: rich lists' metadata (paper_meta, paper_author); the listing objects show it."""
     _run(conn, V9_DDL)
+
+
+# Version 10: no DDL. Every paper's derived title and short name are derived anew from its readable
+# abstract by the rules of the desk that upgrades (a name only where the abstract defines one; no
+# title starting with And/That/We/This/It). A title the user set lives in user_title, which this
+# step never reads or writes. A changed paper takes a new revision and is queued for the search
+# index (the open then rewrites those entries); trashed papers' snapshots are re-derived too, so a
+# restore brings back today's title. Papers are read 500 at a time in id order, not all at once.
+# A paper whose rich list gave its real title (paper_meta, step 9) keeps its title and short name.
+_V10_BATCH = 500
+
+
+def upgrade_10_rederived_titles(conn: Connection) -> None:
+    """Version 10: derived titles and short names re-derived (user titles kept)."""
+    import json
+
+    from desk.core.text import derive_title, find_short_name
+
+    def derive(readable: str) -> tuple[str, str | None]:
+        short = find_short_name(readable)
+        return derive_title(readable, short), short
+
+    last = 0
+    while True:
+        rows = conn.exec_driver_sql(
+            "SELECT id, abstract, derived_title, short_name FROM paper WHERE id > ? AND id NOT IN"
+            " (SELECT paper_id FROM paper_meta WHERE title IS NOT NULL) ORDER BY id LIMIT ?",
+            (last, _V10_BATCH),
+        ).fetchall()
+        if not rows:
+            break
+        last = rows[-1][0]
+        changed = [
+            (title, short, pid)
+            for pid, readable, old_title, old_short in rows
+            for title, short in [derive(readable)]
+            if (title, short) != (old_title, old_short)
+        ]
+        if changed:
+            conn.exec_driver_sql(
+                "UPDATE paper SET derived_title = ?, short_name = ?, rev = coalesce(rev, 0) + 1 WHERE id = ?",
+                changed,
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO index_queue (paper_id) VALUES (?) ON CONFLICT DO NOTHING",
+                [(pid,) for *_, pid in changed],
+            )
+    entries = conn.exec_driver_sql("SELECT id, snapshot FROM trash_entry").fetchall()
+    updates = []
+    for entry_id, snapshot in entries:
+        data = json.loads(snapshot)
+        if not isinstance(data, dict) or not isinstance(data.get("abstract"), str):
+            continue  # not a paper's snapshot as desk writes it: left as it is
+        data["derived_title"], data["short_name"] = derive(data["abstract"])
+        title = data.get("user_title") or data["derived_title"]
+        updates.append((title, json.dumps(data), entry_id))
+    if updates:
+        conn.exec_driver_sql("UPDATE trash_entry SET title = ?, snapshot = ? WHERE id = ?", updates)

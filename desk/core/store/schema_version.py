@@ -14,4 +14,5 @@ from __future__ import annotations
 #: 8: each paper's `desk list --json` object kept by triggers (paper_listing), read by `desk list`.
 #: 9: rich lists' metadata (paper_meta, paper_author: real title, authors, year, venue, links),
 #: shown in the listing objects.
-SCHEMA_VERSION = 9
+#: 10: derived titles and short names re-derived by today's rules (no DDL; user titles kept).
+SCHEMA_VERSION = 10

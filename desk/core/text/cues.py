@@ -31,10 +31,16 @@ _ADDRESS_RE = re.compile(
     r"(?:via|with|through|using|by (?:developing|proposing|introducing|designing|presenting))\b",
     re.IGNORECASE,
 )
+_OWN_NOUNS = (
+    r"(?:algorithm|method|framework|approach|model|system|optimizer|architecture|benchmark|tool|network|"
+    r"dataset|pipeline|technique|solution)"
+)
 _NAMED_RE = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|which we (?:call|term|dub|name))\s+(?=[A-Z0-9])"
-    r"|\b[Oo]ur (?:algorithm|method|framework|approach|model|system|optimizer|architecture|benchmark|tool)"
-    r"\s+(?=[A-Z0-9])"
+    r"\b(?:called|dubbed|named|termed|coined|namely|which we (?:call|term|dub|name))\s+(?:as\s+)?"
+    r"(?=[“\"‘']?[A-Z0-9])"
+    # "Our method, ECON, …", "Our conditional diffusion model, InstructPix2Pix, …", "The proposed
+    # framework, MetaMix, …"
+    rf"|\b(?:[Oo]ur|proposed) (?:[\w-]+ ){{0,3}}?{_OWN_NOUNS},?\s+(?=[A-Z0-9])"
 )
 
 
@@ -50,7 +56,11 @@ class Cue:
 CUES = (
     Cue(_VERB_RE, 0.0, ("we", "this", "our", "and")),
     Cue(_ADDRESS_RE, 4.0, ("we", "this", "our")),
-    Cue(_NAMED_RE, 5.0, ("called", "dubbed", "named", "termed", "coined", "which", "our")),
+    Cue(
+        _NAMED_RE,
+        5.0,
+        ("called", "dubbed", "named", "termed", "coined", "namely", "which", "our", "proposed"),
+    ),
 )
 _STARTS = tuple(sorted({word for cue in CUES for word in cue.starts}))
 # Characters outside ASCII that IGNORECASE matches to an ASCII letter but lower() does not map to it.

@@ -4,29 +4,18 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from desk.core.text.acronyms import GENERIC
 from desk.core.text.cues import STRONG_VERBS as _STRONG_VERBS
 from desk.core.text.cues import CueScan
-from desk.core.text.sentences import name_spots, split_sentences, strip_urls
+from desk.core.text.sentences import name_spots, split_sentences, strip_urls, url_spans
 
 log = logging.getLogger(__name__)
 
 _APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
 _EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
-_TOKEN_RE = re.compile(r"[^\W_]+(?:[-.][^\W_]+)*")
-# The tokens _TOKEN_RE finds that do not start with a-z: a token starts where no letter or
-# digit precedes, nor "letter-or-digit then - or ." (that would continue the token before).
-# Its first character is matched first, then the two characters before it are looked at: a
-# pattern that starts with a character class is only tried where that class matches (two
-# lookbehinds first were tried at every character, 45 µs an abstract; now 26).
-_UNLOWER_TOKEN_RE = re.compile(r"[^\W_a-z](?<![^\W_].)(?<![^\W_][-.].)[^\W_]*(?:[-.][^\W_]+)*")
-# The same pattern for ASCII text, where [^\W_] is [A-Za-z0-9]: plain ranges are a bitmap test,
-# not a Unicode category lookup per character (18 -> 11 µs an abstract).
-_UNLOWER_ASCII_TOKEN_RE = re.compile(
-    r"[A-Z0-9](?<![A-Za-z0-9].)(?<![A-Za-z0-9][-.].)[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*"
-)
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
 _DEFINED_RE = re.compile(r"\(([^\s()]{2,15})\)")  # "(NeRF)", "(PVT-SSD)": a one-token parenthetical
 # A sentence that brings in something of the authors' own even without a cue verb
@@ -61,9 +50,18 @@ def _upper_count(token: str) -> int:
     return sum(map(str.isupper, token))
 
 
+_DIMENSION_RE = re.compile(r"\d+D?|[A-Z]")  # "3D", "6", "D" (of RGB-D)
+
+
 def _is_generic(token: str) -> bool:
     t = token.upper()
-    return t in GENERIC or (token.endswith("s") and t[:-1] in GENERIC)
+    if t in GENERIC or (token.endswith("s") and t[:-1] in GENERIC):
+        return True
+    # "3D-GANs", "6-DoF", "RGB-D": a compound of the field's words and dimensions names nothing new
+    parts = re.split(r"[-.]", t)
+    return len(parts) > 1 and all(
+        p in GENERIC or (p.endswith("S") and p[:-1] in GENERIC) or _DIMENSION_RE.fullmatch(p) for p in parts
+    )
 
 
 def _qualifies(token: str) -> bool:
@@ -74,6 +72,54 @@ def _qualifies(token: str) -> bool:
     if caps == 0 or sum(map(str.isalpha, token)) < (2 if caps >= 2 else 3) or _is_generic(token):
         return False
     return caps >= 2 or any(map(str.isdigit, token))
+
+
+# What a name may hold besides letters and digits: hyphens and dots inside it, "+" ("FlowFormer++"),
+# an apostrophe, a plain superscript ("CLIP^2"). Anything else is punctuation or math ("BERT~",
+# "O((Md+dloglog", "KID)—a").
+_NAME_WORD_RE = re.compile(r"[^\W_](?:[^\W_]|[-.'’](?=[^\W_])|\^(?=\d))*\+*")
+# A last part that makes a name a phrase's fragment: "CLIP-based", "3D-aware", "MetaShift-a".
+_FRAGMENT_RE = re.compile(r"[-.]([a-z]+)$")
+_FRAGMENT_TEXT = """a an the is are and or of to in on for with based like style driven guided free level wise
+    specific agnostic only aware"""
+_FRAGMENT_TAILS = frozenset(_FRAGMENT_TEXT.split())
+# English words a sentence may start with in capitals that no paper is named ("AND", "AT").
+_FUNCTION_WORDS_TEXT = """A AN AND ARE AS AT BE BUT BY FOR FROM HOW IN INTO IS IT ITS OF ON OR OUR THAT THE
+    THEIR THESE THIS THOSE TO WE WHICH WITH"""
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
+
+
+NAME_MAX = 40  # the longest real names are about 25 characters ("InstructPix2Pix", "DeepVecFont-v2")
+
+
+def name_shaped(name: str, text: str) -> bool:
+    """Whether ``name`` can be shown as a paper's name: words of letters and digits (no punctuation,
+    math or dash-joined fragment), no English word of ``text`` ("Neural" where the abstract writes
+    "neural", "That", "AND")."""
+    if len(name) > NAME_MAX:
+        return False
+    words = name.split(" ")
+    for word in words:
+        if not _NAME_WORD_RE.fullmatch(word):
+            return False
+        tail = _FRAGMENT_RE.search(word) if "-" in word else None
+        if tail and (tail.group(1) in _FRAGMENT_TAILS or _as_word(tail.group(1), text)):
+            return False
+    if len(words) == 1 and name.upper() in _FUNCTION_WORDS:
+        return False
+    # Capitalised ordinary words ("Neural", "Semantic Sorting"): a name only where the abstract does
+    # not write each of them in lower case.
+    return not all(_ordinary(word, text) for word in words)
+
+
+def _ordinary(word: str, text: str) -> bool:
+    """Whether ``word`` is a capitalised English word that ``text`` also writes in lower case."""
+    return word.isalpha() and word[1:].islower() and _as_word(word.lower(), text)
+
+
+def _as_word(word: str, text: str) -> bool:
+    """Whether ``text`` holds ``word`` as a word of its own (not inside a compound)."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 @dataclass
@@ -99,6 +145,26 @@ def _parens_defined(name: str, text: str, spots: list[tuple[int, bool]]) -> bool
     if f"({name})" in text or f"({name}s)" in text:
         return True
     return any(_EXPANSION_RE.match(text, end) for end, prefix in spots if not prefix)
+
+
+# A part of a method, not the paper's: "… matching module (CFGM)", "a Semantic Sorting and NMS module".
+_COMPONENT = r"(?:module|branch|mechanism|component|operator)s?"
+_COMPONENT_AFTER_RE = re.compile(rf"(?:\s+and\s+\S+)?\s+{_COMPONENT}\b")
+_COMPONENT_BEFORE_RE = re.compile(r"\bmodules?\s*$")  # not "… mechanism (CrOC)": often the method
+
+
+def _component(name: str, text: str, spots: list[tuple[int, bool]]) -> bool:
+    """Whether the abstract calls ``name`` a part of its method (``spots``: its name_spots())."""
+    for end, prefix in spots:
+        if prefix:
+            continue
+        start = end - len(name)
+        if _COMPONENT_AFTER_RE.match(text, end):
+            return True
+        opened = text[start - 1 : start] == "("
+        if opened and _COMPONENT_BEFORE_RE.search(text, max(start - 30, 0), start - 1):
+            return True
+    return False
 
 
 def _apposed(text: str, spots: list[tuple[int, bool]]) -> bool:
@@ -138,7 +204,8 @@ def _runs(window: str) -> list[list[str]]:
         core = word.strip("()")
         capital = bool(core) and (core[0].isupper() or _qualifies(core))
         if word.startswith("(") and core:
-            capital = _upper_count(core) >= 1
+            # "(ACRO)" alone; "(Neural Optical …)" opens a long form, whose first word is no name
+            capital = _upper_count(core) >= 1 and word.endswith(")")
         if capital and not word.startswith("(") and word == core:
             cur.append(core)
             continue
@@ -167,13 +234,16 @@ def _without_long_form(window: str) -> str:
 
 
 def _coined_word(window: str, text: str) -> str | None:
-    """A capitalised ordinary-looking word right after the cue, used again and never written in
-    lower case: "We present Galactic, a large-scale framework" names Galactic."""
+    """A capitalised ordinary-looking word right after the cue, never written in lower case, used
+    again or spelled out after it: "We present Galactic, a large-scale framework … Galactic" and
+    "We propose Nougat (Neural Optical Understanding for Academic Documents)" name their word."""
     m = re.match(r"\s*([A-Z][a-z]{3,})\b(?![-\s]+[A-Z])", window)  # one word: "Krause Attention" is a phrase
     if m is None:
         return None
     word = m.group(1)
-    if re.search(rf"\b{word.lower()}\b", text) or _occurrences(word, text)[0] < 2:
+    if re.search(rf"\b{word.lower()}\b", text):
+        return None
+    if _occurrences(word, text)[0] < 2 and not _EXPANSION_RE.match(window, m.end()):
         return None
     return word
 
@@ -194,6 +264,8 @@ def _credit(cands: dict[str, _Candidate], window: str, text: str, offset: int, c
         if 2 <= len(run) <= 3 and (tokens or _occurrences(phrase, text)[0] >= 2):
             _bump(cands, phrase, _position(phrase, text, offset), cue, words=len(run))
             continue
+        if cue >= 5 and len(run) == 1 and _qualifies(run[0]):
+            tokens = run  # "called Lite-Mono": a compound alone after a naming word is a name
         for token in tokens:
             _bump(cands, token, _position(token, text, offset), cue)
 
@@ -218,6 +290,8 @@ def find_short_name(readable: str) -> str | None:
         return None
 
 
+# "… method, Dependency Graph (DepGraph), to …": the long form, then the name.
+_SPELLED_AFTER_RE = re.compile(r",\s*(?:[A-Z][\w-]*\s+){1,6}\(([^\s(),;:]+)\)")
 _NAMED_AFTER_RE = re.compile(
     r",\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+)\s*(?:,|\(|\b(?:which|that|to|for|is)\b)"
 )
@@ -226,10 +300,55 @@ _NAMED_AFTER_RE = re.compile(
 def _named_after(sentence: str, window: str, cut: int) -> str | None:
     """The name right after a cue's descriptive window: "we propose a novel LiDAR localization
     framework, SGLoc, which …" names SGLoc (and LiDAR only describes it)."""
-    if not re.match(r"\s*(?:a|an)\s", window):
+    if not re.match(r"\s*(?:a|an|the first)\s", window):
         return None
-    m = _NAMED_AFTER_RE.match(sentence, cut)
+    m = _NAMED_AFTER_RE.match(sentence, cut) or _SPELLED_AFTER_RE.match(sentence, cut)
     return m.group(1) if m and _qualifies(m.group(1)) else None
+
+
+# The repository of the paper's code: "github.com/Parskatt/DKM" is named after the paper's method.
+_REPO_RE = re.compile(r"(?:github|gitlab)\.com/[\w.-]+/([\w.+-]+)|([\w.+-]+)\.github\.io\b")
+# "NAME, a … method": what follows the name's comma (matched at each ", " of a sentence).
+_APPOSITION_TAIL_RE = re.compile(
+    r", (?:an?|the first) (?:[\w-]+ ){0,3}?(?:approach|method|framework|model|"
+    r"system|algorithm|pipeline|benchmark|dataset|network|architecture|technique|representation|tool|"
+    r"attack|paradigm|scheme|strategy|detector|generator|simulator|toolkit|library|suite|transformer)\b"
+)
+
+
+def _apposed_names(sentence: str) -> list[tuple[int, str]]:
+    """(start, token) of each "TOKEN, a … method" in ``sentence``: a plain search for ", " first,
+    the regex only there (tried at every character it cost 9 µs an abstract)."""
+    out: list[tuple[int, str]] = []
+    if ", a" not in sentence and ", the first" not in sentence:
+        return out  # no match can start: the common case, one substring test each
+    i = sentence.find(", ")
+    while i > 0:
+        if _APPOSITION_TAIL_RE.match(sentence, i):
+            start = max(sentence.rfind(" ", 0, i), sentence.rfind("(", 0, i)) + 1
+            token = sentence[start:i]
+            if token and not any(c in token for c in ",;:()"):
+                out.append((start, token))
+        i = sentence.find(", ", i + 2)
+    return out
+
+
+# … unless the sentence works on it: "post-training for PlasmidGPT, a foundation model".
+_USED_BEFORE_RE = re.compile(r"\b(?:for|on|with|using|from|by|like|over|against|than|in|of)\s+$")
+_FOR_SHORT_RE = re.compile(r"\b([^\s,;:()]+) for short\b")
+
+
+def repository_names(readable: str) -> set[str]:
+    """Names that the addresses of ``readable`` give the code's repository (``…/user/NAME``)."""
+    names: set[str] = set()
+    for start, end in url_spans(readable):
+        for m in _REPO_RE.finditer(readable, start, end):
+            name = (m.group(1) or m.group(2) or "").rstrip(".")
+            if name.endswith(".git"):
+                name = name[:-4]
+            if _qualifies(name):
+                names.add(name)
+    return names
 
 
 def _find_short_name(readable: str) -> str | None:
@@ -248,7 +367,8 @@ def _find_short_name(readable: str) -> str | None:
         pos = max(offset, pos)
         cued = False
         before = {name: c.cue for name, c in cands.items()}
-        for m, strength in scan.matches(offset, offset + len(sentence)):
+        matches = scan.matches(offset, offset + len(sentence))
+        for m, strength in matches:
             start, end = m.start() - offset, m.end() - offset  # in the sentence
             if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[:start], re.I):
                 continue  # "... and propose" counts only when the authors are the subject
@@ -275,30 +395,55 @@ def _find_short_name(readable: str) -> str | None:
         ) and _OWN_RE.search(sentence):
             for m in defined:
                 _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
-        elif not lead:
+        elif not lead and not matches:
             background.update(m.group(1) for m in defined)
-    for m in (_UNLOWER_ASCII_TOKEN_RE if text.isascii() else _UNLOWER_TOKEN_RE).finditer(text):
-        token = m.group(0)
-        if token[0].islower() or token[1:].islower() or token.isupper():
-            continue  # the fallback wants coined mixed-case names only (HiDe, DivMorph)
-        if _qualifies(token) and not _TITLE_COMPOUND_RE.fullmatch(token):
-            cands.setdefault(token, _Candidate(token, m.start()))
-    return _choose(cands, text, background, lead)
+        if sentence[:1].isupper() or sentence[:1].isdigit():
+            # "Prompt-GDRO applies …": a coined name the abstract makes its sentences' subject
+            first = sentence[: sentence.find(" ")].rstrip(",;:") if " " in sentence else sentence
+            coined = not first[1:].islower() and not first.isupper()  # "Prompt-GDRO", not "The" or "GNN"
+            if coined and _qualifies(first) and not _TITLE_COMPOUND_RE.fullmatch(first):
+                cands.setdefault(first, _Candidate(first, offset))
+        for at, token in _apposed_names(sentence):  # "NAME, a …" defines NAME …
+            used = _USED_BEFORE_RE.search(sentence, max(at - 12, 0), at)
+            if _qualifies(token) and not _is_generic(token) and used is None:
+                _bump(cands, token, offset + at, 4.0)
+    for m in _FOR_SHORT_RE.finditer(text) if " for short" in text else ():  # "… or CiCo for short"
+        if _qualifies(m.group(1)):
+            _bump(cands, m.group(1), m.start(), 5.0)
+    repos = repository_names(readable)
+    for name in repos:
+        _bump(cands, name, _position(name, text, len(text)), 4.0)
+    return _choose(cands, text, background, lead, repos)
 
 
 LEAD_BONUS = 2.0
+REPO_BONUS = 2.0
+# A repository's name the abstract's words never use is the paper's only when it reads as a name:
+# "DKM", "FeatureBooster", not a slug like "MS2-MultiSpectralStereoDataset".
+REPO_ALONE_MAX = 16
 
 
-def _choose(cands: dict[str, _Candidate], text: str, background: set[str], lead: set[str]) -> str | None:
-    """The best candidate: cued names above uncued ones, the field's own acronyms below both."""
+def _choose(
+    cands: dict[str, _Candidate], text: str, background: set[str], lead: set[str], repos: set[str]
+) -> str | None:
+    """The best name the abstract defines (a cue brought it in), or None: a name it only uses, or
+    the field's acronym ("… fields (NeRF) excel at"), is no name of the paper's own."""
     best: tuple[int, float, int, str] | None = None
     for cand in cands.values():
+        if cand.name in background or f"{cand.name}s" in background:
+            continue
+        if not name_shaped(cand.name, text):
+            continue
         spots = name_spots(cand.name, text)  # one search for the three questions below
         whole, prefix = _counted(spots)
+        if cand.name in repos and (whole or len(cand.name) <= REPO_ALONE_MAX):
+            whole += 1  # the address of the paper's code is a use of the name too
         if whole == 0 and prefix == 0:
             continue
+        if _component(cand.name, text, spots):
+            continue
         defined = _parens_defined(cand.name, text, spots)
-        if cand.words == 1 and _TITLE_COMPOUND_RE.fullmatch(cand.name) and not defined:
+        if cand.words == 1 and _TITLE_COMPOUND_RE.fullmatch(cand.name) and not defined and cand.cue < 5:
             continue  # "Reward-Shaping", "Actor-Critic": ordinary compounds unless defined as a name
         score = cand.cue + min(whole - 1, 4) + 0.5 * min(prefix, 4)
         if defined:
@@ -307,13 +452,52 @@ def _choose(cands: dict[str, _Candidate], text: str, background: set[str], lead:
             score += 2
         if cand.name in lead:
             score += LEAD_BONUS
+        if cand.name in repos:
+            score += REPO_BONUS
         if cand.cue >= 3:
             tier, ok = 2, score >= 5 and (whole >= 2 or cand.cue >= 4)
-        else:  # no cue: only a coined mixed-case name used throughout (HiDe)
+        else:  # no cue: a coined mixed-case name that starts a sentence and is used throughout
             tier, ok, score = 1, whole >= 3, whole
-        if cand.name in background or f"{cand.name}s" in background:
-            tier = 0  # the field's acronym ("… fields (NeRF) excel at"): only when nothing else is named
         key = (tier, score, -cand.first, cand.name)
         if ok and (best is None or key[:3] > best[:3]):
             best = key
-    return best[3] if best else None
+    return _compound(best[3], text, repos) if best else None
+
+
+_COMPOUND_REACH = 40
+
+
+def _compound(name: str, text: str, repos: set[str]) -> str:
+    """The paper's name built on ``name`` where the abstract has one: "ARO-Net" for ARO, "GradICON"
+    for ICON, "FlowFormer++" for FlowFormer (the part is a component or the method built on)."""
+    if " " in name:
+        return name
+    found: Counter[str] = Counter()
+    i = text.find(name)
+    while i >= 0:
+        start, end = i, i + len(name)
+        # A name is short: a token grown past _COMPOUND_REACH characters is no name, and the bound
+        # keeps "A-A-A-…" from costing the square of its length.
+        floor, ceiling = max(i - _COMPOUND_REACH, 0), min(end + _COMPOUND_REACH, len(text))
+        while start > floor and (text[start - 1].isalnum() or text[start - 1] == "-"):
+            start -= 1
+        while end < ceiling and (text[end].isalnum() or text[end] in "-+"):
+            end += 1
+        token = text[start:end].rstrip("-")
+        if (start == floor > 0 and text[start - 1].isalnum()) or (end == ceiling < len(text)):
+            token = name  # cut at the reach: a run of words, not a name
+        if token != name and token.endswith("+") and not token.endswith(name + "++"):
+            token = token.rstrip("+")
+        if token != name and (token[:1].isupper() or token[:1].isdigit()) and not token.startswith("-"):
+            found[token] += 1
+        i = text.find(name, i + 1)
+    best: tuple[int, str] | None = None
+    for token, uses in found.items():
+        if not (_qualifies(token.rstrip("+")) and name_shaped(token, text)) or _is_generic(token):
+            continue
+        added = token.replace(name, "", 1)
+        if not (added == "++" or any(c.isupper() or c.isdigit() for c in added)):
+            continue  # "SCORE-enhanced": a phrase, not a name
+        if (token in repos or uses >= 2) and (best is None or uses > best[0]):
+            best = (uses, token)
+    return best[1] if best else name

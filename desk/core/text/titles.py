@@ -24,6 +24,7 @@ _CONNECTORS = frozenset(("of", "for", "with", "and", "to", "in", "on", "via", "f
 _DANGLING = frozenset(
     ("that", "which", "through", "as", "or", "comprising", "including", "such", "using", "while")
 )
+_ARTICLE = r"(?:an?|the)"
 _LONG_FORM_NOUNS = r"(?:framework|method|approach|algorithm|model|module|layer|strategy|system|pipeline)"
 # "we propose / this paper introduces …": the sentence that says what the paper does.
 _WE_PROPOSE_RE = re.compile(
@@ -77,7 +78,7 @@ _CLAUSE_RE = re.compile(
 )
 _THAT_RE = re.compile(
     _SUBJECT + r"\s+" + _ADVERBS + r"(?:show|find|argue|demonstrate|prove|observe|reveal|establish)s?\s+"
-    r"(?P<how>how\s+)?(?:that\s+)?(?P<rest>.*)",
+    r"(?P<how>how\s+)?(?:that,?\s+)?(?P<rest>.*)",
     re.IGNORECASE,
 )
 
@@ -222,15 +223,18 @@ def _name_title(text: str, name: str) -> str | None:
             long_form, after = paren.group(1).strip(), after[paren.end() :]
         elif before.endswith("(") and after.startswith(")"):
             long_form, after = _long_form_before(before, name), after[1:]
-        apposition = re.match(rf"(?: {_LONG_FORM_NOUNS}| [a-z][\w-]*){{0,2}},\s+(an?\s.*)", after) or (
+        apposition = re.match(rf"(?: {_LONG_FORM_NOUNS}| [a-z][\w-]*){{0,2}},\s+({_ARTICLE}\s.*)", after) or (
             re.match(r"\s+is\s+((?:an?|the)\s.*)", after) if not before.strip() else None
         )
         if apposition:
             return f"{name}: {_capitalize(_tidy(apposition.group(1), article=False))}"
-        named = re.search(r"\b(an?\s[^,]{5,80}?)\s+(?:named|called|dubbed|termed)\s+$", before)
-        if named:
-            that = re.match(r"\s*(?:\([^()]*\))?\s*((?:that|which)\s.*)", after)
-            return f"{name}: {_capitalize(_tidy(named.group(1) + (' ' + that.group(1) if that else '')))}"
+        named = re.search(r"\b(an?\s[^,]{5,80}?)\s+(?:named|called|dubbed|termed)\s+[“\"‘']?$", before)
+        if named:  # "a frugal alternative termed “Move4D” that …"
+            that = re.match(r"[”\"’']?\s*(?:\([^()]*\))?\s*((?:that|which)\s.*)", after)
+            what = _tidy(named.group(1) + (" " + that.group(1) if that else ""))
+            if len(what.split(" ")) > 3:
+                return f"{name}: {_capitalize(what)}"
+            continue  # "A hybrid architecture" says little: the sentence that says what it does, below
         if long_form:
             purpose = re.match(r"\s+for\s+(.*)", after)
             tail = f" for {_tidy(purpose.group(1))}" if purpose else ""
@@ -345,12 +349,38 @@ def derive_title(readable: str, short_name: str | None) -> str:
         log.warning("title derivation failed, the abstract's opening is used: %.80r", readable, exc_info=True)
         title = ""
     title = _plain_title(title) or _plain_title(readable)
-    return fit_title(title) or "Untitled"
+    return fit_title(_person_start(title)) or "Untitled"
+
+
+# Words no title a person writes starts with: a conjunction or a pronoun left from the sentence.
+BAD_STARTS = frozenset(("and", "that", "we", "this", "it"))
+_PRONOUN_VERB_RE = re.compile(
+    r"(?:we|it|this(?: [a-z]+)?)\s+(?:(?:can|could|may|might|will|would|also|then|further|indeed|first|"
+    r"thus|therefore|here|now|\w+ly)\s+)*(?P<verb>[a-z]+)\s+(?P<rest>\S.*)",
+    re.IGNORECASE,
+)
+
+
+def _person_start(title: str) -> str:
+    """``title`` reworded so it starts as a person's title does: "We can solve X" → "Solving X",
+    "And X" / "That, X" → "X"; never with one of BAD_STARTS."""
+    while (first := _FIRST_WORD_RE.match(title)) and first.group(1).lower() in BAD_STARTS:
+        m = _PRONOUN_VERB_RE.match(title, first.start(1))
+        phrase = verb_phrase(m.group("verb"), m.group("rest")) if m else None
+        first_of_phrase = _FIRST_WORD_RE.match(phrase) if phrase else None
+        if phrase and first_of_phrase and first_of_phrase.group(1).lower() not in BAD_STARTS:
+            return phrase
+        title = _capitalize(title[first.end(1) :].lstrip(" ,;:–—-"))  # one word shorter each time
+    return title
+
+
+_FIRST_WORD_RE = re.compile(r"\W*(\w+)")
 
 
 def _plain_title(text: str) -> str:
     """No markup debris may reach a title, even from unreadable input."""
     text = re.sub(r"\*{2,}", "", re.sub(r"[$\\]", "", text))
+    text = re.sub(r"(?<=\w)~(?!\w)", "", text)  # LaTeX's tie before a dropped citation: "BERT~"
     return one_space(text).strip()
 
 
@@ -360,6 +390,16 @@ def _derive_title(readable: str, short_name: str | None) -> str:
         named = _name_title(text, short_name)
         if named:
             return named
-        base = _sentence_title(text)
-        return base if short_name in base else f"{short_name}: {base}"
-    return _sentence_title(text)
+        return _named(short_name, _sentence_title(text))
+    base = _sentence_title(text)
+    if short_name and short_name in readable:  # named by its code's address alone
+        return _named(short_name, base)
+    return base
+
+
+def _named(name: str, base: str) -> str:
+    """ "NAME: base" (a base that is "Long form: what it does" gives "NAME: Long form")."""
+    if name in base or not base.strip():
+        return base
+    lead = re.match(r"([^:]{12,}?): ", base)
+    return f"{name}: {lead.group(1) if lead else base}"

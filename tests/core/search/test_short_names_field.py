@@ -7,6 +7,8 @@ The abstracts below are written here in those shapes (none is copied from anywhe
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from desk.core.text import derive_title, find_short_name, readable_text
@@ -62,3 +64,29 @@ def test_an_abstract_naming_nothing_of_its_own_gets_no_field_acronym() -> None:
         "synchronise, and show that adaptive schedules halve the rounds needed on three benchmarks."
     )
     assert find_short_name(readable) is None
+
+
+def test_a_word_the_abstract_only_spells_out_carries_no_name_weight(tmp_path: Path) -> None:
+    """The long form's first word ("Neural" of "Nougat (Neural Optical …)") was once taken for the
+    paper's name and carried the short-name field's weight: "graph neural networks" then ranked
+    that paper above the ones about graph neural networks."""
+    from desk.core.library.facade import Library
+
+    papers = [
+        "Scientific knowledge sits in PDF files. We propose Nougat (Neural Optical Understanding for "
+        "Academic Documents), a Visual Transformer model that reads pages into markup. Neural OCR "
+        "lags behind on math.",
+        "Message passing on graphs loses long-range signal. We study graph neural networks with "
+        "rewired edges, and show that rewiring lets graph networks see distant nodes.",
+        "Graph neural networks oversmooth when deep. We show that residual graph networks keep node "
+        "features apart at sixty layers.",
+    ]
+    listing = tmp_path / "list.txt"
+    listing.write_text("Test 2026 Papers\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    with Library(tmp_path / "lib") as lib:
+        lib.import_paths([listing])
+        rows = lib.search("graph neural netw").rows
+        nougat = next(p.id for p in lib.list_papers() if p.title.startswith("Nougat: "))
+        assert lib.paper(nougat).short_name == "Nougat"  # the name it spells out, not its first word
+        assert rows and rows[0].paper.id != nougat
+        assert nougat not in [r.paper.id for r in rows[:2]]

@@ -13,7 +13,7 @@ from desk.core.library.facade import Library
 from desk.core.runtime.paths import DATABASE_NAME
 from desk.core.store import migrations
 from desk.core.store.models import Base
-from desk.core.text import dedup_key
+from desk.core.text import dedup_key, derive_title
 from desk.core.text.normalize import stored_key
 
 ABSTRACT = (
@@ -84,7 +84,9 @@ def test_every_earlier_version_upgrades_to_the_new_librarys_shape(tmp_path: Path
         assert lib.check() == []
         assert lib.listing_mended == 0  # step 8 wrote the papers' list objects as the triggers do
         (paper,) = lib.list_papers()
-        assert paper.starred and paper.title == "Frozen steps"
+        # Step 9 derives the title and short name anew from the abstract (no user title here).
+        assert paper.starred and paper.title == derive_title(ABSTRACT, "STEPWISE")
+        assert paper.short_name == "STEPWISE"
         assert lib.paper(paper.id).note == "my note"
         assert [r.paper.id for r in lib.search("STEPWISE").rows] == [paper.id]
         # The same text imported again lands on the upgraded paper (its key was carried over).

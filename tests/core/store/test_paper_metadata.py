@@ -14,7 +14,7 @@ from desk.core.library.facade import Library
 from desk.core.library.quick import QuickLibrary
 from desk.core.runtime.paths import DATABASE_NAME
 from desk.core.store import listing, migrations
-from desk.core.text import dedup_key
+from desk.core.text import dedup_key, derive_title, find_short_name
 from desk.core.text.normalize import stored_key
 
 ABSTRACT = "We propose RACER, a rational critic for offline reinforcement learning. It works well."
@@ -41,6 +41,10 @@ def _txt(tmp_path: Path, *abstracts: str) -> Path:
     return path
 
 
+# The title today's rules derive: the later step that re-derives titles leaves it as it is.
+TODAYS_TITLE = derive_title(ABSTRACT, find_short_name(ABSTRACT))
+
+
 def test_a_version_8_library_is_backed_up_and_upgraded_with_its_listing_unchanged(tmp_path: Path) -> None:
     folder = tmp_path / "lib"
     folder.mkdir()
@@ -49,15 +53,15 @@ def test_a_version_8_library_is_backed_up_and_upgraded_with_its_listing_unchange
     with engine.begin() as conn:
         migrations.upgrade(conn, 0, 8)
         conn.exec_driver_sql(
-            "INSERT INTO paper (key, abstract_raw, abstract, derived_title, starred, read, note, rev,"
-            " created_at, updated_at) VALUES (?, ?, ?, 'Old title', 1, 0, 'n', 1,"
+            "INSERT INTO paper (key, abstract_raw, abstract, derived_title, short_name, starred, read, note,"
+            " rev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, 0, 'n', 1,"
             " '2026-01-01 00:00:00', '2026-01-01 00:00:00')",
-            (stored_key(dedup_key(ABSTRACT)), ABSTRACT, ABSTRACT),
+            (stored_key(dedup_key(ABSTRACT)), ABSTRACT, ABSTRACT, TODAYS_TITLE, find_short_name(ABSTRACT)),
         )
     engine.dispose()
     before = sqlite3.connect(db).execute("SELECT id, json FROM paper_listing").fetchall()
     with Library(folder) as lib:
-        assert lib.paper(1).title == "Old title"
+        assert lib.paper(1).title == TODAYS_TITLE
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == migrations.SCHEMA_VERSION
     assert conn.execute("SELECT id, json FROM paper_listing").fetchall() == before

@@ -56,15 +56,15 @@ def _digests(abstracts: Sequence[str]) -> dict[str, str]:
 DEV_DIGESTS = {
     "readable": "b5ab2bccea1eefa88d9d9505c6d9a103",
     "key": "0eb3111eeb90cf0ce76da8ff47ef1e4b",
-    "short_name": "9bc05c1c11a2de6c7605afae958a3bf1",
-    "title": "afbc8d75689c2503314836bbc9d1299c",
+    "short_name": "ee322108f5f2383d9a7511e7f5a9dc67",
+    "title": "10edda06bc33c5acda1a46dcc15204b0",
     "prepare": "ad7f380ce592a45d80a6456fe8df0451",
 }
 SEED_DIGESTS = {
     "readable": "d71384b4a4dce463d0437db6691b4b72",
     "key": "ce36e1d4ce4e7d278bc7158de035705a",
-    "short_name": "f68cb5380f14665f451d7c5caa5af096",
-    "title": "9bd50d1246bedcb9787ecc0897bbece6",
+    "short_name": "6a6831c3ea370923a6cd283d71eee7e5",
+    "title": "406fbaabae4ab8fce54e9d0df03f40e9",
     "prepare": "9e20bb04eb483703c0f6d708400ec7da",
 }
 
@@ -132,7 +132,7 @@ def _old_runs(window: str) -> list[list[str]]:
         core = word.strip("()")
         capital = bool(core) and (core[0].isupper() or _qualifies(core))
         if word.startswith("(") and core:
-            capital = _upper_count(core) >= 1
+            capital = _upper_count(core) >= 1 and word.endswith(")")  # "(Neural Optical …)" opens a long form
         if capital and not word.startswith("(") and word == core:
             cur.append(core)
             continue
@@ -256,19 +256,3 @@ def test_is_printable_is_str_isprintable(text: str) -> None:
     from desk.core.text.chars import is_printable
 
     assert is_printable(text) == text.isprintable()
-
-
-@settings(max_examples=1500, deadline=None)
-@given(
-    st.one_of(
-        st.text(alphabet=st.characters(max_codepoint=127), max_size=300),
-        st.lists(st.sampled_from(["HiDe", "x-Y", "a.B", "A.b", "-", ".", "_", " ", "3D", "GPT-4o",
-                                  "STAR-KV", "e.g.", "(RACER)", "a", "Z", "0", "\n", "a_B", "_Q"]),
-                 max_size=80).map("".join),
-    )
-)  # fmt: skip
-def test_the_ascii_token_scan_finds_what_the_general_one_finds(text: str) -> None:
-    from desk.core.text import short_names
-
-    general = [(m.span(), m.group()) for m in short_names._UNLOWER_TOKEN_RE.finditer(text)]
-    assert [(m.span(), m.group()) for m in short_names._UNLOWER_ASCII_TOKEN_RE.finditer(text)] == general

@@ -71,27 +71,6 @@ def test_any_text_still_takes_the_general_path(text: str) -> None:
     assert text_normalize.dedup_key_of_readable(text) == general_key(text)
 
 
-token_text = st.one_of(
-    st.text(max_size=200),
-    st.lists(
-        st.sampled_from(["HiDe", "x-Y", "a.B", "A.b", "-", ".", "--", "..", "_", " ", "3D", "αβ",
-                         "Σx", "é", "É", "GPT-4o", "STAR-KV", "e.g.", "(RACER)", "a", "Z", "0", "\n"]),
-        max_size=60,
-    ).map("".join),
-)  # fmt: skip
-
-
-@settings(max_examples=800, deadline=None)
-@given(token_text)
-def test_the_short_name_scan_sees_the_same_tokens_that_do_not_start_lowercase(text: str) -> None:
-    from desk.core.text import short_names
-
-    tokens = short_names._TOKEN_RE.finditer(text)
-    expected = [(m.start(), m.group()) for m in tokens if not "a" <= m.group()[0] <= "z"]
-    got = [(m.start(), m.group()) for m in short_names._UNLOWER_TOKEN_RE.finditer(text)]
-    assert got == expected
-
-
 url_text = st.lists(
     st.sampled_from(["see", "https://github.com/x/y.", "HTTP://A.B", "code.io", "a.com/x", "x.ai", "net",
                      ".org", "://", " ", "(", ")", "www.example.org", "v1.2"]),

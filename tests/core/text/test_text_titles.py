@@ -71,12 +71,19 @@ def test_short_names_on_seeds(prefix: str, needle: str, name: str) -> None:
         ("002", "Given a question, a language model (LM)"),
         ("002", "supervised fine-tuning (SFT) and reinforcement learning (RL) post-training for PlasmidGPT"),
         ("003", "Optimizing Conditional Value-at-risk (CVaR)"),
-        ("003", "Despite the high accuracy of EEG-based emotion recognition"),
         ("004", "Neural networks are typically trained with a single learning rate"),
     ],
 )
 def test_no_false_names_on_seeds(prefix: str, needle: str) -> None:
     assert find_short_name(_find(prefix, needle)) is None
+
+
+def test_the_repository_of_the_papers_code_names_it() -> None:
+    """The abstract defines no name in its sentences, but gives its code's address: the
+    repository is named after the work."""
+    text = _find("003", "Despite the high accuracy of EEG-based emotion recognition")
+    assert find_short_name(text) == "SeeEmotion"
+    assert derive_title(text, "SeeEmotion") == "SeeEmotion: Facial Emoji Proxy Modeling"
 
 
 def test_seed_names_are_never_generic_acronyms() -> None:
@@ -215,7 +222,8 @@ def test_a_failure_inside_title_or_short_name_finding_is_logged_not_raised(
     text = "We propose RACER, a router for sparse experts. It is fast."
     with caplog.at_level(logging.WARNING, logger=titles.__name__):
         assert find_short_name(text) is None
-        assert derive_title(text, None) == text  # the plain text, fitted
+        # The plain text, fitted, started as a title is: not with "We".
+        assert derive_title(text, None) == "Proposing RACER, a router for sparse experts. It is fast"
     assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RecursionError, RecursionError]
     assert "We propose RACER" in caplog.records[0].getMessage()
 
