@@ -45,6 +45,7 @@ from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
+from desk.gui.main.undo_keys import UndoKeys
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
 from desk.gui.organize.history_nav import PaperTrail
@@ -141,6 +142,8 @@ class MainWindow(QMainWindow):
             lambda rows: self._after_search(lambda: self.move_selection(rows)),
             self,
         )
+
+        self.undo_keys = UndoKeys((self.search_box, self.note_editor), self)  # Ctrl+Z: typing or library
 
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")

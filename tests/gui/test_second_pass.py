@@ -1,0 +1,93 @@
+"""What a new researcher hit in the window's second pass, each driven by keys as a user does,
+then the library read back through a fresh `Library`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui_helpers import press, type_text, wait_search
+from paper_helpers import into_list, wait_idle
+from PySide6.QtCore import Qt
+
+from desk.core.library.facade import Library
+
+Key = Qt.Key
+Ctrl = Qt.KeyboardModifier.ControlModifier
+Shift = Qt.KeyboardModifier.ShiftModifier
+
+
+def test_ctrl_z_after_esc_esc_undoes_the_star_not_the_query(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    pid = window.current_id
+    press(qtbot, "s")
+    wait_idle(qtbot, window)
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).starred
+        title = lib.paper(pid).title
+    press(qtbot, Key.Key_Escape)  # the list → the search box, the query kept
+    assert window.focus.where() == "search"
+    press(qtbot, Key.Key_Z, Ctrl)
+    wait_idle(qtbot, window)
+    assert window.search_box.text() == "policy"  # the query is not taken back
+    with Library(library_dir) as lib:
+        assert not lib.paper(pid).starred  # the star is
+    # The status line names the paper by its title, not its id.
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Undid: unstar") or message.startswith("Undid: star"), message
+    assert title[:20] in message and f"paper {pid}" not in message
+    # Ctrl+Shift+Z does it again, from the box too.
+    press(qtbot, Key.Key_Z, Ctrl | Shift)
+    wait_idle(qtbot, window)
+    assert window.search_box.text() == "policy"
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).starred
+
+
+def test_ctrl_z_after_a_note_and_esc_esc_undoes_the_note(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    pid = window.current_id
+    press(qtbot, "n")
+    qtbot.waitUntil(window.note_editor.hasFocus)
+    type_text(qtbot, "compare with RACER")
+    press(qtbot, Key.Key_Escape)  # note → list (saved on the way out)
+    press(qtbot, Key.Key_Escape)  # list → box
+    wait_idle(qtbot, window)
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).note == "compare with RACER"
+    press(qtbot, Key.Key_Z, Ctrl)
+    wait_idle(qtbot, window)
+    assert window.search_box.text() == "policy"
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).note == ""
+
+
+def test_ctrl_z_in_the_box_just_typed_in_undoes_the_typing(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    pid = window.current_id
+    press(qtbot, "s")
+    wait_idle(qtbot, window)
+    press(qtbot, Key.Key_Escape)
+    type_text(qtbot, " gradient")  # typed since the box got the keys: Ctrl+Z is the text's
+    wait_search(qtbot, window, "policy gradient")
+    press(qtbot, Key.Key_Z, Ctrl)
+    wait_idle(qtbot, window)
+    assert window.search_box.text() != "policy gradient"
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).starred  # the star stays
+
+
+def test_the_sheet_says_the_ctrl_z_rule_and_the_trash_keys(open_window, library_dir: Path, qtbot) -> None:
+    from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
+
+    window = open_window(library_dir)
+    press(qtbot, Key.Key_F1)
+    sheet = window.findChild(ShortcutSheet, "shortcutSheet")
+    keys = {what: k for what, k in sheet.entries()}
+    rule = next(what for what in keys if what.startswith("Undo / redo the library"))
+    assert "typed in" in rule and "Ctrl+Z" in keys[rule]
+    trash = next(what for what in keys if what.startswith("In the trash"))
+    assert "Shift+Delete" in keys[trash] and "Enter" in keys[trash]
+    sheet.close()
