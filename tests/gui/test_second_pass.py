@@ -91,3 +91,37 @@ def test_the_sheet_says_the_ctrl_z_rule_and_the_trash_keys(open_window, library_
     trash = next(what for what in keys if what.startswith("In the trash"))
     assert "Shift+Delete" in keys[trash] and "Enter" in keys[trash]
     sheet.close()
+
+
+def test_e_in_the_reading_pane_marks_done_and_moves_on_so_s_stars_the_next(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    row = window.results_view.currentIndex().row()
+    first, second = window.model.id_at(row), window.model.id_at(row + 1)
+    press(qtbot, Key.Key_Return)  # read it
+    qtbot.waitUntil(window.abstract_view.hasFocus)
+    press(qtbot, "e")  # done with it: the next one, at once
+    press(qtbot, "s")  # typed straight after: stars the next paper, not the one finished
+    wait_idle(qtbot, window)
+    assert window.current_id == second
+    assert window.abstract_view.hasFocus()  # the keys stay in the reading pane
+    qtbot.waitUntil(lambda: window.paper_view.paper is not None and window.paper_view.paper.id == second)
+    with Library(library_dir) as lib:
+        done, following = lib.papers([first, second])
+    assert done.read and not done.starred
+    assert following.starred
+
+
+def test_e_in_the_list_moves_on_before_the_write_lands(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    row = window.results_view.currentIndex().row()
+    first, second = window.model.id_at(row), window.model.id_at(row + 1)
+    press(qtbot, "e")
+    press(qtbot, "s")
+    wait_idle(qtbot, window)
+    with Library(library_dir) as lib:
+        done, following = lib.papers([first, second])
+    assert done.read and not done.starred and following.starred
