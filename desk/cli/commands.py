@@ -207,6 +207,8 @@ def run_show(args: argparse.Namespace) -> int:
         say(f"Short name: {paper.short_name}")
     for s in paper.sources:
         say(f"Source: {s.collection} — {s.file} #{s.index}")
+    if paper.tags:
+        say(f"Tags: {', '.join(paper.tags)}")
     say()
     say(paper.abstract)
     if paper.note:

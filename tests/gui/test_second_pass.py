@@ -125,3 +125,40 @@ def test_e_in_the_list_moves_on_before_the_write_lands(open_window, library_dir:
     with Library(library_dir) as lib:
         done, following = lib.papers([first, second])
     assert done.read and not done.starred and following.starred
+
+
+def test_a_tag_shows_as_a_chip_on_its_row_and_in_the_reading_pane_with_its_digit(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    from desk.gui.search.model import Roles
+
+    with Library(library_dir) as lib:
+        lib.tag([lib.paper_ids()[-1]], "older tag")  # made first: digit 1
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    pid = window.current_id
+    press(qtbot, "t")
+    type_text(qtbot, "reading group")
+    press(qtbot, Key.Key_Return)
+    wait_idle(qtbot, window)
+    row = window.model.index(window.model.row_of(pid))
+    qtbot.waitUntil(lambda: window.model.data(row, Roles.TagChips) == ("2 reading group",))
+    press(qtbot, "1")  # the first tag's digit: a second chip
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.model.data(row, Roles.TagChips) == ("1 older tag", "2 reading group"))
+    qtbot.waitUntil(lambda: window.paper_view.chips() == ("1 older tag", "2 reading group"))
+    assert window.paper_view.tags.isVisible()
+    assert "reading group" in window.paper_view.tags.text()
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).tags == ("older tag", "reading group")
+
+
+def test_a_tag_name_is_shown_as_text_never_as_markup(open_window, library_dir: Path, qtbot) -> None:
+    with Library(library_dir) as lib:
+        pid = lib.paper_ids()[0]
+        lib.tag([pid], '<img src="http://x/y.png">&amp;')
+    window = open_window(library_dir)
+    window.show_paper(pid)
+    qtbot.waitUntil(lambda: window.paper_view.chips() == ('1 <img src="http://x/y.png">&amp;',))
+    assert "&lt;img" in window.paper_view.tags.text() and "<img" not in window.paper_view.tags.text()
+    assert "&amp;amp;" in window.paper_view.tags.text()

@@ -53,6 +53,7 @@ from desk.gui.organize.keys import PaperKeys
 from desk.gui.organize.places import DOCK_WIDTH, Places
 from desk.gui.organize.read_marker import ReadMarker
 from desk.gui.organize.sort_menu import SortMenu
+from desk.gui.organize.tag_numbers import TagNumbers
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -197,6 +198,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
+        self.tag_numbers = TagNumbers(self.executor, self)  # the digits beside the tags' chips
 
         status = QStatusBar()
         status.setObjectName("statusBar")
@@ -284,6 +286,10 @@ class MainWindow(QMainWindow):
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
         self.paper_keys.changed.connect(reading.apply)
+        self.paper_keys.changed.connect(lambda _rows: self.tag_numbers.look())
+        self.controller.searched.connect(lambda _outcome: self.tag_numbers.look())
+        self.tag_numbers.changed.connect(self.model.set_tag_numbers)
+        self.tag_numbers.changed.connect(self.paper_view.set_tag_numbers)
         self.paper_keys.status.connect(self.show_status)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.paper_keys.gone.connect(self.trail.forget)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Collection, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QPalette, QResizeEvent
-from PySide6.QtWidgets import QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from desk.core.records.detail import PaperDetail
 from desk.core.records.page import PaperSummary
 from desk.gui import theme
 from desk.gui.safe_text import SafeTextBrowser, plain_label
+from desk.gui.search.tag_chips import chip_labels
 
 Marker = Callable[[str], Sequence[tuple[int, int]]]
 MEASURE = 90  # characters a line of the abstract holds at most (a readable measure is 60–100)
@@ -53,6 +55,13 @@ class PaperView(QWidget):
         font.setBold(True)
         self.title.setFont(font)
         self.meta = plain_label("paperMeta")
+        self.tags = QLabel()  # chips: the names escaped, our own markup around them
+        self.tags.setObjectName("paperTags")
+        self.tags.setTextFormat(Qt.TextFormat.RichText)
+        self.tags.setWordWrap(True)
+        self.tag_numbers: dict[str, int] = {}  # a tag's digit (the order tags were made)
+        self._chips: tuple[str, ...] = ()
+        self._tag_names: tuple[str, ...] = ()
         self.sources = plain_label("paperSources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName("abstractView")
@@ -66,6 +75,7 @@ class PaperView(QWidget):
         layout.setSpacing(4)
         layout.addWidget(self.title)
         layout.addWidget(self.meta)
+        layout.addWidget(self.tags)
         layout.addWidget(self.sources)
         layout.addWidget(self.abstract, 1)
         # A reading measure: lines of about MEASURE characters however wide the window is.
@@ -85,6 +95,7 @@ class PaperView(QWidget):
         self.meta.hide()
         self.sources.clear()
         self.sources.hide()
+        self._show_chips(())
         self.abstract.clear()
 
     def show_paper(self, paper: PaperDetail, body_html: str, heading_html: str | None = None) -> None:
@@ -118,12 +129,37 @@ class PaperView(QWidget):
             parts.append("has a note")
         self.meta.setText("  ·  ".join(parts))
         self.meta.show()
+        self._tag_names = summary.tags
+        self._show_chips(chip_labels(summary.tags, self.tag_numbers))
         if summary.title != self._title:
             self._show_title(summary.title, None)  # renamed: its marks are gone with the old title
 
-    def _show_title(self, title: str, heading_html: str | None) -> None:
-        import html
+    def set_tag_numbers(self, numbers: dict[str, int]) -> None:
+        """The digits beside the tags changed: the chips again."""
+        self.tag_numbers = dict(numbers)
+        if self.paper is not None:
+            self._show_chips(chip_labels(self._tag_names, self.tag_numbers))
 
+    def chips(self) -> tuple[str, ...]:
+        """The tags as their chips read ("1 reading group"), for tests and accessibility."""
+        return self._chips
+
+    def _show_chips(self, chips: tuple[str, ...]) -> None:
+        self._chips = chips
+        if not chips:
+            self.tags.clear()
+            self.tags.hide()
+            return
+        colors = theme.colors(self.palette())
+        style = (
+            f"background-color: {colors.badge_background.name()}; color: {colors.badge_text.name()};"
+        )
+        spans = (f'<span style="{style}">&nbsp;{html.escape(c)}&nbsp;</span>' for c in chips)
+        self.tags.setText("&nbsp;&nbsp;".join(spans))
+        self.tags.setAccessibleName("Tags: " + ", ".join(chips))
+        self.tags.show()
+
+    def _show_title(self, title: str, heading_html: str | None) -> None:
         self._title = title
         self._title_html = heading_html if heading_html is not None else html.escape(title)
         if '<span class="hl">' not in self._title_html:  # nothing marked: the title as plain text
@@ -142,6 +178,7 @@ class PaperView(QWidget):
     def _restyle(self) -> None:
         if self.paper is not None:
             self._show_title(self._title, self._title_html)
+            self._show_chips(self._chips)
         pal = self.sources.palette()
         pal.setColor(QPalette.ColorRole.WindowText, theme.colors(self.palette()).muted)
         self.sources.setPalette(pal)
