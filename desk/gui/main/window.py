@@ -342,9 +342,11 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
-        if done and not done.startswith("could not"):  # meaning joins the list on screen; the
-            self.refresh()  # highlighted paper stays highlighted (by id), wherever its row went
-        if done == "built":
+        # A list the user is looking at never reorders by itself (a fast typist's ↓↓s would star
+        # what moved into those rows): meaning joins from the next change of query or filter.
+        if done and not done.startswith("could not") and self.controller.shown_query.strip():
+            self.show_status("Better matches by meaning are ready: they show from your next search.")
+        elif done == "built":
             self.show_status("Searches now find papers by meaning too.")
 
     def _library_failed(self, message: str) -> None:
