@@ -162,3 +162,15 @@ def test_a_tag_name_is_shown_as_text_never_as_markup(open_window, library_dir: P
     qtbot.waitUntil(lambda: window.paper_view.chips() == ('1 <img src="http://x/y.png">&amp;',))
     assert "&lt;img" in window.paper_view.tags.text() and "<img" not in window.paper_view.tags.text()
     assert "&amp;amp;" in window.paper_view.tags.text()
+
+
+def test_a_half_typed_field_word_shows_its_completions_as_it_is_typed(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    window = open_window(library_dir)
+    type_text(qtbot, "title:gra")
+    wait_search(qtbot, window, "title:gra")
+    assert window.model.total > 0  # not "No paper matches"
+    with Library(library_dir) as lib:
+        titles = [lib.paper(window.model.id_at(r)).title.lower() for r in range(window.model.rowCount())]
+    assert all(any(w.startswith("gra") for w in t.replace("-", " ").split()) for t in titles), titles

@@ -56,16 +56,18 @@ def run_search(
     depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
     expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
     variants: dict[tuple[int, int], list[str]] = {}
-    if compiled.spell_words and compiled.ranked:
+    spelled = [*compiled.spell_words, *([compiled.typing_word] if compiled.typing_word else [])]
+    if spelled and compiled.ranked:
         lexicon.refresh()
         acronyms.refresh()
         counts = lexicon.counts
         expansions = query_alternatives(
             acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
         )
+        # The word being typed too: "Nystrom" finds nyström as it is typed, before any space.
         variants = {
             at: [stems[0] for v in others if len(stems := analyze(v)) == 1]
-            for at, others in spelling_variants(lexicon, query, compiled.spell_words).items()
+            for at, others in spelling_variants(lexicon, query, spelled).items()
         }
         if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
             compiled = compile_query(parsed, None, tags, expansions, (), variants)
