@@ -80,10 +80,17 @@ def test_the_parser_names_the_kinds_merge_plan_merges() -> None:
     from desk.cli.duplicates import MERGE_KINDS
     from desk.core.dedup import finder as duplicates
     from desk.core.edits.merge_plan import MERGEABLE_KINDS
+    from desk.core.library import copies
     from desk.core.library.facade import CACHE_FILE_NAME
+    from desk.core.library.quick_search import DUPLICATES_FILE_NAME
 
     assert MERGE_KINDS == MERGEABLE_KINDS
-    assert CACHE_FILE_NAME == duplicates.CACHE_FILE_NAME
+    assert CACHE_FILE_NAME == duplicates.CACHE_FILE_NAME == DUPLICATES_FILE_NAME
+    assert (copies.CACHE_KIND, copies.CACHE_VERSION, copies.LINK_PART) == (
+        duplicates.CACHE_KIND,
+        duplicates.CACHE_VERSION,
+        duplicates.LINK_PART,
+    )
 
 
 # A command that only reads, on a library whose index is stamped current, reads it with plain

@@ -148,6 +148,13 @@ class DuplicateFinder:
                 return saved
         return self.index(progress=progress).groups(exclude_pairs=excluded)
 
+    def quick_groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate] | None:
+        """The groups when they come cheap: from the index once loaded, else the saved links
+        alone; None when only hashing papers would say (the lists show every copy meanwhile)."""
+        if self._index is not None:
+            return self.groups(excluded)
+        return self._saved_groups(excluded)
+
     def _saved_groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate] | None:
         """The groups from the cache's links alone, or None when the whole index must answer."""
         arrays = read_part(self.cache_file, CACHE_KIND, CACHE_VERSION, LINK_PART)

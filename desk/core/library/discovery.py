@@ -27,6 +27,7 @@ from desk.core.store import Paper
 if TYPE_CHECKING:  # attributes Library sets; no import of library.py at run time
     from pathlib import Path
 
+    from desk.core.library.copies import Copies
     from desk.core.search import SearchIndex, SearchResult
     from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.recommend import Words
@@ -39,6 +40,7 @@ Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
 READ_CHUNK = 900
+RELATED_SPARE = 20  # related papers asked for beyond the limit, for the hidden copies among them
 IDS_FETCHED = 8192  # ids read from the database at once (_all_ids)
 
 
@@ -63,6 +65,9 @@ class Discovery:
         raise NotImplementedError
 
     def tagged(self, name: str | None) -> list[int]:  # Workflow's
+        raise NotImplementedError
+
+    def copies(self) -> Copies:  # Library's
         raise NotImplementedError
 
     # -- the vectors -------------------------------------------------------------------------
@@ -277,7 +282,16 @@ class Discovery:
         self.paper(paper_id)
         if self.vectors.current is None:
             self.vectors.load()
-        return self._page(self.index.related(paper_id, limit=limit))
+        copies = self.copies()
+        twins = copies.twins(paper_id)  # the paper's own copies are not "like" it: they are it
+        hidden = copies.hidden
+        if len(twins) == 1 and not hidden:
+            return self._page(self.index.related(paper_id, limit=limit))
+        asked = limit + len(twins) + min(len(hidden), RELATED_SPARE)
+        result = self.index.related(paper_id, limit=asked)
+        kept = tuple(h for h in result.hits if h.id not in twins and h.id not in hidden)
+        dropped = len(result.hits) - len(kept)
+        return self._page(replace(result, hits=kept[:limit], total=max(0, result.total - dropped)))
 
     def _training(
         self, tag: str | None
@@ -348,7 +362,10 @@ class Discovery:
         are not offered. Papers read, or starred, are never offered.
         """
         label = f"recommend:{tag}" if tag else "recommend"
-        scored, total, stems, message = self._recommendation(tag, limit)
+        hidden = self.copies().hidden  # one copy of a paper, not both
+        scored, total, stems, message = self._recommendation(tag, limit + len(hidden))
+        kept = [(i, score) for i, score in scored if i not in hidden]
+        scored, total = kept[:limit], max(0, total - (len(scored) - len(kept)))
         result = self.index.listing(label, scored, total, stems)
         page = self._page(result)
         return page if message is None else _with_message(page, message)

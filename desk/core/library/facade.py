@@ -20,7 +20,7 @@ from desk.core.library.discovery import Discovery
 from desk.core.library.quick import QuickLibrary
 from desk.core.library.workflow import Workflow
 from desk.core.records.detail import ImportReport, PaperDetail, Stats
-from desk.core.records.page import PaperSummary, ResultPage, page_of
+from desk.core.records.page import PaperSummary, ResultPage, page_of, with_copies
 from desk.core.runtime import privacy
 from desk.core.runtime.errors import DeskError
 from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when
     from desk.core.dedup.finder import DuplicateFinder
     from desk.core.edits.merge_plan import PlannedMerge
     from desk.core.importing import importer
+    from desk.core.library.copies import Copies
     from desk.core.search.model import Marks
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ class Library(Workflow, Discovery):
         self._sync.defer_folds = defer_folds
         self.index.defer_frees = defer_folds
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
+        self._copies_cache: tuple[int, Copies] | None = None  # (data version, copies) of copies()
         self._edits_rehearsed = False  # see rehearse_edits
         self.repaired: str | None = self._sync.ensure(progress, trust_stamp=not full_check)
         # Read when first needed, built by ensure_vectors() (after an import, never inside it).
@@ -168,7 +170,9 @@ class Library(Workflow, Discovery):
         a sixth of a search at 10k (the records are the same; tests/core/library/test_quick.py).
         """
         with self.db.reading() as session:
-            return QuickLibrary(raw_connection(session)).summaries(ids)
+            rows = QuickLibrary(raw_connection(session)).summaries(ids)
+        counts = self.copies().count
+        return with_copies(rows, counts) if counts else rows
 
     def list_papers(self, *, starred: bool = False, sort: str = "relevance") -> list[PaperSummary]:
         """Every paper (or every starred one), in import order or the sort's (sorting.SORTS)."""
@@ -186,7 +190,9 @@ class Library(Workflow, Discovery):
     def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
         """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
         with self.db.reading() as session:
-            return QuickLibrary(raw_connection(session)).papers(ids)
+            papers = QuickLibrary(raw_connection(session)).papers(ids)
+        counts = self.copies().count
+        return [replace(p, copies=counts[p.id]) if p.id in counts else p for p in papers]
 
     def stats(self) -> Stats:
         """Counts over the whole library."""
@@ -336,7 +342,13 @@ class Library(Workflow, Discovery):
         else:
             order = None if sorting.check(sort) == "relevance" else self._order(sort)
         return self.index.search(
-            query, limit=limit, offset=offset, typing=typing, tags=self.live_filters, order=order
+            query,
+            limit=limit,
+            offset=offset,
+            typing=typing,
+            tags=self.live_filters,
+            order=order,
+            hidden=self.copies().hidden,
         )
 
     def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:
@@ -361,6 +373,31 @@ class Library(Workflow, Discovery):
         """Groups of papers that look like one paper, best first, minus pairs ruled out
         (``progress``: papers hashed and candidate pairs verified, when that is long)."""
         return self._dupes.groups(self.distinct_pairs(), progress)
+
+    def copies(self) -> Copies:
+        """The near-duplicate groups not yet merged or ruled out, as the lists show them: one
+        copy each (the longest), the others hidden (dedup/collapse.py). Read again when the
+        database changed; while only hashing papers would tell, no copy is hidden."""
+        from desk.core.library.copies import NO_COPIES, abstract_lengths, copies_of, saved_copies
+
+        version = self.db.data_version()
+        cached = self._copies_cache
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        copies: Copies | None = None
+        if self._finder is None:  # the saved links first: no detector loaded for a library without any
+            saved = self.directory / CACHE_DIR_NAME / CACHE_FILE_NAME
+            with self.db.reading() as session:
+                copies = saved_copies(raw_connection(session), saved)
+        if copies is None:
+            groups = self._dupes.quick_groups(self.distinct_pairs())
+            if groups is None:
+                return NO_COPIES  # asked again next time: the review's count loads the index
+            with self.db.reading() as session:
+                lengths = abstract_lengths(raw_connection(session), [i for g in groups for i in g.ids])
+            copies = copies_of(groups, lengths)
+        self._copies_cache = (version, copies)
+        return copies
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""

@@ -8,7 +8,7 @@ the classes it uses (creating a frozen dataclass costs a fraction of a milliseco
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class PaperSummary:
     has_note: bool
     sources: tuple[SourceInfo, ...]
     tags: tuple[str, ...] = ()  # in the order the tags were created
+    copies: int = 1  # near-duplicate copies this row stands for in a list (dedup/collapse.py)
 
     @property
     def collections(self) -> tuple[str, ...]:
@@ -70,6 +71,11 @@ class ResultPage:
     rows: tuple[ResultRow, ...]
     hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
     no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results
+
+
+def with_copies(rows: Mapping[int, PaperSummary], counts: Mapping[int, int]) -> dict[int, PaperSummary]:
+    """The rows, each shown copy saying how many copies it stands for (``Copies.count``)."""
+    return {i: replace(s, copies=counts[i]) if i in counts else s for i, s in rows.items()}
 
 
 def page_of(result: SearchResult, rows: Mapping[int, PaperSummary]) -> ResultPage:

@@ -127,6 +127,8 @@ class PaperView(QWidget):
         parts.append("read" if summary.read else "unread")
         if summary.has_note:
             parts.append("has a note")
+        if summary.copies > 1:
+            parts.append(f"{summary.copies} copies (Ctrl+Shift+D reviews them)")
         self.meta.setText("  ·  ".join(parts))
         self.meta.show()
         self._tag_names = summary.tags
@@ -151,9 +153,7 @@ class PaperView(QWidget):
             self.tags.hide()
             return
         colors = theme.colors(self.palette())
-        style = (
-            f"background-color: {colors.badge_background.name()}; color: {colors.badge_text.name()};"
-        )
+        style = f"background-color: {colors.badge_background.name()}; color: {colors.badge_text.name()};"
         spans = (f'<span style="{style}">&nbsp;{html.escape(c)}&nbsp;</span>' for c in chips)
         self.tags.setText("&nbsp;&nbsp;".join(spans))
         self.tags.setAccessibleName("Tags: " + ", ".join(chips))

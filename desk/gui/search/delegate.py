@@ -159,6 +159,8 @@ class ResultDelegate(QStyledItemDelegate):
         meta = " · ".join(summary.collections)
         if len(summary.sources) > 1:
             meta += f" · {len(summary.sources)} sources"
+        if summary.copies > 1:  # near-duplicates not yet reviewed: one row for them all
+            meta += f" · {summary.copies} copies"
         painter.setPen(muted)
         meta_rect = QRect(x, y, rect.right() - x, sfm.height())
         painter.drawText(

@@ -135,7 +135,6 @@ def test_a_batch_of_calls_is_one_undo_step(seeded: Library) -> None:
     assert seeded.check() == []
 
 
-
 def test_undo_names_one_paper_by_its_title_and_the_step_keeps_its_id(seeded: Library) -> None:
     a, b = seeded.paper_ids()[:2]
     seeded.set_title(a, "A title of mine, long enough to be cut somewhere past the sixtieth character")
