@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gui_helpers import press, type_text, wait_search
-from paper_helpers import into_list, wait_idle
+from paper_helpers import into_list, type_unicode, wait_idle
 from PySide6.QtCore import Qt
 
 from desk.core.library.facade import Library
@@ -174,3 +174,71 @@ def test_a_half_typed_field_word_shows_its_completions_as_it_is_typed(
     with Library(library_dir) as lib:
         titles = [lib.paper(window.model.id_at(r)).title.lower() for r in range(window.model.rowCount())]
     assert all(any(w.startswith("gra") for w in t.replace("-", " ").split()) for t in titles), titles
+
+
+def test_the_filter_in_force_is_a_chip_and_a_typed_in_replaces_the_sidebars(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    with Library(library_dir) as lib:
+        per = lib.stats().collections
+        chinese = {h.id for h in lib.search_ids('in:"ICML 2026 论文列表"', limit=1000).hits}
+    window = open_window(library_dir)
+    sidebar = window.sidebar
+    qtbot.waitUntil(lambda: dict(sidebar.rows()).get("ICML 2026 Papers") is not None, timeout=10_000)
+    entries = [label for label, _count in sidebar.rows()]
+    press(qtbot, Key.Key_F6)
+    assert QApplication.focusWidget() is sidebar
+    # ↓ ×N lands N entries on (headings are no stops), Home on All papers, End on the last.
+    start = entries.index(sidebar.currentItem().text(0))
+    target = entries.index("ICML 2026 Papers")
+    for _ in range(target - start):
+        press(qtbot, Key.Key_Down)
+    assert sidebar.currentItem().text(0) == "ICML 2026 Papers"
+    wait_search(qtbot, window)
+    assert window.controller.filter == 'in:"ICML 2026 Papers"'
+    chip = window.search_bar.chip
+    assert chip.isVisible() and "Collection: ICML 2026 Papers" in chip.text()  # where the search is
+    press(qtbot, Key.Key_Home)
+    wait_search(qtbot, window)
+    assert sidebar.currentItem().text(0) == "All papers" and window.controller.filter == "all"
+    assert not chip.isVisible()
+    press(qtbot, Key.Key_End)
+    assert sidebar.currentItem().text(0) == entries[-1]
+    for _ in range(len(entries) - 1 - target):
+        press(qtbot, Key.Key_Up)
+    assert sidebar.currentItem().text(0) == "ICML 2026 Papers"
+    press(qtbot, Key.Key_Return)  # the list has the keys; the entry stays highlighted
+    wait_search(qtbot, window)
+    assert window.focus.where() == "list"
+    window.places.look(force=True)  # the counts come again: the entries are made anew
+    wait_idle(qtbot, window)
+    assert sidebar.currentItem() is not None and sidebar.currentItem().text(0) == "ICML 2026 Papers"
+    assert sidebar.currentItem().isSelected()
+
+    # A typed in: replaces the sidebar's: the other collection's papers, not none of both.
+    press(qtbot, "k", Ctrl)
+    type_text(qtbot, 'in:"ICML 2026 ')
+    type_unicode('论文列表"')  # QTest's key table lacks these: key events carrying the text
+    wait_search(qtbot, window, 'in:"ICML 2026 论文列表"')
+    assert window.controller.filter == "all" and not chip.isVisible()
+    assert set(window.model.ids()) == chinese and window.model.total == per["ICML 2026 论文列表"]
+    assert sidebar.currentItem().text(0) == "All papers"
+    press(qtbot, "S", Ctrl | Shift)  # saving it saves what is typed alone
+    ask = window.places.ask
+    qtbot.waitUntil(ask.isVisible)
+    assert "in:" in ask.question.text() and ask.question.text().count("in:") == 1
+    press(qtbot, Key.Key_Escape)
+
+    # Backspace at the start of the box takes a chip away.
+    window.show()
+    press(qtbot, Key.Key_F6)
+    while sidebar.currentItem().text(0) != "ICML 2026 Papers":
+        press(qtbot, Key.Key_Down)
+    wait_search(qtbot, window)
+    press(qtbot, "k", Ctrl)
+    press(qtbot, Key.Key_Backspace)  # the selected query goes first
+    press(qtbot, Key.Key_Backspace)  # then the chip
+    wait_search(qtbot, window)
+    assert window.controller.filter == "all" and not chip.isVisible()

@@ -253,6 +253,7 @@ class MainWindow(QMainWindow):
         bar, results, reading = self.search_bar, self.results_view, self.reading
         bar.textEdited.connect(self.controller.set_text)
         bar.filterChosen.connect(self.set_filter)
+        self.controller.filterChanged.connect(bar.check_filter)  # the buttons and the chip follow
         bar.stepRequested.connect(self._step_from_box)
         bar.suggestionChosen.connect(self.use_suggestion)
         drop = FileDropFilter(self.import_paths, self)

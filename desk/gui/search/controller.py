@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,28 @@ def recommended_tag(filter_name: str) -> str | None:
     if term.startswith('tag:"') and term.endswith('"') and len(term) > 6:
         return term[5:-1]
     return None
+
+
+SCOPE_KINDS = ("in", "tag", "saved")  # the sidebar's filters that a typed term can stand for
+_TYPED_SCOPE = re.compile(r'(?:^|\s)(in|tag|saved):\S', re.IGNORECASE)
+
+
+def scope_kind(filter_name: str) -> str | None:
+    """"in", "tag" or "saved" for a sidebar entry's filter (`in:"ICML 2026 Papers"`), else None."""
+    kind, colon, _rest = filter_term(filter_name).partition(":")
+    return kind if colon and kind in SCOPE_KINDS and filter_name not in FILTERS else None
+
+
+def typed_scopes(text: str) -> set[str]:
+    """The kinds of scope typed in the box (`in:"x"` gives "in"; a negated `-in:` is not one)."""
+    return {m.group(1).lower() for m in _TYPED_SCOPE.finditer(text)}
+
+
+def replaced_by_typing(text: str, filter_name: str) -> bool:
+    """Whether what is typed names a scope of the filter's own kind (a typed `in:` with a
+    collection chosen in the sidebar): the typed one replaces it, never both at once."""
+    kind = scope_kind(filter_name)
+    return kind is not None and kind in typed_scopes(text)
 
 
 def effective_query(text: str, filter_name: str) -> str:
@@ -138,10 +161,16 @@ class SearchController(QObject):
 
     # -- input -------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """A keystroke: search now, or right after the search that is running."""
+        """A keystroke: search now, or right after the search that is running.
+
+        A typed scope of the sidebar filter's own kind (`in:"…"` with a collection chosen)
+        replaces the filter: the sidebar and the chip go back to All papers."""
         if text == self.text:
             return
         self.text = text
+        if replaced_by_typing(text, self.filter):
+            self.filter = "all"
+            self.filterChanged.emit("all")
         if self._running:
             self._dirty = True
         else:
