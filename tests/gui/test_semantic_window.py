@@ -49,6 +49,11 @@ def test_when_the_vectors_land_the_list_on_screen_keeps_its_order_until_the_next
     qtbot.waitUntil(lambda: window.model.summary(before[row + 2]).starred)
     with Library(library_dir) as lib:
         assert [p.id for p in lib.list_papers(starred=True)] == [before[row + 2]]
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the undo searches again...
+    qtbot.waitUntil(lambda: not window.model.summary(before[row + 2]).starred)
+    wait_search(qtbot, window)
+    assert list(window.model.ids())[: len(before)] == before  # ...in the order on screen (papers
+    # that join by meaning come after the ones shown)
     press(qtbot, "k", Qt.KeyboardModifier.ControlModifier)
     type_text(qtbot, "policy learning")  # the next change of query ranks by meaning too
     wait_search(qtbot, window, "policy learning")

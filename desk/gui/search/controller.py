@@ -116,6 +116,14 @@ def _hits(result: Any) -> list[Hit]:
     return [Hit(h.id, h.snippet, tuple(h.highlights)) for h in result.hits]
 
 
+def in_shown_order(shown: Sequence[int], hits: Sequence[Hit]) -> list[Hit]:
+    """A search run again, in the order the list showed: the papers still found where they were
+    (those gone left out), the ones found anew after them in their own order."""
+    place = {pid: n for n, pid in enumerate(shown)}
+    kept = sorted((h for h in hits if h.id in place), key=lambda h: place[h.id])
+    return kept + [h for h in hits if h.id not in place]
+
+
 def row_marks(lib: Library, marks: Marks | None, summaries: dict[int, PaperSummary]) -> RowMarks:
     """On the worker: where the search's words stand in each row's title and short name."""
     if marks is None or not summaries:
@@ -243,7 +251,7 @@ class SearchController(QObject):
         def done(value: tuple[Any, dict[int, PaperSummary], RowMarks] | None) -> None:
             try:
                 if value is not None and generation == self._generation:
-                    self._show(value, typed, query, filt, generation)
+                    self._show(value, typed, query, filt, generation, sorting)
                     self._model_sort = sorting if self._model_query == query else self._model_sort
             finally:
                 self._landed()  # then search for anything typed meanwhile
@@ -265,6 +273,7 @@ class SearchController(QObject):
         query: str,
         filt: str,
         generation: int,
+        sorting: tuple[str, str | None] = ("relevance", None),
     ) -> None:
         result, summaries, marks = value
         self._shown_generation = generation
@@ -276,9 +285,14 @@ class SearchController(QObject):
             self.marks = result.marks
             self.refined = typed == self.shown_text  # same words, other filter or fresh data
             self.shown_text = typed
+            hits = _hits(result)
+            if query == self._model_query and sorting == self._model_sort and self.model.rowCount():
+                # The same search again (an undo, another process's change, meaning joining):
+                # the list on screen keeps its order; only a new query or filter re-ranks it.
+                hits = in_shown_order(self.model.ids(), hits)
             self._model_query = query
             self._model_epoch += 1
-            self.model.reset(_hits(result), result.total, summaries, marks)
+            self.model.reset(hits, result.total, summaries, marks)
             self._has_good = not result.message
         suggestion = strip_filter(result.suggestion, filt) if result.suggestion else None
         self.searched.emit(
