@@ -206,7 +206,7 @@ def run_show(args: argparse.Namespace) -> int:
     if paper.short_name:
         say(f"Short name: {paper.short_name}")
     for s in paper.sources:
-        say(f"Source: {s.collection} — {s.file} #{s.index}")
+        say(f"Source: {s.collection} — {s.place}")
     if paper.tags:
         say(f"Tags: {', '.join(paper.tags)}")
     say()

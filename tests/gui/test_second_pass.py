@@ -242,3 +242,57 @@ def test_the_filter_in_force_is_a_chip_and_a_typed_in_replaces_the_sidebars(
     press(qtbot, Key.Key_Backspace)  # then the chip
     wait_search(qtbot, window)
     assert window.controller.filter == "all" and not chip.isVisible()
+
+
+def test_the_sidebars_counts_follow_a_star_at_once(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    qtbot.waitUntil(lambda: dict(window.sidebar.rows()).get("Starred") == "0", timeout=10_000)
+    into_list(qtbot, window, "policy")
+    for n in (1, 2, 3):
+        press(qtbot, "s")
+        # At once (well under the library's two-second poll), each time.
+        qtbot.waitUntil(lambda n=n: dict(window.sidebar.rows()).get("Starred") == str(n), timeout=1_000)
+        press(qtbot, Key.Key_Down)
+    with Library(library_dir) as lib:
+        assert lib.stats().starred == 3
+
+
+def test_triage_goes_through_the_unread_papers_of_the_list_on_screen(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    window = open_window(library_dir)
+    type_text(qtbot, "policy gradi")  # the last word unfinished: searched as typed
+    wait_search(qtbot, window, "policy gradi")
+    shown = window.model.total
+    press(qtbot, "t", Ctrl)
+    qtbot.waitUntil(lambda: window.triaging)
+    assert window.triage_view.counter.text() == f"Triage · {shown} of {shown} unread papers left"
+    press(qtbot, Key.Key_Escape)
+
+
+def test_the_status_bar_reads_as_one_phrase_and_sources_are_numbered_as_shown(
+    open_window, library_dir: Path, qtbot, capsys
+) -> None:
+    from desk.cli.main import main
+
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    press(qtbot, Key.Key_Down, Shift)
+    words = f"{window.paper_keys.count_label.text()} {window.hits_label.text()}"
+    assert words.startswith(f"2 selected of {window.model.total} papers · "), words
+    pid = window.current_id
+    qtbot.waitUntil(lambda: window.paper_view.paper is not None and window.paper_view.paper.id == pid)
+    shown = window.paper_view.sources.text()
+    window.close()
+    with Library(library_dir) as lib:
+        source = lib.paper(pid).sources[0]
+        markdown = lib.export_markdown([pid], what="one")
+    place = f"{source.file} #{source.index + 1}"  # the first abstract of a file is #1
+    assert place in shown
+    assert main(["--library", str(library_dir), "show", str(pid)]) == 0
+    assert place in capsys.readouterr().out
+    assert f"#{source.index + 1}" in markdown and f"#{source.index}\n" not in markdown
+    assert main(["--library", str(library_dir), "show", str(pid), "--json"]) == 0
+    import json
+
+    assert json.loads(capsys.readouterr().out)["sources"][0]["index"] == source.index  # JSON: 0-based

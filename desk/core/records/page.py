@@ -23,8 +23,14 @@ class SourceInfo:
     """Where a paper was read from."""
 
     file: str
-    index: int
+    index: int  # 0-based among the file's records, as JSON gives it (the paper's identity)
     collection: str
+
+    @property
+    def place(self) -> str:
+        """Where a person reads it: "icml2023.txt #1" for the file's first record (1-based, in
+        the window, `desk show` and the exports alike; only JSON keeps the 0-based ``index``)."""
+        return f"{self.file} #{self.index + 1}"
 
 
 @dataclass(frozen=True)

@@ -288,6 +288,9 @@ class MainWindow(QMainWindow):
         org.triageReady.connect(self.start_triage)
         self.paper_keys.changed.connect(reading.apply)
         self.paper_keys.changed.connect(lambda _rows: self.tag_numbers.look())
+        # The sidebar's counts follow a change made here at once, not at its next poll.
+        for changed in (self.paper_keys.changed, org.rows, self.read_marker.marked, reading.summariesChanged):
+            changed.connect(lambda _rows: self.places.soon())
         self.controller.searched.connect(lambda _outcome: self.tag_numbers.look())
         self.tag_numbers.changed.connect(self.model.set_tag_numbers)
         self.tag_numbers.changed.connect(self.paper_view.set_tag_numbers)

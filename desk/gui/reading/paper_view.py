@@ -107,8 +107,7 @@ class PaperView(QWidget):
         self._html = body_html
         self._show_title(paper.title, heading_html)
         self.update_state(paper)
-        # Sources counted from 1 on screen ("#1" is the first abstract); the CLI keeps 0-based ids.
-        where = [f"{s.file} #{s.index + 1}" for s in paper.sources]
+        where = [s.place for s in paper.sources]  # "#1" the first abstract, as `desk show` says
         label = "Source" if len(where) == 1 else "Sources"
         self.sources.setText(f"{label}: " + ", ".join(where) if where else "")
         self.sources.setVisible(bool(where))
