@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from gui_helpers import SEEDS, press
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from desk.core.library.facade import Library
 from desk.core.runtime.errors import PaperNotFound
@@ -276,10 +276,10 @@ def test_batch_merges_only_the_exact_groups_after_a_confirmation(review, dupes_d
     window, dialog = review(dupes_dir)
     before = len(dialog.groups)
     press(qtbot, "M", Ctrl | Shift)
-    box = dialog.findChild(QMessageBox, "mergeExactConfirm")
-    assert box is not None
-    qtbot.waitUntil(lambda: box.isVisible() and QApplication.focusWidget() is not None)
-    assert "Merge 1 group whose abstracts are the same text after cleanup (2 papers)" in box.text()
+    ask = dialog.ask  # asked inside the review, not in a modal box
+    qtbot.waitUntil(lambda: ask.isVisible() and QApplication.focusWidget() is ask.yes)
+    assert QApplication.activeModalWidget() is None
+    assert "Merge 1 group whose abstracts are the same text after cleanup (2 papers)" in ask.question.text()
     press(qtbot, Key.Key_Return)
     qtbot.waitUntil(lambda: len(dialog.groups) == before - 1)
     settle(qtbot, dialog)
@@ -383,15 +383,16 @@ def test_merge_all_truncations_shows_each_merge_first(review, dupes_dir: Path, q
     before = len(dialog.groups)
     assert dialog.buttons["merge_truncations"].text().startswith("Merge all truncations (1)…")
     press(qtbot, "T", Ctrl | Shift)
-    qtbot.waitUntil(lambda: dialog.findChild(QMessageBox, "mergeTruncationsConfirm") is not None)
-    box = dialog.findChild(QMessageBox, "mergeTruncationsConfirm")
-    qtbot.waitUntil(lambda: box.isVisible() and QApplication.focusWidget() is not None)
+    ask = dialog.ask  # the preview inside the review, not in a modal box
+    qtbot.waitUntil(lambda: ask.isVisible() and QApplication.focusWidget() is ask.yes)
+    assert QApplication.activeModalWidget() is None
     keep, gone = cut  # the full text was imported first
     with Library(dupes_dir) as lib:
         titles = {p.id: p.title for p in lib.papers([keep, gone])}
+    said = ask.question.text()
     # Each merge is named by the papers' titles (ids say nothing to a reader).
-    assert f"keep “{titles[keep][:40]}" in box.text() and f"← “{titles[gone][:40]}" in box.text()
-    assert f"keep {keep}" not in box.text()
+    assert f"keep “{titles[keep][:40]}" in said and f"← “{titles[gone][:40]}" in said
+    assert f"keep {keep}" not in said
     press(qtbot, Key.Key_Return)
     qtbot.waitUntil(lambda: len(dialog.groups) == before - 1)
     settle(qtbot, dialog)
@@ -430,10 +431,12 @@ def test_merge_all_truncations_counts_what_it_merges(review, dupes_dir: Path, tm
     window, dialog = review(dupes_dir)
     assert dialog.buttons["merge_truncations"].text().startswith("Merge all truncations (1)…")
     press(qtbot, "T", Ctrl | Shift)
-    qtbot.waitUntil(lambda: dialog.findChild(QMessageBox, "mergeTruncationsConfirm") is not None)
-    box = dialog.findChild(QMessageBox, "mergeTruncationsConfirm")
-    assert "Merge 1 group where" in box.text()
-    box.reject()
+    qtbot.waitUntil(dialog.ask.isVisible)
+    assert "Merge 1 group where" in dialog.ask.question.text()
+    press(qtbot, Key.Key_Escape)  # not now
+    assert not dialog.ask.isVisible()
+    with Library(dupes_dir) as lib:
+        assert len([g for g in lib.near_duplicates() if g.kind == "truncation"]) == 2
     window.close()
 
 

@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
         self.importer = ImportRunner(self.executor, self)
+        self.column.insertWidget(2, self.importer.panel)  # under the search bar and the welcome note
         self.exporter = Exporter(self.executor, self)
         self.duplicates = DuplicatesReview(
             self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
@@ -159,6 +160,7 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.search_bar)
         layout.addWidget(self.welcome)
+        self.column = layout  # the import's panel joins it (under the search bar)
         self.triage_view = TriageView(self.executor)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.main_splitter)
@@ -280,6 +282,7 @@ class MainWindow(QMainWindow):
         self.vectors = VectorBuilder(self)
         self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
+        self.importer.said.connect(self.show_status)
         self.duplicates.changed.connect(self.refresh)
         org = self.organizer
         org.rows.connect(reading.apply)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 from desk.core.records.detail import PaperDetail
 from desk.core.records.page import PaperSummary
 from desk.gui import theme
+from desk.gui.reading.title_edit import TitleEdit
 from desk.gui.safe_text import SafeTextBrowser, plain_label
 from desk.gui.search.tag_chips import chip_labels
 
@@ -54,6 +55,8 @@ class PaperView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
+        self.title_edit = TitleEdit()  # F2: the title edited in place
+        self.title_edit.setFont(font)
         self.meta = plain_label("paperMeta")
         self.tags = QLabel()  # chips: the names escaped, our own markup around them
         self.tags.setObjectName("paperTags")
@@ -74,6 +77,7 @@ class PaperView(QWidget):
         layout.setContentsMargins(*_MARGINS)
         layout.setSpacing(4)
         layout.addWidget(self.title)
+        layout.addWidget(self.title_edit)
         layout.addWidget(self.meta)
         layout.addWidget(self.tags)
         layout.addWidget(self.sources)
