@@ -82,8 +82,11 @@ class ImportPanel(QWidget):
     def progress(self, done: int, total: int, text: str) -> None:
         if not self.running:
             return
-        self.bar.setRange(0, max(total, 1))
-        self.bar.setValue(min(done, max(total, 1)))
+        if total <= 1:  # one file: its count says nothing until it ends, so the bar keeps running
+            self.bar.setRange(0, 0)
+        else:
+            self.bar.setRange(0, total)
+            self.bar.setValue(min(done, total))
         if text:
             self.label.setText(text)
 

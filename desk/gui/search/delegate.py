@@ -183,10 +183,10 @@ class ResultDelegate(QStyledItemDelegate):
     def _draw_chips(
         painter: QPainter, chips: tuple[str, ...], sfm: QFontMetrics, x: int, y: int, right: int, pen: QColor
     ) -> int:
-        """The tags as outlined chips after the short name, as many as fit in half the room left
-        (the collections keep the rest), then "+N" for those that did not. Returns where the
-        line goes on."""
-        end = x + (right - x) // 2
+        """The tags as outlined chips after the short name, as many as fit in two thirds of the
+        room left (the collections keep the rest), then "+N" for those that did not. Returns
+        where the line goes on."""
+        end = x + (right - x) * 2 // 3
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for n, chip in enumerate(chips):
