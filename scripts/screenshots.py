@@ -185,7 +185,7 @@ def inline_import(s: Session) -> None:
     in_view(s, window, 1)
     window.import_paths([big])
     panel = window.importer.panel
-    wait(s.app, lambda: panel.running and panel.bar.maximum() > 0, 120)
+    wait(s.app, lambda: panel.running and panel.summary().startswith("Reading"), 120)
     s.save(window, "light-import")
     wait(s.app, lambda: not panel.running, 300)
     window.close()

@@ -296,3 +296,23 @@ def test_the_status_bar_reads_as_one_phrase_and_sources_are_numbered_as_shown(
     import json
 
     assert json.loads(capsys.readouterr().out)["sources"][0]["index"] == source.index  # JSON: 0-based
+
+
+
+def test_a_restart_highlights_the_paper_highlighted_at_close(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    for _ in range(3):
+        press(qtbot, Key.Key_Down)
+    wait_idle(qtbot, window)
+    chosen = window.current_id
+    assert chosen is not None and chosen != window.model.id_at(0)
+    window.close()
+
+    again = open_window(library_dir)
+    wait_idle(qtbot, again)
+    assert again.search_box.text() == "policy"
+    assert again.current_id == chosen  # not the best hit: the paper you were on
+    assert again.model.id_at(again.results_view.currentIndex().row()) == chosen
+    with Library(library_dir) as lib:
+        assert lib.paper(chosen).id == chosen

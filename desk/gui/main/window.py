@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
         self._edits_rehearsed = False  # see _searched
+        self._last_paper: int | None = None  # the paper to highlight again once the list is there
         self.executor = LibraryExecutor(self)
         self.settings = WindowSettings(library_dir)
         # Qt adds " — desk" (the application's name) to a title not ending in it.
@@ -442,8 +443,11 @@ class MainWindow(QMainWindow):
         self.focus.to_list()
 
     def _results_reset(self) -> None:
-        # New words highlight the best hit; a filter change or a re-run keeps the paper in view.
+        # New words highlight the best hit; a filter change or a re-run keeps the paper in view;
+        # the first list after a start highlights the paper highlighted when the window closed.
         keep = self.current_id if self.controller.refined else None
+        if self._last_paper is not None and self.model.rowCount():
+            keep, self._last_paper = self._last_paper, None
         before = self.current_id
         pid = self.results_view.select_after_reset(keep)
         if pid is None:
@@ -555,6 +559,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(min(max(self.settings.note_tab, 0), 1))
         self.search_bar.check_filter(self.settings.filter)
         self.search_box.setText(self.settings.last_query)
+        self._last_paper = self.settings.last_paper
 
     def _save_settings(self) -> None:
         self.settings.geometry = self.saveGeometry()
@@ -562,6 +567,7 @@ class MainWindow(QMainWindow):
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()
+        self.settings.last_paper = self.current_id
         self.settings.filter = self.controller.filter
         self.settings.note_tab = self.tabs.currentIndex()
         self.settings.sync()
