@@ -316,3 +316,19 @@ def test_a_restart_highlights_the_paper_highlighted_at_close(open_window, librar
     assert again.model.id_at(again.results_view.currentIndex().row()) == chosen
     with Library(library_dir) as lib:
         assert lib.paper(chosen).id == chosen
+
+
+def test_the_note_preview_renders_math_as_the_abstract_does(open_window, library_dir: Path, qtbot) -> None:
+    window = open_window(library_dir)
+    into_list(qtbot, window, "policy")
+    pid = window.current_id
+    press(qtbot, "n")
+    qtbot.waitUntil(window.note_editor.hasFocus)
+    type_text(qtbot, "an $\\epsilon$-greedy baseline, $O(n^2)$")
+    press(qtbot, "p", Ctrl | Shift)  # the preview
+    qtbot.waitUntil(window.note.is_preview)
+    shown = window.note.preview.toPlainText()
+    assert "\\epsilon" not in shown and "$" not in shown and "O(n²)" in shown
+    window.close()
+    with Library(library_dir) as lib:
+        assert lib.paper(pid).note == "an $\\epsilon$-greedy baseline, $O(n^2)$"  # kept as written
