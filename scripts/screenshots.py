@@ -1,5 +1,7 @@
 """Screenshots of the window for the README: light and dark, a search and a note, math in a
-snippet, the first run, the sidebar with tags, a saved search and their counts.
+snippet, the first run, the sidebar with tags, a saved search and their counts; the list with
+its tags' chips, the filter in force as a chip, a related list with one copy of a paper, and an
+import going on above the list.
 
 Run from the repository: `python scripts/screenshots.py` (offscreen; writes resources/screenshots/*.png).
 The libraries are built from seeds/ in a temporary folder (see shots.py).
@@ -109,8 +111,92 @@ def first_run(s: Session) -> None:
     window.close()
 
 
+def tags_in_the_list(s: Session) -> None:
+    """Rows and the reading pane with their tags' chips, the digit beside each of the first nine."""
+    from desk.core.library.facade import Library
+
+    library = s.library("tags")
+    with Library(library) as lib:
+        top = [h.id for h in lib.search_ids(QUERY, limit=8).hits]
+        lib.tags.add(top[:4], "reading group")
+        lib.tags.add(top[1:3], "to reproduce")
+        lib.tags.add([top[0], top[5]], "safe RL")
+    window = s.window(library, "light")
+    window.main_splitter.setSizes([520, 760])
+    search(s, window, QUERY)
+    window.focus.to_list()
+    wait(s.app, lambda: bool(window.model.tag_numbers))
+    window.results_view.select_row(0)
+    in_view(s, window, 0)
+    wait(s.app, lambda: bool(window.paper_view.chips()))
+    s.save(window, "light-tags")
+    window.close()
+
+
+def filter_chip(s: Session) -> None:
+    """A collection chosen in the sidebar: the chip left of the box says where the search is."""
+    window = s.window(s.library("chip"), "light")
+    window.main_splitter.setSizes([470, 580])
+    window.set_filter('in:"ICML 2026 Papers"')
+    search(s, window, "policy")
+    window.focus.to_search(select_all=False)
+    s.save(window, "light-filter-chip")
+    window.close()
+
+
+def one_copy_in_related(s: Session) -> None:
+    """A truncated copy of a paper: one row ("2 copies"), and not in its own related list."""
+    from shots import SEEDS as seeds
+
+    paragraphs = [p.strip() for p in (seeds / "000_702a75ba5fd2766f.txt").read_text().split("\n\n")[1:]]
+    ogpo = next(p for p in paragraphs if "**OGPO**" in p)
+    cut = s.folder / "cut.txt"
+    cut.write_text("Variants\n\n" + " ".join(ogpo.split()[: int(len(ogpo.split()) * 0.8)]) + "\n")
+    window = s.window(s.library("copies", [cut]), "light")
+    window.main_splitter.setSizes([470, 810])
+    search(s, window, "OGPO")
+    window.focus.to_list()
+    window.results_view.select_row(0)
+    in_view(s, window, 0)
+    window.reading.show_related()
+    wait(s.app, lambda: window.related.list.count() > 3)
+    s.save(window, "light-related-copies")
+    window.close()
+
+
+def inline_import(s: Session) -> None:
+    """A list being imported in the band above the list; the list and the paper stay in use."""
+    big = s.folder / "icml2033.txt"
+    big.write_text(
+        "ICML 2033 Papers\n\n"
+        + "\n\n".join(
+            f"We study QUILL{i}, a sampler for diffusion models with {i % 7 + 2} layers whose error "
+            f"bound improves on {i + 5} earlier ones; it runs on one GPU."
+            for i in range(6000)
+        )
+        + "\n"
+    )
+    window = s.window(s.library("import"), "light")
+    window.main_splitter.setSizes([470, 810])
+    wait(s.app, lambda: window.sidebar.counts is not None)
+    search(s, window, "diffusion")
+    window.focus.to_list()
+    window.results_view.select_row(1)
+    in_view(s, window, 1)
+    window.import_paths([big])
+    panel = window.importer.panel
+    wait(s.app, lambda: panel.running and panel.summary().startswith("Reading"), 120)
+    s.save(window, "light-import")
+    wait(s.app, lambda: not panel.running, 300)
+    window.close()
+
+
 def main() -> int:
     with session() as s:
+        tags_in_the_list(s)
+        filter_chip(s)
+        one_copy_in_related(s)
+        inline_import(s)
         for scheme in ("light", "dark"):
             search_and_note(s, scheme)
         math_snippet(s)

@@ -131,9 +131,36 @@ def ids_arguments(p: argparse.ArgumentParser, many: bool = True) -> None:
 
 
 # -- import ------------------------------------------------------------------------------------
+IMPORT_FORMATS = """\
+A list file is UTF-8 text (CRLF, a BOM, Windows-1252, Latin-1 and GBK are read too):
+
+  ICML 2026 Papers          the collection: a first short line that reads as no abstract
+                            (a blank line)
+  <abstract 1, one line>    one paper per paragraph, paragraphs apart by blank lines
+
+  <abstract 2>
+
+With no such first line every paragraph is an abstract and the collection is the file's name.
+BibTeX (PMLR proceedings), OpenReview JSON, arXiv JSON lines, CSV/TSV with a header row and RIS
+are found from their content, with titles, authors, year, venue and links. A folder is walked
+for .txt files. A file imported again adds nothing; a broken entry or file is named and skipped."""
+
+SEARCH_LANGUAGE = """\
+the query language:
+  diffusion policy          papers holding the words (stemmed: policies finds policy)
+  "exact phrase"            the words side by side;  diffus*  words starting so
+  a OR b, a AND b, NOT a, -a, ( … )
+  title:word  abstract:word  note:word  short:RACER  collection:icml  title:"two words"
+  is:starred  is:unread  is:read  has:note  tag:name  tag:"two words"  has:tag
+  in:"ICML 2026 Papers"     one collection;  saved:"name"  a saved search's matches
+A word no paper uses is searched with its closest spelling ("did you mean" in the output)."""
+
+
 def import_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", metavar="PATH", nargs="+", type=Path, help="a .txt list or a folder of them")
     json_flag(p)
+    p.epilog = IMPORT_FORMATS
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # the layout above as written
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -206,7 +233,9 @@ def run_show(args: argparse.Namespace) -> int:
     if paper.short_name:
         say(f"Short name: {paper.short_name}")
     for s in paper.sources:
-        say(f"Source: {s.collection} — {s.file} #{s.index}")
+        say(f"Source: {s.collection} — {s.place}")
+    if paper.tags:
+        say(f"Tags: {', '.join(paper.tags)}")
     say()
     say(paper.abstract)
     if paper.note:
@@ -217,7 +246,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def search_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("query", metavar="QUERY")
+    p.epilog = SEARCH_LANGUAGE
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # the table above as written
+    p.add_argument("query", metavar="QUERY", help="words and the query language below")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="how many hits (default 20)")
     sort_flag(p)
     json_flag(p)

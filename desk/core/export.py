@@ -17,7 +17,8 @@ from desk.core.text.control_chars import harmless
 
 def _sources_line(paper: PaperDetail) -> str:
     collections = ", ".join(escape_markdown(c) for c in paper.collections)
-    files = "; ".join(f"{escape_markdown(s.file)} #{s.index}" for s in paper.sources)
+    # 1-based, as the window and `desk show` number them (SourceInfo.place); the file's name escaped.
+    files = "; ".join(f"{escape_markdown(s.file)} #{s.index + 1}" for s in paper.sources)
     return f"*{collections}* — {files}" if files else f"*{collections}*"
 
 

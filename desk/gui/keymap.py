@@ -79,6 +79,12 @@ OTHER_KEYS: tuple[tuple[str, str], ...] = (
     ("Leave the note (it is saved as you type)", "Tab"),
     ("Toggle the first nine tags (in the order they were made)", "1 … 9"),
     ("Select a range of results / more results", "Shift+↓ / Shift+↑, Shift+click, Ctrl+click"),
+    (
+        "Undo / redo the library's last change from any pane; in a text box typed in since it got"
+        " the keys, the typing",
+        "Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y",
+    ),
+    ("In the trash (Removed papers): restore, empty (asked first), leave", "Enter or r, Shift+Delete, Esc"),
     ("In triage: star and next, done and next, back and undo, leave", "s, e or x, u, Esc"),
     ("Sidebar: choose an entry, go to its list, delete it (saved search, list)", "↑ / ↓, Enter, Delete"),
     ("Import lists", "drop files or a folder"),

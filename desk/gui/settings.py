@@ -76,6 +76,16 @@ class WindowSettings:
         self._s.setValue(self._key("last_query"), value)
 
     @property
+    def last_paper(self) -> int | None:
+        """The paper highlighted when the window closed (shown again on the next start)."""
+        text = self._str("last_paper")
+        return int(text) if text.isdigit() else None
+
+    @last_paper.setter
+    def last_paper(self, value: int | None) -> None:
+        self._s.setValue(self._key("last_paper"), "" if value is None else str(value))
+
+    @property
     def filter(self) -> str:
         return self._str("filter", "all")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from gui_helpers import SEEDS, press
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from desk.core.library.facade import Library
 from desk.core.runtime.errors import PaperNotFound
@@ -101,6 +101,12 @@ def settle(qtbot, dialog: DuplicatesDialog) -> None:
 def groups_now(directory: Path) -> list[tuple[int, ...]]:
     with Library(directory) as lib:
         return [g.ids for g in lib.duplicates.groups()]
+
+
+def listed(directory: Path) -> int:
+    """How many papers the library's list shows (one copy of each near-duplicate group)."""
+    with Library(directory) as lib:
+        return lib.search_ids("", limit=0).total
 
 
 def html_of(dialog: DuplicatesDialog, side: str) -> str:
@@ -229,8 +235,9 @@ def test_m_merges_keeping_the_left_paper_and_u_undoes_it(review, dupes_dir: Path
     assert all(right_id not in g.ids for g in dialog.groups)
     assert "U undoes" in dialog.status.text()
     qtbot.waitUntil(lambda: window.duplicates.badge.text().startswith(f"{before - 1} "))
-    # The main list follows: the paper merged away is gone from it.
-    qtbot.waitUntil(lambda: window.model.total == total - 1 and not window.controller.pending())
+    # The main list follows: the paper merged away is gone from it (the list shows one copy of
+    # each group still to review, so it counts as the library's own list does).
+    qtbot.waitUntil(lambda: window.model.total == listed(dupes_dir) and not window.controller.pending())
     assert right_id not in window.model.ids() and left_id in window.model.ids()
     with Library(dupes_dir) as lib:
         kept = lib.paper(left_id)
@@ -244,8 +251,9 @@ def test_m_merges_keeping_the_left_paper_and_u_undoes_it(review, dupes_dir: Path
     settle(qtbot, dialog)
     assert len(dialog.groups) == before
     assert dialog.shown_pair() == (left_id, right_id)  # back to the group just restored
-    qtbot.waitUntil(lambda: window.model.total == total and not window.controller.pending())
+    qtbot.waitUntil(lambda: window.model.total == listed(dupes_dir) and not window.controller.pending())
     with Library(dupes_dir) as lib:
+        assert lib.count() == total
         assert not lib.paper(left_id).starred and lib.paper(right_id).starred
         assert {s.file for s in lib.paper(left_id).sources} == left_files
         assert len(lib.duplicates.groups()) == before
@@ -268,10 +276,10 @@ def test_batch_merges_only_the_exact_groups_after_a_confirmation(review, dupes_d
     window, dialog = review(dupes_dir)
     before = len(dialog.groups)
     press(qtbot, "M", Ctrl | Shift)
-    box = dialog.findChild(QMessageBox, "mergeExactConfirm")
-    assert box is not None
-    qtbot.waitUntil(lambda: box.isVisible() and QApplication.focusWidget() is not None)
-    assert "Merge 1 group whose abstracts are the same text after cleanup (2 papers)" in box.text()
+    ask = dialog.ask  # asked inside the review, not in a modal box
+    qtbot.waitUntil(lambda: ask.isVisible() and QApplication.focusWidget() is ask.yes)
+    assert QApplication.activeModalWidget() is None
+    assert "Merge 1 group whose abstracts are the same text after cleanup (2 papers)" in ask.question.text()
     press(qtbot, Key.Key_Return)
     qtbot.waitUntil(lambda: len(dialog.groups) == before - 1)
     settle(qtbot, dialog)
@@ -375,11 +383,16 @@ def test_merge_all_truncations_shows_each_merge_first(review, dupes_dir: Path, q
     before = len(dialog.groups)
     assert dialog.buttons["merge_truncations"].text().startswith("Merge all truncations (1)…")
     press(qtbot, "T", Ctrl | Shift)
-    qtbot.waitUntil(lambda: dialog.findChild(QMessageBox, "mergeTruncationsConfirm") is not None)
-    box = dialog.findChild(QMessageBox, "mergeTruncationsConfirm")
-    qtbot.waitUntil(lambda: box.isVisible() and QApplication.focusWidget() is not None)
+    ask = dialog.ask  # the preview inside the review, not in a modal box
+    qtbot.waitUntil(lambda: ask.isVisible() and QApplication.focusWidget() is ask.yes)
+    assert QApplication.activeModalWidget() is None
     keep, gone = cut  # the full text was imported first
-    assert f"keep {keep} ← {gone}: #{gone} is" in box.text() and f"all of it in #{keep}" in box.text()
+    with Library(dupes_dir) as lib:
+        titles = {p.id: p.title for p in lib.papers([keep, gone])}
+    said = ask.question.text()
+    # Each merge is named by the papers' titles (ids say nothing to a reader).
+    assert f"keep “{titles[keep][:40]}" in said and f"← “{titles[gone][:40]}" in said
+    assert f"keep {keep}" not in said
     press(qtbot, Key.Key_Return)
     qtbot.waitUntil(lambda: len(dialog.groups) == before - 1)
     settle(qtbot, dialog)
@@ -401,3 +414,57 @@ def test_a_reload_on_the_heels_of_a_step_keeps_the_step(review, dupes_dir: Path,
     dialog.reload()  # before the step's group has loaded
     settle(qtbot, dialog)
     assert dialog.view.candidate.ids == second
+
+
+def test_merge_all_truncations_counts_what_it_merges(review, dupes_dir: Path, tmp_path: Path, qtbot) -> None:
+    """A copy cut short with edits of its own is a truncation the batch leaves for the review:
+    the button counts only the groups the batch merges, as its preview does."""
+    racer = next(p for p in _paragraphs(SEEDS / "000_702a75ba5fd2766f.txt") if r"$\alpha$-VOR" in p)
+    words = racer.split()[: int(len(racer.split()) * 0.6)]
+    words[5], words[12] = "remarkably", "novel"
+    (tmp_path / "edited-cut.txt").write_text("Cut\n\n" + " ".join(words) + "\n", encoding="utf-8")
+    with Library(dupes_dir) as lib:
+        lib.import_paths([tmp_path / "edited-cut.txt"])
+        truncations = [g for g in lib.duplicates.groups() if g.kind == "truncation"]
+        merged = lib.duplicates.plan("truncation")
+    assert len(truncations) == 2 and len(merged) == 1
+    window, dialog = review(dupes_dir)
+    assert dialog.buttons["merge_truncations"].text().startswith("Merge all truncations (1)…")
+    press(qtbot, "T", Ctrl | Shift)
+    qtbot.waitUntil(dialog.ask.isVisible)
+    assert "Merge 1 group where" in dialog.ask.question.text()
+    press(qtbot, Key.Key_Escape)  # not now
+    assert not dialog.ask.isVisible()
+    with Library(dupes_dir) as lib:
+        assert len([g for g in lib.duplicates.groups() if g.kind == "truncation"]) == 2
+    window.close()
+
+
+def test_related_lists_neither_the_papers_own_copy_nor_twins_and_the_row_counts_its_copies(
+    open_window, dupes_dir: Path, qtbot
+) -> None:
+    from desk.gui.search.model import Roles
+
+    with Library(dupes_dir) as lib:
+        group = max(lib.duplicates.groups(), key=lambda g: len(g.ids))  # three copies of OGPO
+        shown = lib.duplicates.copies().shown[group.ids[0]]
+    window = open_window(dupes_dir)
+    press(qtbot, "k", Ctrl)
+    qtbot.keyClicks(QApplication.focusWidget(), "OGPO")
+    qtbot.waitUntil(lambda: not window.controller.pending() and window.controller.text == "OGPO")
+    ids = window.model.ids()
+    assert shown in ids and not set(group.ids) - {shown} & set(ids)  # one copy in the list
+    row = window.model.index(window.model.row_of(shown))
+    qtbot.waitUntil(lambda: window.model.data(row, Roles.Summary) is not None)
+    assert window.model.data(row, Roles.Summary).copies == 3
+    window.show_paper(shown, select=True)
+    press(qtbot, "r", Ctrl)  # related papers
+    related = window.related.list
+    qtbot.waitUntil(lambda: related.count() > 3)
+    from desk.gui.reading.related import ID_ROLE
+
+    listed_ids = [related.item(i).data(ID_ROLE) for i in range(related.count())]
+    assert all(isinstance(i, int) for i in listed_ids)
+    assert not set(group.ids) & set(listed_ids), listed_ids  # not itself, not its twins
+    assert "3 copies" in window.paper_view.meta.text()
+    window.close()

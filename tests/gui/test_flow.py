@@ -138,14 +138,21 @@ def test_note_saved_on_paper_change_and_on_close(open_window, library_dir: Path,
         assert lib.paper(second).note == "second note, closed at once"
 
 
-def test_rename_with_f2(open_window, library_dir: Path, qtbot, monkeypatch) -> None:
-    from PySide6.QtWidgets import QInputDialog
-
+def test_rename_with_f2_in_place(open_window, library_dir: Path, qtbot) -> None:
     window = open_window(library_dir)
     pid = window.current_id
     qtbot.waitUntil(lambda: window.paper_view.paper is not None)
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("A better title", True)))
+    press(qtbot, Key.Key_F2)  # the title becomes a line to edit, in place: no dialog
+    edit = window.paper_view.title_edit
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is edit)
+    assert QApplication.activeModalWidget() is None
+    press(qtbot, Key.Key_Escape)  # Esc leaves it as it was, and the keys go back
+    assert not edit.isVisible() and window.search_box.hasFocus()
     press(qtbot, Key.Key_F2)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is edit)
+    type_text(qtbot, "A better title")  # the old title was selected: typing replaces it
+    press(qtbot, Key.Key_Return)
+    assert not edit.isVisible() and window.search_box.hasFocus()
     qtbot.waitUntil(lambda: window.model.summary(pid).title == "A better title")
     qtbot.waitUntil(lambda: window.paper_view.title.text() == "A better title")
     window.close()

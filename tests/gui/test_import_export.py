@@ -7,18 +7,17 @@ from pathlib import Path
 from gui_helpers import SEEDS, press, wait_ready
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from desk.core.library.facade import Library
 
 Ctrl = Qt.KeyboardModifier.ControlModifier
 
 
-def _summary_box(window) -> QMessageBox | None:
-    for box in window.findChildren(QMessageBox, "importSummary"):
-        if box.isVisible():
-            return box
-    return None
+def _summary(window) -> str | None:
+    """What the import's inline panel says once the import is done (None while it runs or is hidden)."""
+    panel = window.importer.panel
+    return panel.summary() if panel.isVisible() and not panel.running else None
 
 
 def test_first_run_imports_the_seeds_with_progress(open_window, tmp_path: Path, qtbot) -> None:
@@ -26,11 +25,11 @@ def test_first_run_imports_the_seeds_with_progress(open_window, tmp_path: Path, 
     window = open_window(tmp_path / "new-library", seeds=SEEDS, wait=False)
     window.importer.started.connect(
         lambda title: seen.append(
-            (title, window.importer.dialog is not None and window.importer.dialog.isVisible())
+            (title, window.importer.panel.isVisible() and window.importer.panel.running)
         )
     )
     wait_ready(qtbot, window)
-    assert seen and seen[0][1], "a progress dialog was shown while the seeds were imported"
+    assert seen and seen[0][1], "the progress was shown while the seeds were imported"
     qtbot.waitUntil(lambda: window.model.total > 50)
     assert window.current_id is not None  # usable at once: the first paper is shown
     qtbot.waitUntil(lambda: window.paper_view.paper is not None)
@@ -67,12 +66,12 @@ def test_a_bad_file_dropped_is_reported_and_nothing_is_lost(
     bad.write_bytes(bytes(range(256)) * 40 + b"\x00\xff\xfe" * 100)
     window = open_window(library_dir)
     _drop(window, [bad])
-    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=10_000)
-    box = _summary_box(window)
-    assert "conference.txt" in box.text()
-    assert "Traceback" not in box.text()
-    assert box.icon() == QMessageBox.Icon.Warning
-    box.accept()
+    qtbot.waitUntil(lambda: _summary(window) is not None, timeout=10_000)
+    said = _summary(window)
+    assert "conference.txt" in said and "Skipped" in said
+    assert "Traceback" not in said
+    assert not QApplication.activeModalWidget()  # said inline, not in a modal box
+    window.importer.panel.close_button.click()
     window.close()
     with Library(library_dir) as lib:
         after = lib.stats()
@@ -98,18 +97,12 @@ def test_import_from_the_menu_reimport_adds_nothing(
     window = open_window(library_dir)
     total = window.model.total
     press(qtbot, "i", Ctrl)
-    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=10_000)
-    box = _summary_box(window)
-    assert "Added 1 paper" in box.text()
-    box.accept()
+    qtbot.waitUntil(lambda: _summary(window) is not None, timeout=10_000)
+    assert "Added 1 paper" in _summary(window)
+    assert window.statusBar().currentMessage().startswith("Added 1 paper")
     qtbot.waitUntil(lambda: not window.controller.pending() and window.model.total == total + 1)
-    qtbot.waitUntil(lambda: _summary_box(window) is None)
-    window.activateWindow()  # a window manager does this when the message box closes
-    qtbot.waitUntil(window.isActiveWindow)
     press(qtbot, "i", Ctrl)  # the same file again
-    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=10_000)
-    assert "Added 0 papers" in _summary_box(window).text()
-    _summary_box(window).accept()
+    qtbot.waitUntil(lambda: "Added 0 papers" in (_summary(window) or ""), timeout=10_000)
     window.close()
     with Library(library_dir) as lib:
         assert lib.count() == total + 1
@@ -219,12 +212,44 @@ def test_a_big_list_dropped_is_imported_on_worker_processes_from_the_window(
     window = open_window(library_dir)
     total = window.model.total
     _drop(window, [big])
-    qtbot.waitUntil(lambda: _summary_box(window) is not None, timeout=60_000)
-    assert "Added 60 papers" in _summary_box(window).text()
-    _summary_box(window).accept()
+    qtbot.waitUntil(lambda: _summary(window) is not None, timeout=60_000)
+    assert "Added 60 papers" in _summary(window)
     qtbot.waitUntil(lambda: not window.controller.pending() and window.model.total == total + 60)
     window.close()
     assert not multiprocessing.active_children()  # the workers ended with the import
     with Library(library_dir) as lib:
         assert lib.search("zephyr17").total == 1
         assert lib.check() == []
+
+
+def test_typing_goes_on_during_an_import_and_the_outcome_is_said_inline(
+    open_window, library_dir: Path, tmp_path: Path, qtbot
+) -> None:
+    from gui_helpers import type_text, wait_search
+
+    big = tmp_path / "big.txt"
+    big.write_text(
+        "ICML 2033 Papers\n\n"
+        + "\n\n".join(
+            f"We study QUILL{i}, a sampler number {i} for diffusion models of {i % 7 + 2} layers. "
+            f"Its error bound for step {i} improves on {i + 5} earlier ones, and it runs on one GPU."
+            for i in range(1500)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    window = open_window(library_dir)
+    _drop(window, [big])
+    qtbot.waitUntil(lambda: window.importer.panel.running)
+    assert QApplication.activeModalWidget() is None  # nothing modal: the keys stay in the window
+    assert window.search_box.hasFocus()
+    type_text(qtbot, "policy")  # typed while the lists are read
+    assert window.search_box.text() == "policy"
+    assert window.importer.busy()  # still importing when the keys landed
+    qtbot.waitUntil(lambda: _summary(window) is not None, timeout=120_000)
+    assert "Added 1500 papers" in _summary(window)
+    wait_search(qtbot, window, "policy")
+    assert window.controller.shown_text == "policy" and window.model.total > 0
+    window.close()
+    with Library(library_dir) as lib:
+        assert lib.search_ids("quill17").total == 1

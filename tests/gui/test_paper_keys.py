@@ -112,7 +112,7 @@ def test_shift_down_selects_five_and_s_stars_them_as_one_undo_step(
         press(qtbot, Key.Key_Down, Shift)
     wait_idle(qtbot, window)
     assert window.paper_keys.selection.selected_ids() == five
-    assert window.paper_keys.count_label.text() == "5 papers selected"
+    assert window.paper_keys.count_label.text() == "5 selected of"  # "… of 43 papers · 3 ms" beside it
     assert window.current_id == five[-1]  # the reading pane shows the row the cursor is on
     press(qtbot, "s")
     wait_idle(qtbot, window)
@@ -176,7 +176,7 @@ def test_ctrl_a_selects_every_result_in_the_list_and_the_text_in_the_box(
     wait_idle(qtbot, window)
     total = window.model.total
     assert total > 5
-    assert window.paper_keys.count_label.text() == f"{total} papers selected"
+    assert window.paper_keys.count_label.text() == f"{total} selected of"
     press(qtbot, "r")
     wait_idle(qtbot, window)
     with Library(library_dir) as lib:

@@ -21,6 +21,8 @@ FLOWS = {
     "keyboard": ("real_display_check.py", os.environ.get("DESK_TEST_DISPLAY", ":91")),
     # ↓ Shift+↓×4 s, Ctrl+Z, t NAME Enter
     "select": ("real_display_select.py", os.environ.get("DESK_TEST_SELECT_DISPLAY", ":92")),
+    # ↓↓ while the vectors land ↓ s, Esc Ctrl+Z, Enter e s, F6 Home ↓×4, a typed in:
+    "second pass": ("real_display_second_pass.py", os.environ.get("DESK_TEST_SECOND_DISPLAY", ":93")),
 }
 
 

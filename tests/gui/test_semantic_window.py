@@ -16,13 +16,14 @@ def test_the_window_builds_the_vectors_in_the_background(qtbot, open_window, lib
     assert window.ready and window.search_bar is not None  # the window went on meanwhile
 
 
-def test_when_the_vectors_land_the_list_is_searched_again_and_the_highlighted_paper_stays(
+def test_when_the_vectors_land_the_list_on_screen_keeps_its_order_until_the_next_search(
     qtbot, open_window, library_dir: Path, monkeypatch
 ) -> None:
     from gui_helpers import press, type_text, wait_search
     from PySide6.QtCore import Qt
 
     import desk.gui.main.window as window_module
+    from desk.core.library.facade import Library
 
     monkeypatch.setattr(window_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
     window = open_window(library_dir)
@@ -33,17 +34,30 @@ def test_when_the_vectors_land_the_list_is_searched_again_and_the_highlighted_pa
         press(qtbot, Qt.Key.Key_Down)  # a hit below the best highlighted, the keys in the list
     wait_search(qtbot, window)
     chosen = window.current_id
-    assert chosen is not None
-    row = before.index(chosen)
-    window.executor.submit(window.vectors.start)
-    qtbot.waitUntil(lambda: list(window.model.ids()) != before, timeout=60_000)  # meaning joined
+    row = window.results_view.currentIndex().row()
+    assert chosen is not None and before[row] == chosen
+    with qtbot.waitSignal(window.vectors.finished, timeout=60_000, check_params_cb=bool):
+        window.executor.submit(window.vectors.start)
     wait_search(qtbot, window)
-    after = list(window.model.ids())
-    assert after[row] != chosen  # the hits moved under the highlight...
-    assert window.current_id == chosen  # ...and it followed its paper
-    assert window.model.id_at(window.results_view.currentIndex().row()) == chosen
-    press(qtbot, "s")  # the key acts on the paper highlighted, not on whatever took its row
-    qtbot.waitUntil(lambda: window.model.summary(chosen) is not None and window.model.summary(chosen).starred)
+    assert list(window.model.ids()) == before  # nothing moved under the user
+    assert window.results_view.currentIndex().row() == row and window.current_id == chosen
+    assert "next search" in window.statusBar().currentMessage()  # a quiet note says why
+    press(qtbot, Qt.Key.Key_Down)
+    press(qtbot, Qt.Key.Key_Down)
+    press(qtbot, "s")  # ↓↓s stars the hit two rows down on the list as the user saw it
+    qtbot.waitUntil(lambda: window.model.summary(before[row + 2]) is not None)
+    qtbot.waitUntil(lambda: window.model.summary(before[row + 2]).starred)
+    with Library(library_dir) as lib:
+        assert [p.id for p in lib.list_papers(starred=True)] == [before[row + 2]]
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the undo searches again...
+    qtbot.waitUntil(lambda: not window.model.summary(before[row + 2]).starred)
+    wait_search(qtbot, window)
+    assert list(window.model.ids())[: len(before)] == before  # ...in the order on screen (papers
+    # that join by meaning come after the ones shown)
+    press(qtbot, "k", Qt.KeyboardModifier.ControlModifier)
+    type_text(qtbot, "policy learning")  # the next change of query ranks by meaning too
+    wait_search(qtbot, window, "policy learning")
+    assert window.model.total > 0
 
 
 def test_closing_the_window_during_a_build_ends_the_build_process(

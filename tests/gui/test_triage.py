@@ -47,7 +47,7 @@ def test_ten_keys_triage_ten_unread_papers_and_u_and_ctrl_z_take_four_back(
     assert starred == {queue[i] for i, k in enumerate(keys) if k == "s"}
     assert read == set(queue[:10])
     assert window.triage_view.remaining() == 84
-    assert "84 papers left" in window.triage_view.counter.text()
+    assert "84 of 94 unread papers left" in window.triage_view.counter.text()
 
     press(qtbot, "u")  # back to the tenth paper, its "done" undone
     press(qtbot, "u")  # and the ninth

@@ -13,6 +13,7 @@ import numpy as np
 from sqlalchemy import select
 
 from desk.core.dedup import Candidate, NearDuplicateIndex
+from desk.core.dedup.cache_format import CACHE_KIND, CACHE_VERSION, LINK_PART
 from desk.core.dedup.detector import DEFAULT_NUM_PERM, LINK_ARRAYS, DedupProgress, Prepared, prepare
 from desk.core.dedup.saved_links import SavedLinks
 from desk.core.runtime.paths import DUPLICATES_CACHE_NAME
@@ -22,11 +23,8 @@ from desk.core.store.derived_files import has_part, read_arrays, read_part, writ
 from desk.core.store.id_digest import ALL_IDS_SQL, ID_DIGEST_SQL
 
 log = logging.getLogger(__name__)
-CACHE_KIND = "desk-near-duplicates"
-CACHE_VERSION = 3  # 1 was a pickle: never read again; 2 held shingle sets, not words and sentences
 CACHE_FILE_NAME = DUPLICATES_CACHE_NAME
 LEGACY_CACHE_FILE_NAME = "near-duplicates.pickle"  # removed on the next save, never opened
-LINK_PART = "links"  # the cache's part that answers groups() without loading every paper's hashes
 HASH_BATCH = 10_000  # new papers hashed together (a progress report each)
 # Fewer abstracts than pool.tuning.hash_on_workers_from are hashed in this process, while the
 # workers write the index: they would first load numpy for them (1k list: 1.3 → 1.1-1.2 s; 5k:
@@ -148,6 +146,13 @@ class DuplicateFinder:
             if saved is not None:
                 return saved
         return self.index(progress=progress).groups(exclude_pairs=excluded)
+
+    def quick_groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate] | None:
+        """The groups when they come cheap: from the index once loaded, else the saved links
+        alone; None when only hashing papers would say (the lists show every copy meanwhile)."""
+        if self._index is not None:
+            return self.groups(excluded)
+        return self._saved_groups(excluded)
 
     def _saved_groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate] | None:
         """The groups from the cache's links alone, or None when the whole index must answer."""

@@ -32,6 +32,11 @@ class PlannedMerge:
     """What the group is, in words ("#40 is 45 % of #12, all of it in #12")."""
 
 
+def mergeable(group: Candidate, kind: str) -> bool:
+    """Whether "merge all of ``kind``" merges this group (what its button counts, too)."""
+    return group.kind == kind and (kind != TRUNCATION or group.containment >= WHOLE)
+
+
 def plan(groups: Sequence[Candidate], kind: str, lengths: Mapping[int, int]) -> list[PlannedMerge]:
     """The merges "merge all of this kind" would make, best groups first.
 
@@ -42,7 +47,7 @@ def plan(groups: Sequence[Candidate], kind: str, lengths: Mapping[int, int]) -> 
         raise DeskError(f"only {allowed} groups can be merged all at once; review {kind} groups one by one")
     out = []
     for group in groups:
-        if group.kind != kind or (kind == TRUNCATION and group.containment < WHOLE):
+        if not mergeable(group, kind):
             continue
         keep = max(group.ids, key=lambda i: (lengths.get(i, 0), -i))
         others = tuple(i for i in group.ids if i != keep)

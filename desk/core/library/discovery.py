@@ -28,6 +28,7 @@ from desk.core.store.limits import IDS_PER_STATEMENT
 from desk.core.store.queries import require_papers
 
 if TYPE_CHECKING:
+    from desk.core.library.copies import Copies
     from desk.core.search import SearchIndex, SearchResult
     from desk.core.semantic.encoded import EncodedVectors
     from desk.core.semantic.recommend import Words
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from them."
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
+RELATED_SPARE = 20  # related papers asked for beyond the limit, for the hidden copies among them
 IDS_FETCHED = 8192  # ids read from the database at once (_all_ids)
 
 
@@ -59,13 +61,16 @@ class Discovery:
         encoded: EncodedVectors,
         tags: Tags,
         page: Callable[[SearchResult], ResultPage],
+        copies: Callable[[], Copies],
     ) -> None:
-        """``page`` turns a search result into the page of rows the caller shows (``Library``'s)."""
+        """``page`` turns a search result into the page of rows the caller shows, ``copies`` gives
+        the near-duplicate copies the lists hide (both ``Library``'s)."""
         self.db = db
         self.directory = directory
         self.index = index
         self.tags = tags
         self.page = page
+        self.copies = copies
         self.vectors = vectors
         self.encoded = encoded
         self._recommend_cache: tuple[tuple[int, int, str | None], IdScores, str | None] | None = None
@@ -283,7 +288,16 @@ class Discovery:
             require_papers(session, [paper_id])  # PaperNotFound for an id not in the library
         if self.vectors.current is None:
             self.vectors.load()
-        return self.page(self.index.related(paper_id, limit=limit))
+        copies = self.copies()
+        twins = copies.twins(paper_id)  # the paper's own copies are not "like" it: they are it
+        hidden = copies.hidden
+        if len(twins) == 1 and not hidden:
+            return self.page(self.index.related(paper_id, limit=limit))
+        asked = limit + len(twins) + min(len(hidden), RELATED_SPARE)
+        result = self.index.related(paper_id, limit=asked)
+        kept = tuple(h for h in result.hits if h.id not in twins and h.id not in hidden)
+        dropped = len(result.hits) - len(kept)
+        return self.page(replace(result, hits=kept[:limit], total=max(0, result.total - dropped)))
 
     def _training(
         self, tag: str | None
@@ -354,7 +368,10 @@ class Discovery:
         are not offered. Papers read, or starred, are never offered.
         """
         label = f"recommend:{tag}" if tag else "recommend"
-        scored, total, stems, message = self._recommendation(tag, limit)
+        hidden = self.copies().hidden  # one copy of a paper, not both
+        scored, total, stems, message = self._recommendation(tag, limit + len(hidden))
+        kept = [(i, score) for i, score in scored if i not in hidden]
+        scored, total = kept[:limit], max(0, total - (len(scored) - len(kept)))
         result = self.index.listing(label, scored, total, stems)
         page = self.page(result)
         return page if message is None else _with_message(page, message)

@@ -12,12 +12,14 @@ from desk.core.edits import history, merging, undo
 from desk.core.runtime.errors import DeskError
 from desk.core.runtime.paths import DUPLICATES_CACHE_NAME
 from desk.core.store import Paper
+from desk.core.store.queries import raw_connection
 
 if TYPE_CHECKING:  # the near-duplicate detector (MinHash over numpy) loads when first used
     from desk.core.dedup import Candidate
     from desk.core.dedup.detector import DedupProgress
     from desk.core.dedup.finder import DuplicateFinder
     from desk.core.edits.merge_plan import PlannedMerge
+    from desk.core.library.copies import Copies
     from desk.core.search.index_sync import IndexSync
     from desk.core.store import Database
 
@@ -30,6 +32,7 @@ class Duplicates:
         self.sync = sync
         self.cache = cache_dir / DUPLICATES_CACHE_NAME
         self._finder: DuplicateFinder | None = None  # opened by the first command that needs it
+        self._copies_cache: tuple[int, Copies] | None = None  # (data version, copies) of copies()
 
     @property
     def finder(self) -> DuplicateFinder:
@@ -49,6 +52,30 @@ class Duplicates:
         """Groups of papers that look like one paper, best first, minus pairs ruled out
         (``progress``: papers hashed and candidate pairs verified, when that is long)."""
         return self.finder.groups(self.distinct_pairs(), progress)
+
+    def copies(self) -> Copies:
+        """The near-duplicate groups not yet merged or ruled out, as the lists show them: one
+        copy each (the longest), the others hidden (``desk.core.library.copies``). Read again when
+        the database changed; while only hashing papers would tell, no copy is hidden."""
+        from desk.core.library.copies import NO_COPIES, abstract_lengths, copies_of, saved_copies
+
+        version = self.db.data_version()
+        cached = self._copies_cache
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        copies: Copies | None = None
+        if self._finder is None:  # the saved links first: no detector loaded for a library without any
+            with self.db.reading() as session:
+                copies = saved_copies(raw_connection(session), self.cache)
+        if copies is None:
+            groups = self.finder.quick_groups(self.distinct_pairs())
+            if groups is None:
+                return NO_COPIES  # asked again next time: the review's count loads the index
+            with self.db.reading() as session:
+                lengths = abstract_lengths(raw_connection(session), [i for g in groups for i in g.ids])
+            copies = copies_of(groups, lengths)
+        self._copies_cache = (version, copies)
+        return copies
 
     def merge(self, keep_id: int, other_ids: Sequence[int]) -> None:
         """Fold other papers into keep (sources kept, star/read OR-ed, notes joined); undo with unmerge."""

@@ -26,7 +26,7 @@ from desk.core.library.saved_searches import SavedSearches
 from desk.core.library.tags import Tags
 from desk.core.library.trash import Trash
 from desk.core.records.detail import ImportReport, PaperDetail, Stats
-from desk.core.records.page import PaperSummary, ResultPage, page_of
+from desk.core.records.page import PaperSummary, ResultPage, page_of, with_copies
 from desk.core.runtime import privacy
 from desk.core.runtime.errors import DeskError
 from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
@@ -109,7 +109,14 @@ class Library:
         self.trash = Trash(self.db, self._sync)
         self.duplicates = Duplicates(self.db, self._sync, directory / CACHE_DIR_NAME)
         self.discovery = Discovery(
-            self.db, directory, self.index, self.vectors, self.encoded, self.tags, self._page
+            self.db,
+            directory,
+            self.index,
+            self.vectors,
+            self.encoded,
+            self.tags,
+            self._page,
+            self.duplicates.copies,
         )
 
     @property
@@ -171,7 +178,9 @@ class Library:
         a sixth of a search at 10k (the records are the same; tests/core/library/test_quick.py).
         """
         with self.db.reading() as session:
-            return QuickLibrary(raw_connection(session)).summaries(ids)
+            rows = QuickLibrary(raw_connection(session)).summaries(ids)
+        counts = self.duplicates.copies().count
+        return with_copies(rows, counts) if counts else rows
 
     def list_papers(self, *, starred: bool = False, sort: str = "relevance") -> list[PaperSummary]:
         """Every paper (or every starred one), in import order or the sort's (sorting.SORTS)."""
@@ -189,7 +198,9 @@ class Library:
     def papers(self, ids: Sequence[int]) -> list[PaperDetail]:
         """Several papers in full, in the order asked; raises PaperNotFound for a missing id."""
         with self.db.reading() as session:
-            return QuickLibrary(raw_connection(session)).papers(ids)
+            papers = QuickLibrary(raw_connection(session)).papers(ids)
+        counts = self.duplicates.copies().count
+        return [replace(p, copies=counts[p.id]) if p.id in counts else p for p in papers]
 
     def stats(self) -> Stats:
         """Counts over the whole library."""
@@ -365,7 +376,13 @@ class Library:
         else:
             order = None if sorting.check(sort) == "relevance" else self._order(sort)
         return self.index.search(
-            query, limit=limit, offset=offset, typing=typing, tags=self.live_filters, order=order
+            query,
+            limit=limit,
+            offset=offset,
+            typing=typing,
+            tags=self.live_filters,
+            order=order,
+            hidden=self.duplicates.copies().hidden,
         )
 
     def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desk.core.library.quick import QuickLibrary
-from desk.core.records.page import ResultPage, page_of
+from desk.core.records.page import ResultPage, page_of, with_copies
 from desk.core.runtime.paths import INDEX_DIR_NAME
 from desk.core.store.citations import citation_filter
 from desk.core.store.id_digest import id_digest_of
@@ -115,11 +115,18 @@ def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: 
     index = SearchIndex(directory / INDEX_DIR_NAME, one_shot=True)
     index.semantic = vectors
     index.encoded = None if isinstance(encoded, bool) else encoded
+    from desk.core.library.copies import saved_copies
+    from desk.core.runtime.paths import CACHE_DIR_NAME, DUPLICATES_CACHE_NAME
+
+    copies = saved_copies(reader.connection, directory / CACHE_DIR_NAME / DUPLICATES_CACHE_NAME)
+    if copies is None:
+        index.close()
+        return None  # only the near-duplicate index can say which copies a list shows
     filters = QuickFilters(reader)
     try:
-        result = index.search(query, limit=limit, tags=filters)
+        result = index.search(query, limit=limit, tags=filters, hidden=copies.hidden)
     finally:
         index.close()
     if filters.needs_library:
         return None
-    return page_of(result, reader.summaries([h.id for h in result.hits]))
+    return page_of(result, with_copies(reader.summaries([h.id for h in result.hits]), copies.count))

@@ -8,7 +8,7 @@ the classes it uses (creating a frozen dataclass costs a fraction of a milliseco
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,8 +23,14 @@ class SourceInfo:
     """Where a paper was read from."""
 
     file: str
-    index: int
+    index: int  # 0-based among the file's records, as JSON gives it (the paper's identity)
     collection: str
+
+    @property
+    def place(self) -> str:
+        """Where a person reads it: "icml2023.txt #1" for the file's first record (1-based, in
+        the window, `desk show` and the exports alike; only JSON keeps the 0-based ``index``)."""
+        return f"{self.file} #{self.index + 1}"
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,7 @@ class PaperSummary:
     sources: tuple[SourceInfo, ...]
     tags: tuple[str, ...] = ()  # in the order the tags were created
     citation: Citation | None = None  # None: the paper came from bare lists only
+    copies: int = 1  # near-duplicate copies this row stands for in a list (dedup/collapse.py)
 
     @property
     def collections(self) -> tuple[str, ...]:
@@ -94,6 +101,11 @@ class ResultPage:
     rows: tuple[ResultRow, ...]
     hint: str | None = None  # what is unfinished in a query being typed (see SearchResult.hint)
     no_new_query: bool = False  # nothing complete to search yet: keep showing the previous results
+
+
+def with_copies(rows: Mapping[int, PaperSummary], counts: Mapping[int, int]) -> dict[int, PaperSummary]:
+    """The rows, each shown copy saying how many copies it stands for (``Copies.count``)."""
+    return {i: replace(s, copies=counts[i]) if i in counts else s for i, s in rows.items()}
 
 
 def page_of(result: SearchResult, rows: Mapping[int, PaperSummary]) -> ResultPage:

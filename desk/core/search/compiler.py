@@ -87,6 +87,9 @@ class TagLookup(Protocol):
 
 
 LIVE_FLAGS = ("starred", "read")  # Filter fields a TagLookup answers
+# A word being typed matches longer words (its completions) at this share of the word's own
+# score: "graph" typed as "gra" ranks papers on graphs, and a paper saying "gra" itself first.
+COMPLETION_FACTOR = 0.5
 MAX_SAVED_DEPTH = 4  # saved:"a" inside saved search a (or a longer loop) stops here, matching nothing
 
 
@@ -115,6 +118,7 @@ class Compiled:
     # word found only in a phrase where the phrase stands, not everywhere.
     phrases: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     loose: list[str] = field(default_factory=list)
+    typing_word: Word | None = None  # the word being typed (not corrected; its other spellings count)
 
     @property
     def empty(self) -> bool:
@@ -172,6 +176,7 @@ class _Compiler:
         self.terms: list[str] = []
         self.prefixes: list[str] = []
         self.spell_words: list[Word] = []
+        self.typing_word: Word | None = None
         self.words: list[QueryWord] = []
         self.phrases: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
         self.loose: list[str] = []
@@ -236,6 +241,16 @@ class _Compiler:
                 self.loose.extend(fixed)
                 if word.field is None:
                     self.add_words(fix or "", slot=None if replaced else self.slot - 1)
+        if word.completes and positive and toks and not plain:
+            self.typing_word = word
+        if word.completes and not plain and _prefix_variants(word.text.lower()):
+            # The word being typed is the start of the words it may become, below the word itself;
+            # as typed, not stemmed: a finished "learning" does not also complete to "learned".
+            started = (word.text.lower(),)
+            subs.append(Scaled(Prefixes(_boosted(fields), started), COMPLETION_FACTOR))
+            if positive:
+                self.prefixes.extend(started)
+                self.loose.extend(started)
         for stems, factor in self.expansions.get((word.start, word.end), ()) if toks and not plain else ():
             boosted = _boosted(PHRASE_FIELDS if word.field is None else fields)
             other = (
@@ -327,7 +342,7 @@ class _Compiler:
         toks = analyze(head)
         if positive:
             self.terms.extend(toks)
-            self.spell_words.extend(w for w in words[:-1] if w.spell)
+            # An open quote is a phrase being typed, word for word: none is corrected.
             if node.field is None:
                 self.add_words(head)
             self.slot += 1  # the prefix breaks word adjacency
@@ -407,6 +422,7 @@ def compile_query(
         c.words,
         list(dict.fromkeys(c.phrases)),
         list(dict.fromkeys(c.loose)),
+        c.typing_word,
     )
 
 

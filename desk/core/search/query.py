@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 MAX_PARTS = 64  # query parts kept; a pasted essay must not cost seconds
 MAX_DEPTH = 16  # parenthesis nesting kept
 MIN_PREFIX = 2  # "a*" would expand to half the lexicon
+MIN_COMPLETION = 3  # a word being typed completes to longer words from its third letter
 
 # Field name typed -> index fields searched. A new field is one line here (and, for a
 # field searched otherwise than as text, a branch in compiler.py).
@@ -82,6 +83,7 @@ class Word:
     start: int = 0  # offset of text in the query string
     end: int = 0
     spell: bool = True  # False: never spell-corrected (a field name, the word being typed)
+    completes: bool = False  # the word being typed: also the start of longer words ("title:gra")
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ class Token:
     end: int = 0
     closed: bool = True
     spell: bool = True
+    completes: bool = False
 
 
 @dataclass
@@ -474,7 +477,8 @@ def _word_node(tok: Token) -> Node | None:
         stripped = stripped.replace("*", " ")
     if not stripped.strip():
         return None
-    return Word(stripped, tok.field, prefix, tok.start, tok.start + len(stripped), tok.spell)
+    completes = tok.completes and not prefix and len(stripped) >= MIN_COMPLETION
+    return Word(stripped, tok.field, prefix, tok.start, tok.start + len(stripped), tok.spell, completes)
 
 
 def clean_query(text: str) -> str:
@@ -488,12 +492,13 @@ def parse(text: str, typing: bool = False) -> ParsedQuery:
     """Parse a query string; never raises.
 
     ``typing``: the query is being typed (search as you type), so its last word, when nothing
-    follows it, is unfinished and never spell-corrected.
+    follows it, is unfinished: never spell-corrected, and searched as the start of longer words
+    too ("title:gra" finds "graph"), as a prefix would.
     """
     notes = _Notes()
     tokens = tokenize(text, notes)
     if typing and tokens and tokens[-1].kind == "word" and tokens[-1].end == len(text):
-        tokens[-1] = replace(tokens[-1], spell=False)
+        tokens[-1] = replace(tokens[-1], spell=False, completes=True)
     parser = _Parser(tokens, notes)
     parts = parser.sequence(inner=False)
     if len(parts) > MAX_PARTS:

@@ -10,6 +10,7 @@ snippets for the page asked for.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -51,25 +52,30 @@ def run_search(
     tags: TagLookup | None = None,
     order: Order | None = None,
     encoded: EncodedVectors | None = None,
+    hidden: np.ndarray | None = None,
 ) -> SearchResult:
-    """The SearchResult of a parsed and compiled ``query`` (see SearchIndex.search)."""
+    """The SearchResult of a parsed and compiled ``query`` (see SearchIndex.search); the papers
+    ``hidden`` (ids: near-duplicate copies the lists do not show) are never among the hits."""
     depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
+    shown = None if hidden is None or not len(hidden) else ~np.isin(corpus.ids, hidden)
     expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
     variants: dict[tuple[int, int], list[str]] = {}
-    if compiled.spell_words and compiled.ranked:
+    spelled = [*compiled.spell_words, *([compiled.typing_word] if compiled.typing_word else [])]
+    if spelled and compiled.ranked:
         lexicon.refresh()
         acronyms.refresh()
         counts = lexicon.counts
         expansions = query_alternatives(
             acronyms, query, compiled.spell_words, lambda w: counts.get(w.lower(), 0)
         )
+        # The word being typed too: "Nystrom" finds nyström as it is typed, before any space.
         variants = {
             at: [stems[0] for v in others if len(stems := analyze(v)) == 1]
-            for at, others in spelling_variants(lexicon, query, compiled.spell_words).items()
+            for at, others in spelling_variants(lexicon, query, spelled).items()
         }
         if expansions or variants:  # acronyms searched as their long forms too, "colour" as "color"
             compiled = compile_query(parsed, None, tags, expansions, (), variants)
-    total, found = _run(corpus, compiled, depth)
+    total, found = _run(corpus, compiled, depth, shown)
     suggestion, corrected = None, False
     if compiled.spell_words and compiled.ranked:
         fixes = corrections(lexicon, query, compiled.spell_words, _stem_known(corpus))
@@ -80,11 +86,11 @@ def run_search(
             # Each unknown word is searched together with its correction, however many
             # papers the typed words found; "corrected" when those found too few.
             typed_total = total
-            total, found = _run(corpus, merged, depth)
+            total, found = _run(corpus, merged, depth, shown)
             compiled, corrected = merged, typed_total < FEW_HITS and total > typed_total
         if suggestion is not None and total < FEW_HITS:  # e.g. a typo inside a "phrase"
             alt = compile_query(parse(suggestion), tags=tags)
-            alt_total, alt_found = _run(corpus, alt, depth)
+            alt_total, alt_found = _run(corpus, alt, depth, shown)
             if alt_total > total:
                 compiled, total, found, corrected = alt, alt_total, alt_found, True
     terms = _terms(corpus, compiled)
@@ -97,7 +103,7 @@ def run_search(
     elif compiled.ranked and compiled.words:
         found = _rescore(corpus, lexicon, compiled, found, hl, stored)
         if semantic is not None or encoded is not None:
-            found, joined = _fuse(semantic, encoded, corpus, compiled, found, total)
+            found, joined = _fuse(semantic, encoded, corpus, compiled, found, total, shown)
             total += joined
     hits = make_hits(corpus, found[offset : offset + limit], hl, stored)
     return SearchResult(
@@ -114,9 +120,15 @@ def run_search(
     )
 
 
-def _run(corpus: Corpus, compiled: Compiled, k: int) -> tuple[int, list[Found]]:
-    """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query."""
-    total, docs, parts, values = top(corpus, rank(corpus, compiled.plan), k, by_id=not compiled.ranked)
+def _run(
+    corpus: Corpus, compiled: Compiled, k: int, shown: np.ndarray | None = None
+) -> tuple[int, list[Found]]:
+    """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query; ``shown``
+    (a mask over docnums) leaves out the others."""
+    ranked = rank(corpus, compiled.plan)
+    if shown is not None:
+        ranked = replace(ranked, mask=ranked.mask & shown)
+    total, docs, parts, values = top(corpus, ranked, k, by_id=not compiled.ranked)
     return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
 
 
@@ -180,6 +192,7 @@ def _fuse(
     compiled: Compiled,
     found: list[Found],
     total: int,
+    shown: np.ndarray | None = None,
 ) -> tuple[list[Found], int]:
     """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
 
@@ -213,7 +226,8 @@ def _fuse(
             semantic.cosines(lsa_vec, corpus.ids) if semantic is not None and lsa_vec is not None else None,
             encoded.cosines_of(enc_vec, corpus.ids) if encoded is not None and enc_vec is not None else None,
         )
-        joiners = nearest(cosine, np.flatnonzero(corpus.alive), found)
+        alive = corpus.alive if shown is None else corpus.alive & shown
+        joiners = nearest(cosine, np.flatnonzero(alive), found)
         return fuse(found, cosine[docnums], joiners, weight), len(joiners)
     ids = corpus.ids[docnums]
     cosine = mixed(

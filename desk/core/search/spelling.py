@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -34,6 +35,8 @@ RARER = 20  # a word in fewer papers is corrected only into one this many times 
 #: 0.3 ms at 100k papers), a parse costs about 300 of them; a window that keeps the lexicon
 #: across edits parses it once, a one-shot command only looks up its few words.
 SCANS_BEFORE_PARSE = 256
+COMPLETE_FROM = 4  # a word this long that starts known words is completed, not corrected
+COMPLETIONS_SCANNED = 256  # words starting so looked at for the commonest (a bounded walk)
 COMPACT_SHARE = 4  # the file is written whole again once the lines appended reach 1/4 of its words
 
 
@@ -62,6 +65,7 @@ class Lexicon:
         self._scans = 0  # words looked up in _raw since it was read
         self._stamp: tuple[int, int] | None = None
         self._memo: dict[tuple[str, bool], str | None] = {}
+        self._accents: dict[str, list[str]] = {}  # a word's accented forms (memo)
         self._changed: set[str] = set()  # words counted since the file was last written
         self._appended = 0  # lines appended to the file since it was last written whole
 
@@ -138,6 +142,7 @@ class Lexicon:
         self._changed.update(counts)
         if new:
             self._memo.clear()
+            self._accents.clear()
         return new
 
     def refresh(self) -> None:
@@ -150,6 +155,7 @@ class Lexicon:
             self._counts, self._stamp = None, None
             self._raw, self._over, self._found = "\n", {}, {}
             self._memo.clear()
+            self._accents.clear()
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
@@ -168,6 +174,7 @@ class Lexicon:
         del raw, text
         self._stamp = stamp
         self._memo.clear()
+        self._accents.clear()
         self._changed.clear()
         self._appended = 0
 
@@ -229,6 +236,37 @@ class Lexicon:
         # Whoosh's sorted-list skipper: next word >= w, or None (w only grows along the walk).
         return list(find_all_matches(dfa, data.at_least()))
 
+    def completion(self, word: str) -> str | None:
+        """The commonest longer word starting with ``word`` ("netw": "network"); None when none."""
+        data = self._all()
+        if not len(data):
+            return None
+        after = data.at_least()
+        best: tuple[int, str] | None = None
+        probe = word + "\x00"
+        for _ in range(COMPLETIONS_SCANNED):
+            found = after(probe)
+            if found is None or not found.startswith(word):
+                break
+            n = self.count(found)
+            if best is None or n > best[0]:
+                best = (n, found)
+            probe = found + "\x00"
+        return best[1] if best is not None else None
+
+    def accented(self, word: str) -> list[str]:
+        """The lexicon's words that are ``word`` with accents ("nystrom": "nyström"), most used first."""
+        w = word.lower()
+        if not MIN_LENGTH < len(w) <= MAX_LENGTH or not w.isascii() or not w.isalpha():
+            return []
+        if w not in self._accents:
+            if len(self._accents) > 4096:
+                self._accents.clear()
+            close = self.within(w, 2 if len(w) >= 5 else 1)
+            found = [c for c in close if c != w and not c.isascii() and unaccented(c) == w]
+            self._accents[w] = sorted(found, key=lambda c: (-self.count(c), c))
+        return self._accents[w]
+
     def correct(self, word: str, stem_known: Callable[[str], bool]) -> str | None:
         """The most frequent close word for a word the library (nearly) lacks; None when known or hopeless.
 
@@ -256,6 +294,10 @@ class Lexicon:
             return None
         # A word a paper or two uses (a typo in an abstract) gives way only to a far commoner one.
         least = max(1, RARER * own)
+        if len(w) >= COMPLETE_FROM:  # the start of a word ("graph neural netw"): its completion
+            whole = self.completion(w)
+            if whole is not None and self.count(whole) >= least:
+                return whole
         # Swapped letters ("modle", "shapely") are two Levenshtein edits; count them as one.
         swaps = {w[:i] + w[i + 1] + w[i] + w[i + 2 :] for i in range(len(w) - 1)}
         for maxdist in (1, 2) if len(w) >= 5 and not inflection else (1,):
@@ -280,6 +322,8 @@ def corrections(
     out: dict[tuple[int, int], str] = {}
     for w in words:
         if w.prefix or w.end <= w.start or query[w.start : w.end] != w.text or _named(w.text):
+            continue
+        if lexicon.accented(w.text):  # written without its accents: found as it is (variants)
             continue
         fix = lexicon.correct(w.text, stem_known)
         if fix is not None:
@@ -363,17 +407,23 @@ def other_spellings(text: str) -> set[str]:
     return found - {text}
 
 
+def unaccented(text: str) -> str:
+    """``text`` without its accents ("nyström": "nystrom"): letters only, marks dropped."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def spelling_variants(
     lexicon: Lexicon, query: str, words: Sequence[Word]
 ) -> dict[tuple[int, int], list[str]]:
-    """(start, end) of typed words -> the other spellings of them ("modelling": "modeling") papers use."""
+    """(start, end) of typed words -> the other spellings of them papers use: British and
+    American ("modelling": "modeling"), and a word typed without its accents ("Nystrom": "nyström")."""
     out: dict[tuple[int, int], list[str]] = {}
     for w in words:
         text = w.text.lower()
         if w.prefix or w.field is not None or not text.isalpha() or query[w.start : w.end] != w.text:
             continue
         own = analyze(text)
-        found = other_spellings(text)
+        found = other_spellings(text) | set(lexicon.accented(text))
         kept = sorted(v for v in found if lexicon.count(v) and analyze(v) != own)
         if kept:
             out[(w.start, w.end)] = kept

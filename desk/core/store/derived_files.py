@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
@@ -23,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
-log = logging.getLogger(__name__)
+from desk.core.runtime.logs import logger
+
+log = logger(__name__)  # logging loads only when something is logged (a command's search reads here)
 _META = "__meta__"
 
 

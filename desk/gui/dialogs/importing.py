@@ -1,4 +1,5 @@
-"""Importing lists: choose files or a folder (or drop them), a cancellable progress dialog, a summary."""
+"""Importing lists: choose files or a folder (or drop them), the progress and a summary inline
+(dialogs/import_panel.py): never a modal dialog, so what is typed meanwhile lands where it should."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from desk.core.records.detail import ImportReport
+from desk.gui.dialogs.import_panel import ImportPanel
 from desk.gui.workers import LibraryExecutor, ProgressRelay, plain_message
 
 if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
@@ -51,21 +53,23 @@ def summary_text(report: ImportReport) -> str:
 
 
 class ImportRunner(QObject):
-    """Runs one import at a time on the worker with a cancellable progress dialog."""
+    """Runs one import at a time on the worker, its progress and outcome in `panel` (inline)."""
 
-    started = Signal(str)  # the progress dialog's title, once it is shown
+    started = Signal(str)  # the import's title, once the panel shows it
     finished = Signal(object)  # ImportReport
     failed = Signal(str)
+    said = Signal(str)  # one line for the status bar
 
     def __init__(self, executor: LibraryExecutor, parent: QWidget) -> None:
         super().__init__(parent)
         self.executor = executor
         self.parent_widget = parent
-        self.dialog: QProgressDialog | None = None
+        self.panel = ImportPanel(parent)
         self._relay: ProgressRelay | None = None
+        self.panel.cancelled.connect(self.cancel)
 
     def busy(self) -> bool:
-        return self.dialog is not None
+        return self._relay is not None
 
     def start(self, paths: Sequence[Path], *, title: str = "Importing", summary: bool = True) -> bool:
         """Import `paths`; False when nothing was started (no paths, or an import is running)."""
@@ -73,75 +77,49 @@ class ImportRunner(QObject):
         if not paths or self.busy():
             return False
         relay = ProgressRelay(self)
-        dialog = QProgressDialog(f"{title}…", "Cancel", 0, 0, self.parent_widget)
-        dialog.setObjectName("importProgress")
-        dialog.setWindowTitle(title)
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setMinimumDuration(0)
-        dialog.setAutoClose(False)
-        dialog.setAutoReset(False)
-        dialog.canceled.connect(relay.cancel)
-        dialog.canceled.connect(lambda: dialog.setLabelText("Cancelling after the current file…"))
-        relay.progressed.connect(lambda done, total, name: self._progress(dialog, done, total, name))
-        self.dialog = dialog
+        relay.progressed.connect(lambda done, total, name: self._progress(done, total, name))
         self._relay = relay
-        dialog.show()
+        self.panel.start(title)
         self.started.emit(title)
 
         def op(lib: Library) -> ImportReport:
             return lib.import_paths(paths, progress=relay.report, cancelled=relay.cancelled)
 
         def done(report: ImportReport) -> None:
-            self._close()
+            self._relay = None
             relay.deleteLater()
             if summary:
                 self.show_summary(report)
+            else:
+                self.panel.hide()
             self.finished.emit(report)
 
         def failed(exc: Exception) -> None:
-            self._close()
+            self._relay = None
             relay.deleteLater()
             message = plain_message(exc)
-            self._message(QMessageBox.Icon.Warning, "Import failed", f"Nothing was imported: {message}")
+            self.panel.finish(f"Import failed: nothing was imported. {message}", problems=True)
+            self.said.emit("Import failed")
             self.failed.emit(message)
 
         self.executor.submit(op, done, failed)
         return True
 
-    @staticmethod
-    def _progress(dialog: QProgressDialog, done: int, total: int, name: str) -> None:
-        if dialog.wasCanceled():
-            return
-        dialog.setMaximum(max(total, 1))
-        dialog.setValue(min(done, max(total, 1)))
-        if name:
-            dialog.setLabelText(f"Reading {Path(name).name} ({min(done + 1, total)} of {total})")
+    def _progress(self, done: int, total: int, name: str) -> None:
+        text = f"Reading {Path(name).name} ({min(done + 1, total)} of {total})" if name else ""
+        self.panel.progress(done, total, text)
 
     def cancel(self) -> None:
-        """Stop after the file being read (the window is closing)."""
+        """Stop after the file being read (Cancel, or the window is closing)."""
         if self._relay is not None:
             self._relay.cancel()
 
-    def _close(self) -> None:
-        self._relay = None
-        if self.dialog is not None:
-            self.dialog.hide()
-            self.dialog.deleteLater()
-            self.dialog = None
-            self.parent_widget.activateWindow()  # keys go back to the window
-
-    def show_summary(self, report: ImportReport) -> QMessageBox:
-        icon = QMessageBox.Icon.Warning if report.errors else QMessageBox.Icon.Information
-        title = "Import finished with problems" if report.errors else "Import finished"
-        return self._message(icon, title, summary_text(report))
-
-    def _message(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
-        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self.parent_widget)
-        box.setObjectName("importSummary")
-        box.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors are not markup
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()  # window-modal, does not block the event loop
-        return box
+    def show_summary(self, report: ImportReport) -> None:
+        """What the import did, in the panel (problems stay until it is closed) and the status line."""
+        text = summary_text(report)
+        self.panel.finish(text, problems=bool(report.errors))
+        first = text.splitlines()[0] if text else "Import finished"
+        self.said.emit(first + (" (some files were skipped: see above the list)" if report.errors else ""))
 
 
 class FileDropFilter(QObject):

@@ -53,6 +53,11 @@ class Snapshot:
 
     groups: tuple[Candidate, ...]
     view: GroupView | None
+    mergeable: tuple[tuple[str, int], ...] = ()  # (kind, groups "merge all of kind" merges)
+
+    def can_merge(self, kind: str) -> int:
+        """How many groups "merge all" of ``kind`` would merge (the count its button shows)."""
+        return dict(self.mergeable).get(kind, 0)
 
 
 def diff_html(left: str, right: str) -> tuple[str, str, int, int]:
@@ -120,14 +125,19 @@ def load_view(lib: Library, groups: Sequence[Candidate], index: int) -> GroupVie
 
 def fetch(lib: Library, prefer: Collection[int] = (), position: int = 0) -> Snapshot:
     """The groups to review now and the one to show (see `pick`)."""
+    from desk.core.edits.merge_plan import MERGEABLE_KINDS, mergeable
+
     groups = list(lib.duplicates.groups())
     while groups:
         index = pick(groups, prefer, position)
         assert index is not None
         try:
-            return Snapshot(tuple(groups), load_view(lib, groups, index))
+            view = load_view(lib, groups, index)
         except PaperNotFound:  # changed by another program since the groups were found
             del groups[index]
+            continue
+        counts = tuple((k, sum(mergeable(g, k) for g in groups)) for k in MERGEABLE_KINDS)
+        return Snapshot(tuple(groups), view, counts)
     return Snapshot((), None)
 
 
@@ -149,11 +159,23 @@ def merge_exact(lib: Library, wanted: Collection[tuple[int, ...]]) -> tuple[list
 
 
 def merge_plan_lines(lib: Library, kind: str) -> list[str]:
-    """What merging every group of `kind` would do, one line a group (the preview)."""
-    return [
-        f"keep {step.keep} ← {', '.join(map(str, step.others))}: {step.description}"
-        for step in lib.duplicates.plan(kind)
-    ]
+    """What merging every group of `kind` would do, one line a group (the preview), the papers
+    named by their titles: "keep “Whole title” ← “Cut title” (45 % of it)"."""
+    steps = lib.duplicates.plan(kind)
+    titles = lib.summaries([i for step in steps for i in (step.keep, *step.others)])
+
+    def named(pid: int) -> str:
+        found = titles.get(pid)
+        return f"“{_short(found.title, PREVIEW_TITLE)}”" if found is not None else f"paper {pid}"
+
+    return [f"keep {named(step.keep)} ← {', '.join(named(i) for i in step.others)}" for step in steps]
+
+
+PREVIEW_TITLE = 60  # characters of a title in the merge preview
+
+
+def _short(title: str, limit: int) -> str:
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 
 def merge_kind(lib: Library, kind: str) -> list[int]:

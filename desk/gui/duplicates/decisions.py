@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from desk.gui.duplicates.data import Comparison, merge_exact, merge_kind, merge_plan_lines, unmerge_all
 
@@ -49,7 +48,6 @@ class ReviewDecisions:
     def __init__(self, host: ReviewHost, parent: QWidget) -> None:
         self.host = host
         self.parent = parent
-        self._confirm: QMessageBox | None = None
 
     def merge(self, *, keep_right: bool) -> None:
         """m: keep the left paper and fold the right one into it; Shift+M the other way round."""
@@ -135,32 +133,20 @@ class ReviewDecisions:
             return
         papers = sum(len(g.ids) for g in exact)
         groups = f"{len(exact)} group{'s' if len(exact) != 1 else ''}"
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Merge exact duplicates",
-            f"Merge {groups} whose abstracts are the same text after cleanup ({papers} papers)?\n\n"
-            "In each group the first paper is kept; the sources, star, read state and notes of the "
-            "others are folded into it. U undoes the whole batch.",
-            QMessageBox.StandardButton.NoButton,
-            self.parent,
-        )
-        box.setObjectName("mergeExactConfirm")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        yes = box.addButton(f"Merge {groups}", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(yes)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wanted = {g.ids for g in exact}
+        self.ask(
+            f"Merge {groups} whose abstracts are the same text after cleanup ({papers} papers)? "
+            "In each group the first paper is kept; the sources, star, read state and notes of the "
+            "others are folded into it. U undoes the whole batch. (Enter merges, Esc does not.)",
+            f"Merge {groups}",
+            lambda: self._merge_exact(wanted),
+        )
 
-        def finished(_result: int) -> None:
-            self.parent.activateWindow()  # the keys work again once the box is gone
-            self.parent.setFocus()
-            if box.clickedButton() is yes:
-                self._merge_exact(wanted)
-
-        box.finished.connect(finished)
-        self._confirm = box
-        box.open()
+    def ask(self, question: str, yes: str, on_yes: Callable[[], object]) -> None:
+        """A question inside the review (its AskBar), never a modal box over it."""
+        bar = getattr(self.parent, "ask", None)
+        if bar is not None:
+            bar.confirm(question, yes, on_yes)
 
     def _merge_exact(self, wanted: set[tuple[int, ...]]) -> None:
         if self.host.busy():
@@ -193,33 +179,13 @@ class ReviewDecisions:
         groups = f"{len(lines)} group{'s' if len(lines) != 1 else ''}"
         shown = "\n".join(lines[:PREVIEW_LINES])
         more = f"\n… and {len(lines) - PREVIEW_LINES} more" if len(lines) > PREVIEW_LINES else ""
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Merge truncated copies",
-            f"Merge {groups} where one abstract is a part of a longer one?\n\n"
-            f"Each group keeps its longest text; the others are folded into it:\n\n{shown}{more}\n\n"
-            "U (or Edit → Undo) takes the whole batch back.",
-            QMessageBox.StandardButton.NoButton,
-            self.parent,
+        self.ask(
+            f"Merge {groups} where one abstract is a part of a longer one? Each group keeps its "
+            f"longest text; the others are folded into it:\n\n{shown}{more}\n\n"
+            "U (or Edit → Undo) takes the whole batch back. (Enter merges, Esc does not.)",
+            f"Merge {groups}",
+            self._merge_truncations,
         )
-        box.setObjectName("mergeTruncationsConfirm")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        if len(lines) > PREVIEW_LINES:
-            box.setDetailedText("\n".join(lines))
-        yes = box.addButton(f"Merge {groups}", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(yes)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-
-        def finished(_result: int) -> None:
-            self.parent.activateWindow()  # the keys work again once the box is gone
-            self.parent.setFocus()
-            if box.clickedButton() is yes:
-                self._merge_truncations()
-
-        box.finished.connect(finished)
-        self._confirm = box
-        box.open()
 
     def _merge_truncations(self) -> None:
         if self.host.busy():

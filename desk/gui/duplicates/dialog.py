@@ -42,6 +42,7 @@ class DuplicatesDialog(DuplicatesLayout):
         self.before_change = before_change
         self.groups: tuple[Any, ...] = ()
         self.view: GroupView | None = None
+        self.snapshot = Snapshot((), None)
         self.other = 0  # which other paper of the group is on the right
         self.undo_stack: list[Decision] = []
         self.loaded = False
@@ -184,6 +185,7 @@ class DuplicatesDialog(DuplicatesLayout):
 
     def _apply(self, snapshot: Snapshot, message: str | None = None) -> None:
         previous = self.view
+        self.snapshot = snapshot
         self.groups = snapshot.groups
         self.view = snapshot.view
         if previous is None or self.view is None or previous.candidate != self.view.candidate:
@@ -257,13 +259,13 @@ class DuplicatesDialog(DuplicatesLayout):
             "previous_group": count > 1,
             "undo_merge": bool(self.undo_stack),
             "merge_exact": any(g.exact_after_cleanup for g in self.groups),
-            "merge_truncations": any(g.kind == "truncation" for g in self.groups),
+            "merge_truncations": bool(self.snapshot.can_merge("truncation")),
         }
         for name, on in enabled.items():
             self.buttons[name].setEnabled(on)
         exact = sum(g.exact_after_cleanup for g in self.groups)
         self._label_button("merge_exact", f"Merge all exact ({exact})…" if exact else "Merge all exact…")
-        cut = sum(g.kind == "truncation" for g in self.groups)
+        cut = self.snapshot.can_merge("truncation")  # the groups the batch merges, as its preview says
         self._label_button(
             "merge_truncations", f"Merge all truncations ({cut})…" if cut else "Merge all truncations…"
         )

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desk.gui import theme
 from desk.gui.duplicates.side import SidePanel, diff_marks
+from desk.gui.organize.ask_bar import AskBar
 
 EMPTY = "No near-duplicates to review"
 EMPTY_DETAIL = (
@@ -133,6 +134,10 @@ class DuplicatesLayout(QDialog):
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.legend)
         layout.addLayout(row)
+        # A batch merge's preview and question, inside the review (Enter merges, Esc does not).
+        self.ask = AskBar()
+        self.ask.setObjectName("reviewAsk")
+        layout.addWidget(self.ask)
         layout.addWidget(self.status)
 
     # -- showing, palette ---------------------------------------------------------------------

@@ -47,7 +47,7 @@ def paper_meta(paper: PaperDetail) -> str:
 
 
 def paper_sources(paper: PaperDetail) -> str:
-    where = [f"{s.file} #{s.index + 1}" for s in paper.sources]  # 1-based on screen
+    where = [s.place for s in paper.sources]  # 1-based, as everywhere a person reads it
     return ("Source: " if len(where) == 1 else "Sources: ") + ", ".join(where) if where else ""
 
 

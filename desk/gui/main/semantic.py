@@ -7,8 +7,8 @@ a second process, while LSA's serve) runs on a thread of its own, never on the U
 library executor's one worker, so searches go on meanwhile, from words alone; the searches after
 it use the meaning of the words too. It starts a moment after the library is ready or an import
 ended (the first keystrokes do not share the processor with it); ``finished`` says it ended. The
-window then searches the list on screen again, so meaning joins it; the hits may reorder, but
-the highlighted paper stays highlighted (by id) and the keys act on it.
+list on screen keeps its order (nothing moves under the user's keys); the window says that the
+next search ranks by meaning too.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
+from desk.gui.main.undo_keys import UndoKeys
 from desk.gui.main.welcome import WelcomeNote
 from desk.gui.organize.actions import Organizer
 from desk.gui.organize.history_nav import PaperTrail
@@ -52,6 +53,7 @@ from desk.gui.organize.keys import PaperKeys
 from desk.gui.organize.places import DOCK_WIDTH, Places
 from desk.gui.organize.read_marker import ReadMarker
 from desk.gui.organize.sort_menu import SortMenu
+from desk.gui.organize.tag_numbers import TagNumbers
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
@@ -78,6 +80,7 @@ class MainWindow(QMainWindow):
         self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
         self._edits_rehearsed = False  # see _searched
+        self._last_paper: int | None = None  # the paper to highlight again once the list is there
         self.executor = LibraryExecutor(self)
         self.settings = WindowSettings(library_dir)
         # Qt adds " — desk" (the application's name) to a title not ending in it.
@@ -92,6 +95,7 @@ class MainWindow(QMainWindow):
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
         self.importer = ImportRunner(self.executor, self)
+        self.column.insertWidget(2, self.importer.panel)  # under the search bar and the welcome note
         self.exporter = Exporter(self.executor, self)
         self.duplicates = DuplicatesReview(
             self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
@@ -142,6 +146,8 @@ class MainWindow(QMainWindow):
             self,
         )
 
+        self.undo_keys = UndoKeys((self.search_box, self.note_editor), self)  # Ctrl+Z: typing or library
+
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
         self.main_splitter.addWidget(self.results_view)
@@ -155,6 +161,7 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.search_bar)
         layout.addWidget(self.welcome)
+        self.column = layout  # the import's panel joins it (under the search bar)
         self.triage_view = TriageView(self.executor)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.main_splitter)
@@ -194,6 +201,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
+        self.tag_numbers = TagNumbers(self.executor, self)  # the digits beside the tags' chips
 
         status = QStatusBar()
         status.setObjectName("statusBar")
@@ -248,6 +256,7 @@ class MainWindow(QMainWindow):
         bar, results, reading = self.search_bar, self.results_view, self.reading
         bar.textEdited.connect(self.controller.set_text)
         bar.filterChosen.connect(self.set_filter)
+        self.controller.filterChanged.connect(bar.check_filter)  # the buttons and the chip follow
         bar.stepRequested.connect(self._step_from_box)
         bar.suggestionChosen.connect(self.use_suggestion)
         drop = FileDropFilter(self.import_paths, self)
@@ -274,6 +283,7 @@ class MainWindow(QMainWindow):
         self.vectors = VectorBuilder(self)
         self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
+        self.importer.said.connect(self.show_status)
         self.duplicates.changed.connect(self.refresh)
         org = self.organizer
         org.rows.connect(reading.apply)
@@ -281,6 +291,13 @@ class MainWindow(QMainWindow):
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
         self.paper_keys.changed.connect(reading.apply)
+        self.paper_keys.changed.connect(lambda _rows: self.tag_numbers.look())
+        # The sidebar's counts follow a change made here at once, not at its next poll.
+        for changed in (self.paper_keys.changed, org.rows, self.read_marker.marked, reading.summariesChanged):
+            changed.connect(lambda _rows: self.places.soon())
+        self.controller.searched.connect(lambda _outcome: self.tag_numbers.look())
+        self.tag_numbers.changed.connect(self.model.set_tag_numbers)
+        self.tag_numbers.changed.connect(self.paper_view.set_tag_numbers)
         self.paper_keys.status.connect(self.show_status)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.paper_keys.gone.connect(self.trail.forget)
@@ -333,9 +350,11 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
 
     def _vectors_built(self, done: str) -> None:
-        if done and not done.startswith("could not"):  # meaning joins the list on screen; the
-            self.refresh()  # highlighted paper stays highlighted (by id), wherever its row went
-        if done == "built":
+        # A list the user is looking at never reorders by itself (a fast typist's ↓↓s would star
+        # what moved into those rows): meaning joins from the next change of query or filter.
+        if done and not done.startswith("could not") and self.controller.shown_query.strip():
+            self.show_status("Better matches by meaning are ready: they show from your next search.")
+        elif done == "built":
             self.show_status("Searches now find papers by meaning too.")
 
     def _library_failed(self, message: str) -> None:
@@ -424,8 +443,11 @@ class MainWindow(QMainWindow):
         self.focus.to_list()
 
     def _results_reset(self) -> None:
-        # New words highlight the best hit; a filter change or a re-run keeps the paper in view.
+        # New words highlight the best hit; a filter change or a re-run keeps the paper in view;
+        # the first list after a start highlights the paper highlighted when the window closed.
         keep = self.current_id if self.controller.refined else None
+        if self._last_paper is not None and self.model.rowCount():
+            keep, self._last_paper = self._last_paper, None
         before = self.current_id
         pid = self.results_view.select_after_reset(keep)
         if pid is None:
@@ -537,6 +559,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(min(max(self.settings.note_tab, 0), 1))
         self.search_bar.check_filter(self.settings.filter)
         self.search_box.setText(self.settings.last_query)
+        self._last_paper = self.settings.last_paper
 
     def _save_settings(self) -> None:
         self.settings.geometry = self.saveGeometry()
@@ -544,6 +567,7 @@ class MainWindow(QMainWindow):
         self.settings.set_splitter("main", self.main_splitter.saveState())
         self.settings.set_splitter("right", self.reading.saveState())
         self.settings.last_query = self.search_box.text()
+        self.settings.last_paper = self.current_id
         self.settings.filter = self.controller.filter
         self.settings.note_tab = self.tabs.currentIndex()
         self.settings.sync()

@@ -66,7 +66,9 @@ class Organizer(QObject):
         full = f"({query}) is:unread" if query else "is:unread"
 
         def op(lib: Library) -> list[int]:
-            return [h.id for h in lib.search_ids(full, limit=TRIAGE_LIMIT).hits]
+            # As the list searched it (typing: the word at the end unfinished, not corrected),
+            # so that the queue holds the unread papers of the list on screen, no others.
+            return [h.id for h in lib.search_ids(full, limit=TRIAGE_LIMIT, typing=True).hits]
 
         def ready(ids: list[int]) -> None:
             if not ids:

@@ -65,10 +65,11 @@ class PaperKeys(QObject):
         self.selection.changed.connect(self.count_label.setText)
         self.actions.rows.connect(self.changed)
         self.actions.status.connect(self.status)
-        self.actions.doneWith.connect(self._move_past)
+        self.actions.doneWith.connect(self._moved_past)
         self.deleter.status.connect(self.status)
         self.deleter.deleted.connect(self.gone)
         self._picking: Callable[[], Target] | None = None
+        self._move_when_done = False
         self.picker.chosen.connect(self._tag_chosen)
 
     def target(self, *, from_list: bool | None = None) -> Target:
@@ -84,7 +85,7 @@ class PaperKeys(QObject):
         return {
             "star": lambda: later(lambda: act.toggle(self.target(), "starred")),
             "read": lambda: later(lambda: act.toggle(self.target(), "read")),
-            "done": lambda: later(lambda: act.mark_done(self.target())),
+            "done": lambda: later(self.mark_done),
             "tag": self.open_picker,
             "delete": lambda: later(lambda: self.deleter.delete(self.target(from_list=True))),
             "copy": lambda: later(lambda: act.copy(self.target(from_list=True))),
@@ -121,12 +122,34 @@ class PaperKeys(QObject):
         if picking is not None:
             self.later(lambda: self.actions.toggle_tag(picking(), name))
 
-    # -- after `e` ---------------------------------------------------------------------------
+    # -- `e` -------------------------------------------------------------------------------
+    def mark_done(self) -> None:
+        """`e`: mark the papers done and move on at once, from the list or the reading pane.
+
+        The highlight moves before the write lands, so that a key typed straight after (`e s`)
+        acts on the next paper, never on the one just finished. Every hit selected (Ctrl+A) is
+        known only once the write resolves it: the move waits for it then (`doneWith`)."""
+        target = self.target()
+        self.actions.mark_done(target)
+        if target.query is None:
+            self._move_past(list(target.ids))
+        else:
+            self._move_when_done = True
+
+    def _moved_past(self, ids: list[int]) -> None:
+        if self._move_when_done:  # Ctrl+A: the move waited for the ids
+            self._move_when_done = False
+            self._move_past(ids)
+
     def _move_past(self, ids: list[int]) -> None:
-        """`e` marked papers done: the highlight moves to the row after the last of them."""
+        """Papers marked done: the highlight moves to the row after the last of them (the
+        reading pane follows it; the keys stay where they were)."""
         if self.triage_paper() is not None:
             return
         model = self.results.results
         rows = [r for r in (model.row_of(i) for i in ids) if r is not None]
-        if rows and self.results.hasFocus():
-            self.results.select_row(min(max(rows) + 1, model.rowCount() - 1))
+        if not rows:
+            return
+        after = min(max(rows) + 1, model.rowCount() - 1)
+        if self.results.currentIndex().row() != after:
+            self.results.select_row(after)

@@ -213,4 +213,4 @@ class Selection(QObject):
 
     def _say(self) -> None:
         n = self.count()
-        self.changed.emit(f"{n} papers selected" if n > 1 else "")
+        self.changed.emit(f"{n} selected of" if n > 1 else "")  # "4 selected of 1097 papers · 3 ms"

@@ -30,6 +30,7 @@ SECTIONS = (
     ("saved", "Saved searches"),
     ("trash", "Trash"),
 )
+PAGE = 8  # entries a Page Up / Page Down moves
 BUILT_IN = (("all", "All papers"), ("starred", "Starred"), ("unread", "Unread"), ("notes", "With notes"))
 
 
@@ -245,4 +246,27 @@ class Sidebar(QTreeWidget):
             if entry is not None and entry[0] in ("saved", "collection"):
                 self.deleteRequested.emit(*entry)
             return
+        if not event.modifiers() and self.walk(Qt.Key(event.key())):
+            return
         super().keyPressEvent(event)
+
+    def walk(self, key: Qt.Key) -> bool:
+        """↑/↓, Page Up/Down, Home/End move from entry to entry: the headings are not stops (a
+        heading took a ↓ and Home landed on "Library", so no entry was chosen). False for
+        another key."""
+        steps = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -PAGE, Qt.Key.Key_PageDown: PAGE}
+        entries = [e for e in self.entries() if not e.isHidden() and not (e.parent() or e).isHidden()]
+        if not entries or key not in (*steps, Qt.Key.Key_Home, Qt.Key.Key_End):
+            return False
+        current = self.currentItem()
+        at = entries.index(current) if current in entries else -1
+        if key == Qt.Key.Key_Home:
+            target = 0
+        elif key == Qt.Key.Key_End:
+            target = len(entries) - 1
+        else:
+            target = min(max(at + steps[key] if at >= 0 else 0, 0), len(entries) - 1)
+        if target != at:
+            self.setCurrentItem(entries[target])
+            self.scrollToItem(entries[target])
+        return True

@@ -89,7 +89,7 @@ class TriageView(QWidget):
         pid = self.current_id
         left = self.remaining()
         self.counter.setText(
-            f"Triage · {left} paper{'s' if left != 1 else ''} left of {len(self.queue)}"
+            f"Triage · {left} of {len(self.queue)} unread paper{'s' if len(self.queue) != 1 else ''} left"
             if pid is not None
             else f"Triage · all {len(self.queue)} decided — Esc to go back"
         )

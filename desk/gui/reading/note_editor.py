@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desk.core.text.note_math import render_note_math
 from desk.gui import theme
 from desk.gui.safe_text import SafeTextBrowser, disarm_links
 
@@ -238,7 +239,8 @@ class NoteEditor(QWidget):
         self.preview.document().setDefaultStyleSheet(theme.html_style(self.palette()))
         text = self.text()
         if text.strip():
-            self.preview.document().setMarkdown(text, NOTE_MARKDOWN)
+            # Math as the abstracts show it ($\epsilon$ is ε); what is saved stays as written.
+            self.preview.document().setMarkdown(render_note_math(text), NOTE_MARKDOWN)
             disarm_links(self.preview.document())  # only web links stay links
         else:
             muted = theme.colors(self.palette()).muted.name()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QSplitter, QTabWidget, QWidget
+from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 
 from desk.core.records.detail import PaperDetail
 from desk.core.records.page import PaperSummary
@@ -217,23 +217,17 @@ class ReadingPane(QSplitter):
         paper = self.paper_view.paper
         if pid is None or paper is None or paper.id != pid:
             return
-        text, ok = QInputDialog.getText(
-            self,
-            "Rename paper",
-            "Title (leave empty to use the title derived from the abstract):",
-            QLineEdit.EchoMode.Normal,
-            paper.user_title or paper.title,
-        )
-        if not ok:
-            return
+        def save(text: str) -> None:
+            def op(lib: Library) -> dict[int, PaperSummary]:
+                lib.set_title(pid, text or None)
+                return lib.summaries([pid])
 
-        def op(lib: Library) -> dict[int, PaperSummary]:
-            lib.set_title(pid, text.strip() or None)
-            return lib.summaries([pid])
+            def done(summaries: dict[int, PaperSummary]) -> None:
+                self.apply(summaries)
+                self.show_paper(pid)
+                self.status.emit("Title saved (Ctrl+Z takes it back)")
 
-        def done(summaries: dict[int, PaperSummary]) -> None:
-            self.apply(summaries)
-            self.show_paper(pid)
-            self.status.emit("Title saved")
+            self.executor.submit(op, done)
 
-        self.executor.submit(op, done)
+        # In place of the title: Enter keeps it, Esc leaves it (no dialog over the paper).
+        self.paper_view.title_edit.edit(paper.user_title or paper.title, save)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Collection, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QPalette, QResizeEvent
-from PySide6.QtWidgets import QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from desk.core.records.detail import PaperDetail
 from desk.core.records.page import PaperSummary
 from desk.gui import theme
+from desk.gui.reading.title_edit import TitleEdit
 from desk.gui.safe_text import SafeTextBrowser, plain_label
+from desk.gui.search.tag_chips import chip_labels
 
 Marker = Callable[[str], Sequence[tuple[int, int]]]
 MEASURE = 90  # characters a line of the abstract holds at most (a readable measure is 60–100)
@@ -52,7 +55,16 @@ class PaperView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
+        self.title_edit = TitleEdit()  # F2: the title edited in place
+        self.title_edit.setFont(font)
         self.meta = plain_label("paperMeta")
+        self.tags = QLabel()  # chips: the names escaped, our own markup around them
+        self.tags.setObjectName("paperTags")
+        self.tags.setTextFormat(Qt.TextFormat.RichText)
+        self.tags.setWordWrap(True)
+        self.tag_numbers: dict[str, int] = {}  # a tag's digit (the order tags were made)
+        self._chips: tuple[str, ...] = ()
+        self._tag_names: tuple[str, ...] = ()
         self.sources = plain_label("paperSources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName("abstractView")
@@ -65,7 +77,9 @@ class PaperView(QWidget):
         layout.setContentsMargins(*_MARGINS)
         layout.setSpacing(4)
         layout.addWidget(self.title)
+        layout.addWidget(self.title_edit)
         layout.addWidget(self.meta)
+        layout.addWidget(self.tags)
         layout.addWidget(self.sources)
         layout.addWidget(self.abstract, 1)
         # A reading measure: lines of about MEASURE characters however wide the window is.
@@ -85,6 +99,7 @@ class PaperView(QWidget):
         self.meta.hide()
         self.sources.clear()
         self.sources.hide()
+        self._show_chips(())
         self.abstract.clear()
 
     def show_paper(self, paper: PaperDetail, body_html: str, heading_html: str | None = None) -> None:
@@ -96,8 +111,7 @@ class PaperView(QWidget):
         self._html = body_html
         self._show_title(paper.title, heading_html)
         self.update_state(paper)
-        # Sources counted from 1 on screen ("#1" is the first abstract); the CLI keeps 0-based ids.
-        where = [f"{s.file} #{s.index + 1}" for s in paper.sources]
+        where = [s.place for s in paper.sources]  # "#1" the first abstract, as `desk show` says
         label = "Source" if len(where) == 1 else "Sources"
         self.sources.setText(f"{label}: " + ", ".join(where) if where else "")
         self.sources.setVisible(bool(where))
@@ -116,14 +130,39 @@ class PaperView(QWidget):
         parts.append("read" if summary.read else "unread")
         if summary.has_note:
             parts.append("has a note")
+        if summary.copies > 1:
+            parts.append(f"{summary.copies} copies (Ctrl+Shift+D reviews them)")
         self.meta.setText("  ·  ".join(parts))
         self.meta.show()
+        self._tag_names = summary.tags
+        self._show_chips(chip_labels(summary.tags, self.tag_numbers))
         if summary.title != self._title:
             self._show_title(summary.title, None)  # renamed: its marks are gone with the old title
 
-    def _show_title(self, title: str, heading_html: str | None) -> None:
-        import html
+    def set_tag_numbers(self, numbers: dict[str, int]) -> None:
+        """The digits beside the tags changed: the chips again."""
+        self.tag_numbers = dict(numbers)
+        if self.paper is not None:
+            self._show_chips(chip_labels(self._tag_names, self.tag_numbers))
 
+    def chips(self) -> tuple[str, ...]:
+        """The tags as their chips read ("1 reading group"), for tests and accessibility."""
+        return self._chips
+
+    def _show_chips(self, chips: tuple[str, ...]) -> None:
+        self._chips = chips
+        if not chips:
+            self.tags.clear()
+            self.tags.hide()
+            return
+        colors = theme.colors(self.palette())
+        style = f"background-color: {colors.badge_background.name()}; color: {colors.badge_text.name()};"
+        spans = (f'<span style="{style}">&nbsp;{html.escape(c)}&nbsp;</span>' for c in chips)
+        self.tags.setText("&nbsp;&nbsp;".join(spans))
+        self.tags.setAccessibleName("Tags: " + ", ".join(chips))
+        self.tags.show()
+
+    def _show_title(self, title: str, heading_html: str | None) -> None:
         self._title = title
         self._title_html = heading_html if heading_html is not None else html.escape(title)
         if '<span class="hl">' not in self._title_html:  # nothing marked: the title as plain text
@@ -142,6 +181,7 @@ class PaperView(QWidget):
     def _restyle(self) -> None:
         if self.paper is not None:
             self._show_title(self._title, self._title_html)
+            self._show_chips(self._chips)
         pal = self.sources.palette()
         pal.setColor(QPalette.ColorRole.WindowText, theme.colors(self.palette()).muted)
         self.sources.setPalette(pal)

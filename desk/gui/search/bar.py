@@ -30,6 +30,22 @@ FILTER_STYLE = (
     " border-color: palette(highlight); }"
 )
 FILTER_LABELS = (("all", "All"), ("starred", "Starred"), ("unread", "Unread"), ("notes", "With notes"))
+CHIP_KINDS = {"in": "Collection", "tag": "Tag", "saved": "Saved search"}
+CHIP_STYLE = (
+    "QToolButton#filterChip { padding: 2px 8px; border: 1px solid palette(highlight);"
+    " border-radius: 9px; background: palette(alternate-base); }"
+)
+CHIP_MAX = 260  # pixels: a long collection name is cut in its chip (the tooltip has it whole)
+
+
+def chip_label(filter_name: str) -> str | None:
+    """The chip of a sidebar entry's filter: `in:"ICML 2026 Papers"` is "Collection: ICML 2026
+    Papers"; None for the built-in filters (their buttons show them) and for "all"."""
+    kind, colon, rest = filter_name.partition(":")
+    if not colon or kind not in CHIP_KINDS:
+        return None
+    name = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] == '"' else rest
+    return f"{CHIP_KINDS[kind]}: {name}"
 # Keys that move the highlight in the list while the search box has the keys.
 MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}
 
@@ -63,8 +79,18 @@ class SearchBar(QWidget):
         self.suggestion.linkActivated.connect(lambda _link: self.suggestionChosen.emit())
         self.filter_group = QButtonGroup(self)
         self.filter_buttons: dict[str, QToolButton] = {}
+        # The filter a sidebar entry put in force, removable: click it, or Backspace at the start
+        # of the box. What is searched is never a surprise: the chip says where.
+        self.chip = QToolButton()
+        self.chip.setObjectName("filterChip")
+        self.chip.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.chip.setStyleSheet(CHIP_STYLE)
+        self.chip.setAutoRaise(False)
+        self.chip.clicked.connect(lambda: self.filterChosen.emit("all"))
+        self.chip.hide()
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.chip)
         top.addWidget(self.box, 1)
         for i, (name, label) in enumerate(FILTER_LABELS, start=1):
             button = QToolButton()
@@ -125,7 +151,18 @@ class SearchBar(QWidget):
             self.hint.hide()
 
     def check_filter(self, name: str) -> None:
-        """Show the filter in force: its button, or none when it is not one of theirs (a tag's)."""
+        """Show the filter in force: its button, or the chip of a sidebar entry's (a tag's)."""
+        label = chip_label(name)
+        if label is None:
+            self.chip.hide()
+        else:
+            shown = self.chip.fontMetrics().elidedText(label, Qt.TextElideMode.ElideMiddle, CHIP_MAX)
+            self.chip.setText(f"{shown}  ✕")
+            self.chip.setToolTip(
+                f"Searching in {label}. Click, or Backspace at the start of the box, for all papers"
+            )
+            self.chip.setAccessibleName(f"Filter {label}, removable")
+            self.chip.show()
         button = self.filter_buttons.get(name)
         if button is not None:
             button.setChecked(True)
@@ -146,6 +183,15 @@ class SearchBar(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.box and event.type() == QEvent.Type.KeyPress:
             key_event: QKeyEvent = event  # type: ignore[assignment]
+            if (
+                key_event.key() == Qt.Key.Key_Backspace
+                and not key_event.modifiers()
+                and self.chip.isVisible()
+                and self.box.cursorPosition() == 0
+                and not self.box.hasSelectedText()
+            ):
+                self.filterChosen.emit("all")  # the chip goes, as a token before the text would
+                return True
             step = MOVE_KEYS.get(Qt.Key(key_event.key()))
             if step is not None and key_event.modifiers() in (
                 Qt.KeyboardModifier.NoModifier,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -68,6 +69,28 @@ def recommended_tag(filter_name: str) -> str | None:
     return None
 
 
+SCOPE_KINDS = ("in", "tag", "saved")  # the sidebar's filters that a typed term can stand for
+_TYPED_SCOPE = re.compile(r'(?:^|\s)(in|tag|saved):\S', re.IGNORECASE)
+
+
+def scope_kind(filter_name: str) -> str | None:
+    """"in", "tag" or "saved" for a sidebar entry's filter (`in:"ICML 2026 Papers"`), else None."""
+    kind, colon, _rest = filter_term(filter_name).partition(":")
+    return kind if colon and kind in SCOPE_KINDS and filter_name not in FILTERS else None
+
+
+def typed_scopes(text: str) -> set[str]:
+    """The kinds of scope typed in the box (`in:"x"` gives "in"; a negated `-in:` is not one)."""
+    return {m.group(1).lower() for m in _TYPED_SCOPE.finditer(text)}
+
+
+def replaced_by_typing(text: str, filter_name: str) -> bool:
+    """Whether what is typed names a scope of the filter's own kind (a typed `in:` with a
+    collection chosen in the sidebar): the typed one replaces it, never both at once."""
+    kind = scope_kind(filter_name)
+    return kind is not None and kind in typed_scopes(text)
+
+
 def effective_query(text: str, filter_name: str) -> str:
     """The query sent to the library: the filter's term, then what was typed.
 
@@ -91,6 +114,14 @@ def strip_filter(query: str, filter_name: str) -> str:
 
 def _hits(result: Any) -> list[Hit]:
     return [Hit(h.id, h.snippet, tuple(h.highlights)) for h in result.hits]
+
+
+def in_shown_order(shown: Sequence[int], hits: Sequence[Hit]) -> list[Hit]:
+    """A search run again, in the order the list showed: the papers still found where they were
+    (those gone left out), the ones found anew after them in their own order."""
+    place = {pid: n for n, pid in enumerate(shown)}
+    kept = sorted((h for h in hits if h.id in place), key=lambda h: place[h.id])
+    return kept + [h for h in hits if h.id not in place]
 
 
 def row_marks(lib: Library, marks: Marks | None, summaries: dict[int, PaperSummary]) -> RowMarks:
@@ -138,10 +169,16 @@ class SearchController(QObject):
 
     # -- input -------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """A keystroke: search now, or right after the search that is running."""
+        """A keystroke: search now, or right after the search that is running.
+
+        A typed scope of the sidebar filter's own kind (`in:"…"` with a collection chosen)
+        replaces the filter: the sidebar and the chip go back to All papers."""
         if text == self.text:
             return
         self.text = text
+        if replaced_by_typing(text, self.filter):
+            self.filter = "all"
+            self.filterChanged.emit("all")
         if self._running:
             self._dirty = True
         else:
@@ -214,7 +251,7 @@ class SearchController(QObject):
         def done(value: tuple[Any, dict[int, PaperSummary], RowMarks] | None) -> None:
             try:
                 if value is not None and generation == self._generation:
-                    self._show(value, typed, query, filt, generation)
+                    self._show(value, typed, query, filt, generation, sorting)
                     self._model_sort = sorting if self._model_query == query else self._model_sort
             finally:
                 self._landed()  # then search for anything typed meanwhile
@@ -236,6 +273,7 @@ class SearchController(QObject):
         query: str,
         filt: str,
         generation: int,
+        sorting: tuple[str, str | None] = ("relevance", None),
     ) -> None:
         result, summaries, marks = value
         self._shown_generation = generation
@@ -247,9 +285,14 @@ class SearchController(QObject):
             self.marks = result.marks
             self.refined = typed == self.shown_text  # same words, other filter or fresh data
             self.shown_text = typed
+            hits = _hits(result)
+            if query == self._model_query and sorting == self._model_sort and self.model.rowCount():
+                # The same search again (an undo, another process's change, meaning joining):
+                # the list on screen keeps its order; only a new query or filter re-ranks it.
+                hits = in_shown_order(self.model.ids(), hits)
             self._model_query = query
             self._model_epoch += 1
-            self.model.reset(_hits(result), result.total, summaries, marks)
+            self.model.reset(hits, result.total, summaries, marks)
             self._has_good = not result.message
         suggestion = strip_filter(result.suggestion, filt) if result.suggestion else None
         self.searched.emit(

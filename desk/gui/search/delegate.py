@@ -24,6 +24,7 @@ from desk.gui.search.model import MISSING, PLACEHOLDER, Roles
 PAD = 8
 GUTTER = 16  # the unread dot's column
 SNIPPET_LINES = 2
+CHIP_MAX = 140  # a long tag name is cut in its chip
 
 STAR = "★"
 NOTE = "✎"
@@ -154,9 +155,12 @@ class ResultDelegate(QStyledItemDelegate):
                 sfm.elidedText(summary.short_name, Qt.TextElideMode.ElideRight, badge.width() - 6),
             )
             x += badge.width() + 6
+        x = self._draw_chips(painter, index.data(Roles.TagChips) or (), sfm, x, y, rect.right(), muted)
         meta = " · ".join(summary.collections)
         if len(summary.sources) > 1:
             meta += f" · {len(summary.sources)} sources"
+        if summary.copies > 1:  # near-duplicates not yet reviewed: one row for them all
+            meta += f" · {summary.copies} copies"
         painter.setPen(muted)
         meta_rect = QRect(x, y, rect.right() - x, sfm.height())
         painter.drawText(
@@ -174,6 +178,31 @@ class ResultDelegate(QStyledItemDelegate):
             self._draw_snippet(
                 painter, snippet, highlights, base_font, QPointF(left, y), rect.right() - left, text, colors
             )
+
+    @staticmethod
+    def _draw_chips(
+        painter: QPainter, chips: tuple[str, ...], sfm: QFontMetrics, x: int, y: int, right: int, pen: QColor
+    ) -> int:
+        """The tags as outlined chips after the short name, as many as fit in two thirds of the
+        room left (the collections keep the rest), then "+N" for those that did not. Returns
+        where the line goes on."""
+        end = x + (right - x) * 2 // 3
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for n, chip in enumerate(chips):
+            width = min(sfm.horizontalAdvance(chip) + 10, CHIP_MAX)
+            rest = len(chips) - n - 1
+            reserve = sfm.horizontalAdvance(f"+{rest}") + 6 if rest else 0
+            if x + width + reserve > end:
+                more = f"+{len(chips) - n}"
+                painter.drawText(QRect(x, y, sfm.horizontalAdvance(more) + 2, sfm.height()), 0, more)
+                return x + sfm.horizontalAdvance(more) + 8
+            box = QRect(x, y, width, sfm.height())
+            painter.drawRoundedRect(box.adjusted(0, 0, -1, -1), 6, 6)
+            text = sfm.elidedText(chip, Qt.TextElideMode.ElideRight, width - 8)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+            x += width + 4
+        return x + (2 if chips else 0)
 
     @staticmethod
     def _draw_snippet(

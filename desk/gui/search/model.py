@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 )
 
 from desk.core.records.page import PaperSummary
+from desk.gui.search.tag_chips import chip_labels
 
 CHUNK = 60  # rows loaded per request around the one asked for
 PLACEHOLDER = "Loading…"
@@ -42,6 +43,7 @@ class Roles:
     Loaded = Qt.ItemDataRole.UserRole + 5
     TitleHighlights = Qt.ItemDataRole.UserRole + 6  # (start, end) in the title, code points
     ShortNameHighlights = Qt.ItemDataRole.UserRole + 7
+    TagChips = Qt.ItemDataRole.UserRole + 8  # ("1 reading group", …): the row's tags as shown
 
 
 class ResultsModel(QAbstractListModel):
@@ -67,6 +69,7 @@ class ResultsModel(QAbstractListModel):
         self._wanted: set[int] = set()
         self._total = 0
         self._fetching = False
+        self.tag_numbers: dict[str, int] = {}  # a tag's digit (the order tags were made)
         self._ask = QTimer(self)
         self._ask.setSingleShot(True)
         self._ask.setInterval(0)
@@ -170,6 +173,12 @@ class ResultsModel(QAbstractListModel):
     def row_of(self, paper_id: int) -> int | None:
         return self._rows.get(paper_id)
 
+    def set_tag_numbers(self, numbers: dict[str, int]) -> None:
+        """The digits beside the tags changed (a tag made, or gone): redraw the rows."""
+        self.tag_numbers = dict(numbers)
+        if self._hits:
+            self.dataChanged.emit(self.index(0), self.index(len(self._hits) - 1), [Roles.TagChips])
+
     def summary(self, paper_id: int) -> PaperSummary | None:
         return self._cache.get(paper_id)
 
@@ -212,6 +221,8 @@ class ResultsModel(QAbstractListModel):
             return self._marks.get(hit.id, ((), ()))[1]
         if role == Roles.Loaded:
             return summary is not None
+        if role == Roles.TagChips:
+            return chip_labels(summary.tags, self.tag_numbers) if summary is not None else ()
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return summary.title if summary is not None else PLACEHOLDER
         return None

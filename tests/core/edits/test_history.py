@@ -133,3 +133,17 @@ def test_a_batch_of_calls_is_one_undo_step(seeded: Library) -> None:
     seeded.history.undo()
     assert seeded.history.undo() is not None and not seeded.paper(d).read  # the step before the batch
     assert seeded.check() == []
+
+
+def test_undo_names_one_paper_by_its_title_and_the_step_keeps_its_id(seeded: Library) -> None:
+    a, b = seeded.paper_ids()[:2]
+    seeded.set_title(a, "A title of mine, long enough to be cut somewhere past the sixtieth character")
+    seeded.set_note(a, "x")
+    seeded.set_starred([a, b], True)
+    assert seeded.history.entries()[1].label == f"Edit the note of paper {a}"  # the step keeps the id
+    outcome = seeded.history.undo()
+    assert outcome is not None and outcome.description == "Undid: star 2 papers"
+    outcome = seeded.history.undo()  # one paper: named by its title, cut at a word
+    assert outcome is not None
+    said = "Undid: edit the note of “A title of mine, long enough to be cut somewhere past…”"
+    assert outcome.description == said

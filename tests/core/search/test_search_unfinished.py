@@ -77,7 +77,7 @@ def test_open_quote_is_a_phrase_whose_last_word_is_a_prefix() -> None:
     (plan,) = compiled.plan.shoulds
     assert plan == PhraseTerms((("title", 5.0), ("abstract", 1.0), ("note", 1.0)), ("larg",), ("lang",))
     assert compiled.terms == ["larg"] and compiled.prefixes == ["lang"]
-    assert [w.text for w in compiled.spell_words] == ["large"]  # not the word being typed
+    assert compiled.spell_words == []  # an open quote is typed word for word: none is corrected
     # One word typed: a prefix; a space after the last word: the whole phrase.
     (one,) = compile_query(parse('"langu')).plan.shoulds
     assert one == Prefixes((("title", 5.0), ("abstract", 1.0), ("note", 1.0)), ("langu",))
@@ -196,7 +196,8 @@ def test_nothing_complete_means_no_new_query(index: SearchIndex) -> None:
 
 
 def test_the_word_being_typed_gets_no_did_you_mean(index: SearchIndex) -> None:
-    assert index.search("large lang", typing=False).suggestion == "large long"  # a finished query
+    # A finished query: the start of a word the library has is completed, not made another word.
+    assert index.search("large lang", typing=False).suggestion == "large language"
     typed = index.search("large lang", typing=True)
     assert typed.suggestion is None and not typed.corrected
     assert index.search("lareg lang", typing=True).suggestion == "large lang"  # earlier words are

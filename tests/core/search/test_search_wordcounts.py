@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import tracemalloc
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -16,7 +16,7 @@ from whoosh.automata.fsa import find_all_matches
 from whoosh.automata.lev import levenshtein_automaton
 
 from desk.core.search import spelling
-from desk.core.search.spelling import Lexicon
+from desk.core.search.spelling import COMPLETIONS_SCANNED, Lexicon
 from desk.core.search.wordcounts import WordCounts
 
 
@@ -46,6 +46,12 @@ class _DictLexicon(Lexicon):
 
     def within(self, word: str, maxdist: int) -> list[str]:
         return _reference_within(self.ref_sorted, word, maxdist)
+
+    def completion(self, word: str) -> str | None:
+        at = bisect_right(self.ref_sorted, word)
+        longer = [w for w in self.ref_sorted[at : at + COMPLETIONS_SCANNED] if w.startswith(word)]
+        best = max((self.ref[w] for w in longer), default=None)  # the first of the commonest
+        return next((w for w in longer if self.ref[w] == best), None)
 
 
 def _typos(words: list[str], n: int, seed: int = 5) -> list[str]:
@@ -85,6 +91,7 @@ def test_dev_corpus_lexicon_answers_as_the_dict(tmp_path: Path) -> None:
     for t in typed:
         for maxdist in (1, 2):
             assert lex.within(t, maxdist) == ref.within(t, maxdist), (t, maxdist)
+        assert lex.completion(t) == ref.completion(t), t
         assert lex.correct(t, lambda s: False) == ref.correct(t, lambda s: False), t
         assert lex.correct(t, lambda s: True) == ref.correct(t, lambda s: True), t
 
