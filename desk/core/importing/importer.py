@@ -235,6 +235,7 @@ def import_paths(
     errors: list[ImportFileError] = []
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
+    collections: dict[str, None] = {}  # an ordered set
     was_cancelled = False
 
     def start(path: Path) -> tuple[ParsedList, PendingAnalysis | None] | ImportFileError:
@@ -268,6 +269,7 @@ def import_paths(
             continue
         parsed, analysis = current
         if analysis is None:
+            collections.setdefault(parsed.collection)
             paragraphs += len(parsed.abstracts)
             already += 1
             errors += _skipped_paragraphs(parsed)
@@ -292,6 +294,7 @@ def import_paths(
             why = str(plain) if plain is not None else f"could not be imported ({type(exc).__name__}: {exc})"
             errors.append(ImportFileError(parsed.name, why))
             continue
+        collections.setdefault(parsed.collection)
         errors += _skipped_paragraphs(parsed)
         paragraphs += outcome.paragraphs
         added += len(outcome.added_ids)
@@ -313,4 +316,5 @@ def import_paths(
         errors=tuple(errors),
         cancelled=was_cancelled,
         new_ids=tuple(new_ids),
+        collections=tuple(collections),
     )
