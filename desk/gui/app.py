@@ -69,6 +69,7 @@ def run_app(library_dir: str | None, files: Sequence[Path] = ()) -> int:
         print(f"desk: {problem}", file=sys.stderr)
         return 1
     app = application()
+    from desk.gui.main.opening import FileOpenEvents
     from desk.gui.main.window import MainWindow  # after QApplication: widgets need it
     from desk.gui.shutdown import close_on_signals
     from desk.gui.single_instance import bring_to_front, claim
@@ -82,6 +83,9 @@ def run_app(library_dir: str | None, files: Sequence[Path] = ()) -> int:
         return 0
     window = MainWindow(library, files=files)
     instance.openRequested.connect(window.open_files)
+    file_events = FileOpenEvents(window)  # macOS: Finder's files come as events, not arguments
+    file_events.opened.connect(window.open_files)
+    app.installEventFilter(file_events)
     instance.raiseRequested.connect(lambda: bring_to_front(window))
     close_on_signals(window)  # a logout's SIGTERM saves the note and the window's state
     window.show()

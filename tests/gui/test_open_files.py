@@ -153,3 +153,24 @@ def test_a_hostile_or_huge_request_opens_nothing(library_dir: Path, tmp_path: Pa
         assert opened == []
     finally:
         instance.close()
+
+
+def test_a_file_macos_hands_the_application_is_opened(
+    open_window, library_dir: Path, tmp_path: Path, qtbot
+) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QFileOpenEvent
+    from PySide6.QtWidgets import QApplication
+
+    from desk.gui.main.opening import FileOpenEvents
+
+    window = open_window(library_dir)
+    events = FileOpenEvents(window)
+    events.opened.connect(window.open_files)
+    app = QApplication.instance()
+    app.installEventFilter(events)
+    try:
+        QApplication.sendEvent(app, QFileOpenEvent(QUrl.fromLocalFile(str(reading_list(tmp_path / "lists")))))
+        qtbot.waitUntil(lambda: shows_list(window, COLLECTION, len(ABSTRACTS)), timeout=30_000)
+    finally:
+        app.removeEventFilter(events)

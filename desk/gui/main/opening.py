@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtGui import QFileOpenEvent
 
 from desk.core.records.detail import ImportReport
 from desk.gui.dialogs.importing import ImportRunner, summary_text
@@ -70,3 +71,17 @@ class FileOpener(QObject):
     def _failed(self, _message: str) -> None:
         self._running = False
         self._soon()
+
+
+class FileOpenEvents(QObject):
+    """The files macOS hands an app (Finder's "Open with", a file dropped on the Dock icon): an
+    Apple event that Qt delivers to the application as a QFileOpenEvent, not as arguments.
+    Installed on the application, it passes each one's file on as ``opened([path])``."""
+
+    opened = Signal(list)  # list[Path]
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent) and event.file():
+            self.opened.emit([Path(event.file())])
+            return True
+        return super().eventFilter(watched, event)
