@@ -50,11 +50,19 @@ def build_tools_missing() -> str | None:
     """Why the wheel cannot be built offline here, or None (the test extra brings both)."""
     if importlib.util.find_spec("wheel") is None:
         return "the `wheel` package is missing (pip install -e '.[test]' installs it)"
-    import setuptools
+    from importlib.metadata import version  # not `import setuptools`: it would take over distutils
 
-    if int(setuptools.__version__.split(".")[0]) < 68:
-        return f"setuptools {setuptools.__version__} is older than pyproject.toml's build requirement"
+    if int(version("setuptools").split(".")[0]) < 68:
+        return f"setuptools {version('setuptools')} is older than pyproject.toml's build requirement"
     return None
+
+
+def pip_takes_python() -> bool:
+    """Whether this pip has --python (22.3 and later): it can install into another environment."""
+    import pip
+
+    major, minor = (int(n) for n in pip.__version__.split(".")[:2])
+    return (major, minor) >= (22, 3)
 
 
 @pytest.fixture(scope="module")
@@ -76,12 +84,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([*pip, "wheel", "-q", *offline, "-w", str(dist), str(source)], check=True, timeout=300)
     (wheel,) = dist.glob("desk-*.whl")
     venv = where / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    subprocess.run(
-        [*pip, "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)],
-        check=True, timeout=300,
-    )  # fmt: skip
+    if pip_takes_python():  # this pip installs into the new venv, which then needs none of its own
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+        installer = [*pip, "--python", str(python)]
+    else:  # an older pip (Ubuntu 22.04's venvs have 22.0): the venv's own
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+        installer = [str(python), "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    subprocess.run([*installer, "install", "-q", *offline, str(wheel)], check=True, timeout=300)
     ours = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True,
