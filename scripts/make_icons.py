@@ -1,4 +1,4 @@
-"""Render resources/desk.svg to the PNG sizes of resources/icons/hicolor/<size>/apps/desk.png.
+"""Render desk/data/desk.svg to the PNG sizes of desk/data/icons/hicolor/<size>/apps/desk.png.
 
 Run from the repository: `python scripts/make_icons.py` (needs PySide6 with QtSvg).
 """
@@ -16,7 +16,7 @@ from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
 SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
-RESOURCES = Path(__file__).resolve().parents[1] / "resources"
+RESOURCES = Path(__file__).resolve().parents[1] / "desk" / "data"  # package data: the wheel ships them
 
 
 def render(svg: Path, size: int, dest: Path) -> None:
@@ -41,7 +41,7 @@ def main() -> int:
     for size in SIZES:
         dest = RESOURCES / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "desk.png"
         render(svg, size, dest)
-        print(dest.relative_to(RESOURCES.parent))
+        print(dest.relative_to(RESOURCES.parents[1]))
     return 0
 
 

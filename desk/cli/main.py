@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from desk import __version__
 from desk.cli.light_imports import after_import
 from desk.core.runtime.errors import DeskError
 
@@ -80,7 +79,9 @@ def _parsers(
     parser = argparse.ArgumentParser(
         prog="desk", description="An offline, keyboard-driven reading list for research-paper abstracts."
     )
-    parser.add_argument("--version", action="version", version=f"desk {__version__}")
+    from desk.core.runtime.version import VersionAction
+
+    parser.add_argument("--version", action=VersionAction)
     _library_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands: dict[str, argparse.ArgumentParser] = {}

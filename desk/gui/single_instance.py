@@ -6,13 +6,20 @@ another library has another name and opens normally.  A socket file left behind 
 window answers no one: the new window takes its place (Qt swaps a user-only socket in over it;
 where it cannot, QLocalServer.removeServer removes it first).  Because listening can replace a
 live window's socket too, a start always tries to connect before it listens.
+
+A start given files (`desk-gui FILE...`, a file manager's "Open with desk") hands them to the
+window already open instead: one line, ``open `` and a JSON list of absolute paths (JSON's
+escapes carry bytes that are not UTF-8 as lone surrogates, as Python holds them). The window
+imports and shows them, then comes forward.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -22,9 +29,29 @@ from PySide6.QtWidgets import QApplication, QWidget
 log = logging.getLogger(__name__)
 
 REQUEST = b"raise\n"
+OPEN = b"open "  # then a JSON list of absolute paths, then a line end
 REPLY = b"ok\n"
 WAIT_MS = 2000  # how long a second start waits for the first window to answer
-MAX_REQUEST = 64  # bytes: anything longer is not a desk asking
+MAX_REQUEST = 1 << 20  # bytes: thousands of paths; anything longer is not a desk asking
+
+
+def open_request(files: Sequence[Path]) -> bytes:
+    """The line that hands ``files`` (absolute paths) to the window already open."""
+    return OPEN + json.dumps([os.fspath(f) for f in files]).encode("ascii") + b"\n"
+
+
+def requested_files(line: bytes) -> list[Path] | None:
+    """The files an ``open`` line names, or None when it is not one. What cannot be a path a
+    desk sent (not a list of strings, a relative path, a NUL byte) is left out."""
+    if not line.startswith(OPEN):
+        return None
+    try:
+        names = json.loads(line[len(OPEN) :])
+    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: "[[[[…" nested deep
+        return None
+    if not isinstance(names, list):
+        return None
+    return [Path(n) for n in names if isinstance(n, str) and n and "\x00" not in n and os.path.isabs(n)]
 
 
 def server_name(library_dir: Path) -> str:
@@ -49,6 +76,7 @@ class SingleInstance(QObject):
     """The claim of one running window on a library; `raiseRequested` when another start asks."""
 
     raiseRequested = Signal()
+    openRequested = Signal(list)  # list[Path]: files another start hands over (then raiseRequested)
 
     def __init__(self, library_dir: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,15 +88,17 @@ class SingleInstance(QObject):
         return self._server is not None and self._server.isListening()
 
     # -- the second start --------------------------------------------------------------------
-    def notify_running(self, timeout_ms: int = WAIT_MS) -> bool:
-        """Ask a window already open on this library to come forward; True when one is there."""
+    def notify_running(self, timeout_ms: int = WAIT_MS, files: Sequence[Path] = ()) -> bool:
+        """Ask a window already open on this library to come forward (and to open ``files``,
+        absolute paths); True when one is there."""
         sock = QLocalSocket()
         sock.connectToServer(self.name)
         if not sock.waitForConnected(timeout_ms):
             return False  # no such socket, or a stale one nobody listens on
         # Connected means a live process listens; wait a little for its answer, then leave.
-        sock.write(REQUEST)
-        sock.waitForBytesWritten(timeout_ms)
+        sock.write(open_request(files) if files else REQUEST)
+        while sock.bytesToWrite() and sock.waitForBytesWritten(timeout_ms):
+            pass
         if not sock.canReadLine():
             sock.waitForReadyRead(timeout_ms)
         answered = bytes(sock.readLine().data()) == REPLY
@@ -119,23 +149,27 @@ class SingleInstance(QObject):
                 sock.abort()
             return
         request = bytes(sock.readLine().data())
-        if request == REQUEST:
+        files = requested_files(request)
+        if request == REQUEST or files is not None:
             sock.write(REPLY)
             sock.flush()
+            if files:
+                self.openRequested.emit(files)
             self.raiseRequested.emit()
         sock.disconnectFromServer()
 
 
-def claim(library_dir: Path) -> SingleInstance | None:
-    """This process's claim on a library, or None when a window on it was brought forward instead.
+def claim(library_dir: Path, files: Sequence[Path] = ()) -> SingleInstance | None:
+    """This process's claim on a library, or None when a window on it was brought forward
+    instead (and handed ``files``, absolute paths, to open).
 
     When the claim cannot be made single (no local sockets), the window still opens.
     """
     instance = SingleInstance(library_dir)
-    if instance.notify_running():
+    if instance.notify_running(files=files):
         return None
     if instance.listen():
         return instance
-    if instance.notify_running():  # lost a race with a window starting at the same moment
+    if instance.notify_running(files=files):  # lost a race with a window starting at the same moment
         return None
     return instance

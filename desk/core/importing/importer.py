@@ -316,6 +316,7 @@ def import_paths(
     errors: list[ImportFileError] = []
     paragraphs = added = merged = already = 0
     new_ids: list[int] = []
+    collections: dict[str, None] = {}  # an ordered set
     was_cancelled = False
     Started = tuple[int, ParsedList, PendingAnalysis | None] | tuple[int, ImportFileError]
 
@@ -361,6 +362,7 @@ def import_paths(
             continue
         _, parsed, analysis = current
         if analysis is None:
+            collections.setdefault(parsed.collection)
             paragraphs += len(parsed.abstracts)
             already += bool(parsed.abstracts) and parsed.first_index == 0  # a file, not each part
             errors += _skipped_paragraphs(parsed)
@@ -385,6 +387,7 @@ def import_paths(
             why = str(plain) if plain is not None else f"could not be imported ({type(exc).__name__}: {exc})"
             errors.append(ImportFileError(parsed.name, why))
             continue
+        collections.setdefault(parsed.collection)
         errors += _skipped_paragraphs(parsed)
         paragraphs += outcome.paragraphs
         added += len(outcome.added_ids)
@@ -407,4 +410,5 @@ def import_paths(
         errors=tuple(errors),
         cancelled=was_cancelled,
         new_ids=tuple(new_ids),
+        collections=tuple(collections),
     )

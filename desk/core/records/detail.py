@@ -53,6 +53,9 @@ class ImportReport:
     errors: tuple[ImportFileError, ...] = ()
     cancelled: bool = False
     new_ids: tuple[int, ...] = field(default=(), repr=False)
+    #: The collections of the files read (imported now or before), each once, in file order:
+    #: what the window shows after opening a file.
+    collections: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def skipped_files(self) -> int:

@@ -28,16 +28,26 @@ def resolve_library_dir(explicit: str | os.PathLike[str] | None) -> Path:
     return Path(explicit).expanduser() if explicit else default_library_dir()
 
 
+def shipped_dir() -> Path | None:
+    """The folder of what desk ships beside its code (package data: ``samples/``, the desktop
+    entry ``desk.desktop``, ``desk.svg`` and ``icons/hicolor/``), or None when it is not there.
+
+    Found through importlib.resources, so it is the same from a checkout, an installed wheel and
+    the one-folder bundle (whose importer serves its package data from the bundle's folder).
+    """
+    from importlib.resources import files
+
+    folder = files("desk") / "data"
+    # A package imported from a zip holds its data in the zip: nothing a file manager can open.
+    return folder if isinstance(folder, Path) and folder.is_dir() else None
+
+
 def bundled_seeds_dir() -> Path | None:
-    """The sample lists shipped with desk (the repository's seeds/), if present."""
-    candidates = [
-        Path(__file__).resolve().parents[3] / "seeds",
-        Path(os.environ.get("DESK_SEEDS", "")) if os.environ.get("DESK_SEEDS") else None,
-    ]
-    for c in candidates:
-        if c is not None and c.is_dir() and any(c.glob("*.txt")):
-            return c
-    return None
+    """The sample lists a first run imports: $DESK_SEEDS, else the ones desk ships, if present."""
+    chosen = os.environ.get("DESK_SEEDS")
+    shipped = shipped_dir()
+    folder = Path(chosen).expanduser() if chosen else shipped / "samples" if shipped is not None else None
+    return folder if folder is not None and folder.is_dir() and any(folder.glob("*.txt")) else None
 
 
 def shown_name(name: str) -> str:

@@ -13,7 +13,7 @@ back through signals:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desk import __version__
+from desk import version
 from desk.core.records.detail import ImportReport
 from desk.core.runtime.paths import bundled_seeds_dir
 from desk.gui import theme
@@ -43,6 +43,7 @@ from desk.gui.keymap import build_actions
 from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
+from desk.gui.main.opening import FileOpener
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.undo_keys import UndoKeys
@@ -70,7 +71,12 @@ VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the lib
 class MainWindow(QMainWindow):
     """One library, one window.  Every library call goes through `self.executor`."""
 
-    def __init__(self, library_dir: Path, *, seeds: Path | bool | None = True) -> None:
+    def __init__(
+        self, library_dir: Path, *, seeds: Path | bool | None = True, files: Sequence[Path] = ()
+    ) -> None:
+        """``seeds``: the sample lists a first run imports (True: the ones desk ships); ``files``:
+        list files to import and show once the library is open (then a first run imports them
+        instead of the samples)."""
         super().__init__()
         self.library_dir = library_dir
         self.ready = False
@@ -101,12 +107,9 @@ class MainWindow(QMainWindow):
             self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
         )
         self.statusBar().insertPermanentWidget(0, self.duplicates.badge)
-        self.startup = Startup(
-            self.executor,
-            self.importer,
-            library_dir,
-            bundled_seeds_dir() if seeds is True else (seeds or None),
-        )
+        samples = bundled_seeds_dir() if seeds is True else (seeds or None)
+        self.startup = Startup(self.executor, self.importer, library_dir, None if files else samples)
+        self.opener = FileOpener(self.importer, self)
         self._connect()
         self.external = ExternalChanges(self.executor, self, self.refresh)  # other processes' writes
         self._restore()
@@ -114,6 +117,8 @@ class MainWindow(QMainWindow):
         self.controller.text = self.search_box.text()
         self.focus_search()
         self.startup.open()
+        if files:
+            self.opener.open(files)
 
     # -- building ----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -284,6 +289,8 @@ class MainWindow(QMainWindow):
         self.vectors.finished.connect(self._vectors_built)
         self.importer.failed.connect(self._import_failed)
         self.importer.said.connect(self.show_status)
+        self.opener.show.connect(self.show_list)
+        self.opener.status.connect(self.show_status)
         self.duplicates.changed.connect(self.refresh)
         org = self.organizer
         org.rows.connect(reading.apply)
@@ -344,6 +351,7 @@ class MainWindow(QMainWindow):
         self.controller.run_now()
         self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
         self._build_vectors()
+        self.opener.library_ready()
 
     def _build_vectors(self) -> None:
         """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
@@ -390,6 +398,17 @@ class MainWindow(QMainWindow):
             self.show_status("The library is still opening; try again in a moment.")
         elif not self.importer.start(paths):
             self.show_status("An import is already running.")
+
+    def open_files(self, files: Sequence[Path]) -> None:
+        """Import list files and show them (`desk-gui FILE`, another start's hand-over), as soon
+        as the library is open and no other import runs."""
+        self.opener.open(files)
+
+    def show_list(self, name: str) -> None:
+        """Show a whole list: the filter ``name`` (`in:"…"` for a collection), nothing typed."""
+        self.search_box.setText("")
+        self.controller.set_text("")
+        self.set_filter(name)
 
     def export(self) -> None:
         if not self.ready:
@@ -526,7 +545,7 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         self.show_message(
             "About desk",
-            f"desk {__version__}\n\n"
+            f"desk {version()}\n\n"
             "An offline, keyboard-driven reading list for research-paper abstracts.\n\n"
             f"Library: {self.library_dir}\n\nPress ? or F1 for the keyboard shortcuts.",
             QMessageBox.Icon.Information,

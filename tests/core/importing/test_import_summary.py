@@ -43,3 +43,20 @@ def test_desk_import_says_near_duplicates_and_no_file_s(capsys, seeded_dir: Path
     assert "Added 1 paper from 1 file (1 abstract read)." in out
     assert "near-duplicate" in out and "desk dupes" in out
     assert "(s)" not in out
+
+
+def test_a_report_names_the_collections_read_in_file_order_without_the_skipped(tmp_path: Path) -> None:
+    from desk.core.library.facade import Library
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    body = "We show that a small model learns the task. The results hold across three datasets."
+    (lists / "a.txt").write_text(f"Workshop Papers\n\n{body}\n", encoding="utf-8")
+    (lists / "b.txt").write_text(f"ICML 2026 Papers\n\n{body} Also for audio.\n", encoding="utf-8")
+    (lists / "c.txt").write_bytes(b"\x00\x01\x02 not text at all \xff\xfe")
+    with Library(tmp_path / "L") as lib:
+        first = lib.import_paths([lists / "b.txt"])
+        again = lib.import_paths([lists / "a.txt", lists / "c.txt", lists / "b.txt"])
+    assert first.collections == ("ICML 2026 Papers",)
+    # b.txt was imported before: its collection is named all the same (the window shows it).
+    assert again.collections == ("Workshop Papers", "ICML 2026 Papers") and len(again.errors) == 1
