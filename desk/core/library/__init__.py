@@ -6,7 +6,8 @@ it is composed of one service per kind of work, each a module here: ``tags``,
 (the semantic vectors, related papers, recommendations) and ``atlas`` (the map). Beside them:
 the database's answers to query filters (``live_filters``), sort orders (``sorting``),
 restoring a backup (``restore``), and the library's reads in plain SQL, shared by the façade and
-the command line's light path (``quick``), with that path's search and index flush (``quick_search``, ``quick_index``).
+the command line's light path (``quick``), with that path's search and index flush
+(``quick_search``, ``quick_index``).
 
 May import: every other package of desk.core; nothing of desk.cli or desk.gui.
 """
