@@ -18,6 +18,7 @@ import numpy as np
 
 from desk.core.atlas import build, store
 from desk.core.atlas.store import PaperMap
+from desk.core.edits import tags as tagging
 from desk.core.runtime import failures
 from desk.core.runtime.errors import DeskError
 from desk.core.semantic.keys import DatabasePapers
@@ -68,7 +69,7 @@ class Atlas:
         return bool(len(added) or len(removed)) or found.source != self._best_source(ids, keys)
 
     def _best_source(self, ids: np.ndarray, keys: np.ndarray) -> str:
-        """"minilm" when the sentence encoder's vectors cover every paper's text now, else "lsa"."""
+        """ "minilm" when the sentence encoder's vectors cover every paper's text now, else "lsa"."""
         encoded = self.discovery.encoded
         if not encoded.wanted(ids):
             return "lsa"
@@ -126,6 +127,25 @@ class Atlas:
         except OSError as exc:  # derived: used from memory, laid out again by the next process
             log.info("the map could not be written: %s", exc)
             self.unwritable = failures.reason(exc)
+
+    def marks(self, ids: np.ndarray) -> dict[str, np.ndarray]:
+        """For each paper of ``ids`` (ascending, a map's): whether it is ``starred``, ``read``,
+        ``tagged`` and ``noted`` (bool arrays in the order of ``ids``), read in one snapshot."""
+        ids = np.asarray(ids, np.int64)
+        out = {name: np.zeros(len(ids), bool) for name in ("starred", "read", "tagged", "noted")}
+        with self.db.reading() as session:
+            raw = session.connection().connection.driver_connection
+            assert raw is not None
+            rows = raw.execute("SELECT id, starred, read, note != '' FROM paper").fetchall()
+            tagged = np.asarray(tagging.paper_ids(session, None), np.int64)
+        if rows and len(ids):
+            table = np.asarray(rows, np.int64)
+            at = np.searchsorted(ids, table[:, 0])
+            ok = (at < len(ids)) & (ids[np.minimum(at, len(ids) - 1)] == table[:, 0])
+            for column, name in ((1, "starred"), (2, "read"), (3, "noted")):
+                out[name][at[ok]] = table[ok, column] != 0
+        out["tagged"] = np.isin(ids, tagged)
+        return out
 
     def members(self, name: str) -> Sequence[int]:
         """The ids of the papers in the cluster ``name`` (its number, or its label in any case)
