@@ -2,7 +2,7 @@
 
 A library that changed a little since its map (a few papers added or removed: at most
 REBUILD_SHARE of the map) keeps its map: the papers gone are dropped, a paper added is placed
-at the weighted mean of its PLACE_NEIGHBOURS nearest mapped papers (by their vectors) and joins
+at the mean of its PLACE_NEIGHBOURS nearest mapped papers (by their vectors; the nearest weigh most) and joins
 their most common cluster, as UMAP's own ``transform`` places new points. Beyond that the map is
 laid out again, as it is when better vectors (the sentence encoder's) cover the library.
 """
@@ -22,6 +22,7 @@ Progress = Callable[[int, int], None]
 
 REBUILD_SHARE = 0.1  # papers added or removed, as a share of the map, before it is laid out again
 PLACE_NEIGHBOURS = 10
+PLACE_SHARPNESS = 0.05  # cosine by which a neighbour's weight falls by e
 SEED = 0  # the map's seed: the same library, the same map
 
 
@@ -91,7 +92,9 @@ def update(old: PaperMap, ids: np.ndarray, vectors: np.ndarray) -> PaperMap:
         sims = vectors[rows_of_added] @ vectors[rows_of_kept].T
         k = min(PLACE_NEIGHBOURS, len(kept_ids))
         near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        weight = np.maximum(np.take_along_axis(sims, near, axis=1), 0.0) + 1e-6
+        near_sims = np.take_along_axis(sims, near, axis=1)
+        # the nearest count most: a neighbour 0.1 less alike weighs e^-2 as much
+        weight = np.exp((near_sims - near_sims.max(axis=1, keepdims=True)) / PLACE_SHARPNESS)
         placed_xy = (kept_xy[near] * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1, keepdims=True)
         votes = np.zeros((len(added), len(old.labels)))
         np.add.at(votes, (np.repeat(np.arange(len(added)), k), kept_clusters[near].ravel()), weight.ravel())

@@ -45,5 +45,5 @@ def save(scene: Scene, path: Path, width: int = WIDTH, height: int = HEIGHT) -> 
     painter = QPainter(image)
     paint(painter, scene, View(), width, height, LOOK, vector=True)
     painter.end()
-    if not image.save(str(path), b"PNG"):
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # a str at run time, bytes in the stubs
         raise OSError(f"could not write {path}")
