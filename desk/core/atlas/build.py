@@ -87,12 +87,17 @@ def update(old: PaperMap, ids: np.ndarray, vectors: np.ndarray) -> PaperMap:
     keep = ~np.isin(old.ids, removed)
     kept_ids, kept_xy, kept_clusters = old.ids[keep], old.xy[keep], old.clusters[keep]
     if len(added) and len(kept_ids):
-        rows_of_kept = np.searchsorted(ids, kept_ids)
+        kept_vectors = vectors[np.searchsorted(ids, kept_ids)]
         rows_of_added = np.searchsorted(ids, added)
-        sims = vectors[rows_of_added] @ vectors[rows_of_kept].T
         k = min(PLACE_NEIGHBOURS, len(kept_ids))
-        near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        near_sims = np.take_along_axis(sims, near, axis=1)
+        near = np.empty((len(added), k), np.int64)
+        near_sims = np.empty((len(added), k), np.float32)
+        step = max(1, layout.PRODUCTS_AT_ONCE // len(kept_ids))
+        for lo in range(0, len(added), step):  # a block of the added papers at a time
+            sims = vectors[rows_of_added[lo : lo + step]] @ kept_vectors.T
+            top = np.argpartition(sims, sims.shape[1] - k, axis=1)[:, sims.shape[1] - k :]
+            near[lo : lo + step] = top
+            near_sims[lo : lo + step] = np.take_along_axis(sims, top, axis=1)
         # the nearest count most: a neighbour 0.1 less alike weighs e^-2 as much
         weight = np.exp((near_sims - near_sims.max(axis=1, keepdims=True)) / PLACE_SHARPNESS)
         placed_xy = (kept_xy[near] * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1, keepdims=True)

@@ -341,6 +341,8 @@ class MainWindow(QMainWindow):
             self.refresh()  # highlighted paper stays highlighted (by id), wherever its row went
         if done == "built":
             self.show_status("Searches now find papers by meaning too.")
+        if self._map is not None and self._map.isVisible():  # the map follows the import, off the UI thread
+            self._map.refresh()
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message

@@ -54,3 +54,10 @@ def test_a_paper_removed_leaves_the_map_and_marks_follow_the_database(seeded_dir
         updated = lib.atlas.ensure()
         assert first not in updated.ids.tolist() and updated.placed == 1
         assert updated.labels == made.labels  # one paper of 94: updated, not laid out again
+
+
+def test_cluster_typed_without_its_number_says_what_it_needs() -> None:
+    from desk.core.search.query import parse
+
+    parsed = parse("diffusion cluster:")
+    assert parsed.hint is not None and "a cluster's number or label" in parsed.hint
