@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from desk.cli import atlas as a
 from desk.cli import commands as c
 from desk.cli import discovery as s
 from desk.cli import duplicates as d
@@ -25,6 +26,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "recommend", "unread papers ranked by what you starred and tagged", s.recommend_args, s.run_recommend
     ),
+    Command("map", "the library as a map of named clusters (--json, --png, --svg)", a.map_args, a.run_map),
     Command("dupes", "near-duplicate candidates to review", d.dupes_args, d.run_dupes),
     Command("merge", "fold duplicates into one paper", d.merge_args, d.run_merge),
     Command("distinct", "say two papers are not duplicates", d.distinct_args, d.run_distinct),

@@ -173,3 +173,39 @@ def test_dupes_merge_distinct_unmerge(capsys, seeded_dir: Path, tmp_path: Path, 
         sorted([target, new_id]) != g["ids"] for g in run_json(capsys, *L, "dupes", "--json")["groups"]
     )
     assert run(capsys, *L, "check")[0] == 0
+
+
+def test_map_json_gives_every_paper_a_place_and_a_cluster_and_each_cluster_a_label(
+    capsys, seeded_dir: Path
+) -> None:
+    got = run_json(capsys, "map", "--json", "--library", str(seeded_dir))
+    assert set(got) == {"points", "clusters"}
+    assert {tuple(sorted(p)) for p in got["points"]} == {("cluster", "id", "x", "y")}
+    _, out, _ = run(capsys, "list", "--json", "--library", str(seeded_dir))
+    assert len(got["points"]) == len(json.loads(out)["papers"]) == 94
+    assert all(0 <= p["x"] <= 1 and 0 <= p["y"] <= 1 for p in got["points"])
+    clusters = got["clusters"]
+    assert [c["id"] for c in clusters] == list(range(len(clusters)))
+    assert {tuple(sorted(c)) for c in clusters} == {("id", "label", "size")}
+    assert sum(c["size"] for c in clusters) == 94
+    assert len({c["label"] for c in clusters}) == len(clusters)
+    assert {p["cluster"] for p in got["points"]} <= {c["id"] for c in clusters}
+    again = run_json(capsys, "map", "--json", "--library", str(seeded_dir))
+    assert again == got  # kept, not laid out again differently
+    hits = run_json(capsys, "search", "cluster:0", "--json", "--limit", "100", "--library", str(seeded_dir))
+    in_cluster = {p["id"] for p in got["points"] if p["cluster"] == 0}
+    assert {h["id"] for h in hits["results"]} == in_cluster
+
+
+def test_map_draws_a_png_and_an_svg_offscreen_and_a_missing_folder_is_said_in_one_line(
+    capsys, seeded_dir: Path, tmp_path: Path
+) -> None:
+    png, svg = tmp_path / "map.png", tmp_path / "map.svg"
+    code, out, err = run(capsys, "map", "--png", str(png), "--svg", str(svg), "--library", str(seeded_dir))
+    assert code == 0, err
+    assert "94 papers in" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    assert svg.read_text(encoding="utf-8").count("<") > 94  # a circle a paper, and the labels
+    nowhere = tmp_path / "nowhere" / "m.png"
+    code, _, err = run(capsys, "map", "--png", str(nowhere), "--library", str(seeded_dir))
+    assert code == 1 and err.count("\n") == 1 and "folder does not exist" in err

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from desk.core.edits import fields as edits
 from desk.core.edits import history
 from desk.core.library import sorting
+from desk.core.library.atlas import Atlas
 from desk.core.library.discovery import Discovery
 from desk.core.library.duplicates import Duplicates
 from desk.core.library.history import History
@@ -58,8 +59,8 @@ class Library:
 
     Reading, importing, the edits of a paper's own fields, search and upkeep are methods here;
     the rest is in services it is composed of, each in its own module of this package:
-    ``tags``, ``saved_searches``, ``history`` (undo, redo), ``trash``, ``duplicates`` and
-    ``discovery`` (the vectors, related papers, recommendations).
+    ``tags``, ``saved_searches``, ``history`` (undo, redo), ``trash``, ``duplicates``,
+    ``discovery`` (the vectors, related papers, recommendations) and ``atlas`` (the map).
     """
 
     listing_mended = 0  # how many papers' kept list objects check() found wrong and wrote again
@@ -118,6 +119,8 @@ class Library:
             self._page,
             self.duplicates.copies,
         )
+        self.atlas = Atlas(self.db, directory / CACHE_DIR_NAME, self.discovery)
+        self.live_filters.clusters = self.atlas.members
 
     @property
     def index_behind(self) -> str | None:

@@ -34,6 +34,8 @@ class LiveFilters:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.clusters: Callable[[str], Sequence[int]] | None = None
+        """What answers ``cluster:`` (the Library's map service), or None: no cluster matches."""
         self._lock = threading.Lock()
         self._version: int | None = None
         self._kept: dict[tuple[str, str | None], Any] = {}
@@ -100,6 +102,11 @@ class LiveFilters:
                 return _column(session.connection(), sql, params)
 
         return self._answer((kind, value), compute)  # type: ignore[no-any-return]
+
+    def cluster(self, name: str) -> Sequence[int]:
+        """Ids of the papers in the map's cluster ``name`` (its number or label); the map is
+        derived, not the database: asked each time (the map service keeps it in memory)."""
+        return self.clusters(name) if self.clusters is not None else ()
 
     def saved(self, name: str) -> str | None:
         """The query saved under ``name`` (any case), or None."""

@@ -3,7 +3,7 @@
 The search itself is the Library's (``SearchIndex.search`` with the library's semantic vectors,
 the same ranking and snippets); only the database's side is read with plain ``sqlite3``: the
 papers' rows, and the filters the database answers (``is:starred``, ``is:read``, ``in:``). A
-query that needs what only the Library answers (``tag:``, ``saved:``), a sort other than
+query that needs what only the Library answers (``tag:``, ``saved:``, ``cluster:``), a sort other than
 relevance, or semantic vectors that lag behind the database (the Library builds them first)
 gives None: the command opens the whole Library instead.
 """
@@ -65,6 +65,11 @@ class QuickFilters:
         """A saved search: the Library's (saved.key_of folds the name)."""
         self.needs_library = True
         return None
+
+    def cluster(self, name: str) -> Sequence[int]:
+        """A cluster of the map: the Library's (its map service reads the map)."""
+        self.needs_library = True
+        return ()
 
 
 def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:

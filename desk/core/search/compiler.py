@@ -85,6 +85,11 @@ class TagLookup(Protocol):
         (desk.core.store.citations)."""
         ...
 
+    def cluster(self, name: str) -> Sequence[int]:
+        """Ids of the papers in the map's cluster ``name`` (``cluster:``: its number or its
+        label, any case); none when the library has no map yet."""
+        ...
+
 
 LIVE_FLAGS = ("starred", "read")  # Filter fields a TagLookup answers
 # A word being typed matches longer words (its completions) at this share of the word's own
@@ -280,6 +285,8 @@ class _Compiler:
             return IdSet(tuple(self.tags.collection(node.name)))
         if node.kind in CITATION_FIELDS:
             return IdSet(tuple(self.tags.cited(node.kind, node.name)))
+        if node.kind == "cluster":
+            return IdSet(tuple(self.tags.cluster(node.name)))
         query = self.tags.saved(node.name) if self.depth < MAX_SAVED_DEPTH else None
         if query is None:
             return IdSet(())

@@ -48,6 +48,8 @@ from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.undo_keys import UndoKeys
 from desk.gui.main.welcome import WelcomeNote
+from desk.gui.map.menu import add_map_action
+from desk.gui.map.window import MapWindow
 from desk.gui.organize.actions import Organizer
 from desk.gui.organize.history_nav import PaperTrail
 from desk.gui.organize.keys import PaperKeys
@@ -98,6 +100,8 @@ class MainWindow(QMainWindow):
         self.sorting.install(self.menuBar(), self.statusBar())
         self.read_marker.add_menu(self)
         self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
+        self.map_action = add_map_action(self, self.open_map)
+        self._map: MapWindow | None = None
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
         self.importer = ImportRunner(self.executor, self)
@@ -364,6 +368,8 @@ class MainWindow(QMainWindow):
             self.show_status("Better matches by meaning are ready: they show from your next search.")
         elif done == "built":
             self.show_status("Searches now find papers by meaning too.")
+        if self._map is not None and self._map.isVisible():  # the map follows the import, off the UI thread
+            self._map.refresh()
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
@@ -513,6 +519,30 @@ class MainWindow(QMainWindow):
         self.note.flush()
         self.focus.back()
 
+    # -- the map -----------------------------------------------------------------------------
+    def open_map(self) -> None:
+        """View → Map: the library's map in a window of its own (desk/gui/map/)."""
+        if self._map is None:
+            shown = MapWindow(self.executor, self.paper_keys.actions, self._after_search, self)
+            shown.paperHighlighted.connect(self.show_paper)
+            shown.readRequested.connect(self._read_from_map)
+            shown.queryRequested.connect(self._search_for)
+            self.controller.searched.connect(lambda _o: shown.set_query(self.controller.shown_query))
+            self._map = shown
+        self._map.set_query(self.controller.shown_query)
+        self._map.open()
+
+    def _read_from_map(self, pid: int) -> None:
+        """Enter on the map: the paper in the reading pane, the keys there."""
+        self.show_paper(pid, focus=True, select=True)
+        self.raise_()
+        self.activateWindow()
+
+    def _search_for(self, query: str) -> None:
+        self.search_box.setText(query)
+        self.controller.set_text(query)
+        self.controller.run_now()
+
     # -- triage ------------------------------------------------------------------------------
     def start_triage(self, ids: list[int]) -> None:
         """The paper fills the window; one key a decision (organize/triage.py)."""
@@ -622,5 +652,8 @@ class MainWindow(QMainWindow):
         self.importer.cancel()
         self.duplicates.close()
         self.vectors.stop()
+        if self._map is not None:
+            self._map.stop()
+            self._map.close()
         self.executor.shutdown()
         event.accept()
