@@ -53,7 +53,14 @@ class WindowSettings:
 
     @property
     def geometry(self) -> QByteArray | None:
+        """This library's window geometry, else the last window's (where a new library's starts)."""
         return self._bytes("geometry", shared=True)
+
+    @property
+    def own_geometry(self) -> bool:
+        """Whether this library's window was ever closed (its geometry is its own, not the last
+        window's of another library)."""
+        return self._bytes("geometry") is not None
 
     @geometry.setter
     def geometry(self, value: QByteArray) -> None:

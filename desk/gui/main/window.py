@@ -70,6 +70,8 @@ DUPLICATES_DELAY_MS = 300
 VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 
 
+CASCADE_STEP = 40  # pixels a new library's window is moved from the last window's place
+
 class MainWindow(QMainWindow):
     """One library, one window.  Every library call goes through `self.executor`."""
 
@@ -598,6 +600,8 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1200, 760)
+        elif not self.settings.own_geometry:
+            self._cascade()  # another library's window may be open where that one was last
         docks = self.settings.splitter("docks")  # the sidebar's width and whether it is shown
         if docks is not None and self.restoreState(docks):
             self.places.dock.setVisible(self.settings.sidebar)  # the setting says; not a triage's hiding
@@ -609,6 +613,17 @@ class MainWindow(QMainWindow):
         self.search_bar.check_filter(self.settings.filter)
         self.search_box.setText(self.settings.last_query)
         self._last_paper = self.settings.last_paper
+
+    def _cascade(self) -> None:
+        """Move a step down and right of the geometry taken from another library's window, kept
+        on the screen: a second library (`--library lib2`) never opens exactly over the first."""
+        placed = self.geometry()
+        moved = placed.translated(CASCADE_STEP, CASCADE_STEP)
+        screen = self.screen()
+        if screen is not None and not screen.availableGeometry().contains(moved):
+            back = placed.translated(-CASCADE_STEP, -CASCADE_STEP)  # off the bottom or right: up and left
+            moved = back if screen.availableGeometry().contains(back) else placed
+        self.setGeometry(moved)
 
     def _save_settings(self) -> None:
         self.settings.geometry = self.saveGeometry()
