@@ -56,16 +56,16 @@ class WindowSettings:
         """This library's window geometry, else the last window's (where a new library's starts)."""
         return self._bytes("geometry", shared=True)
 
+    @geometry.setter
+    def geometry(self, value: QByteArray) -> None:
+        self._s.setValue(self._key("geometry"), value)
+        self._s.setValue("window/geometry", value)  # where a new library's window starts
+
     @property
     def own_geometry(self) -> bool:
         """Whether this library's window was ever closed (its geometry is its own, not the last
         window's of another library)."""
         return self._bytes("geometry") is not None
-
-    @geometry.setter
-    def geometry(self, value: QByteArray) -> None:
-        self._s.setValue(self._key("geometry"), value)
-        self._s.setValue("window/geometry", value)  # where a new library's window starts
 
     def splitter(self, name: str) -> QByteArray | None:
         return self._bytes(f"splitter_{name}", shared=True)

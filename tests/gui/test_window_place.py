@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from PySide6.QtCore import QPoint
+
 from desk.gui.main.window import CASCADE_STEP
 
 
@@ -22,7 +24,7 @@ def test_a_second_library_opens_beside_the_first_window_not_over_it(
     shutil.copytree(library_dir, other)  # `desk --library lib2`: a library never opened in a window
     second = open_window(other)
     assert second.geometry().size() == placed.size()
-    assert second.geometry().topLeft() == placed.topLeft() + type(placed.topLeft())(CASCADE_STEP, CASCADE_STEP)
+    assert second.geometry().topLeft() == placed.topLeft() + QPoint(CASCADE_STEP, CASCADE_STEP)
     second.close()
 
     again = open_window(library_dir)  # the first library's own place is its own
