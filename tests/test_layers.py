@@ -35,6 +35,7 @@ ALLOWED: dict[str, set[str]] = {
     "importing": {"runtime", "text", "reader", "store", "semantic", "dedup", "search", "records", "edits"},
 }
 ALLOWED["export"] = {"runtime", "text", "records"}
+ALLOWED["obsidian"] = {"runtime", "text", "records"}  # desk/core/obsidian.py: the vault export
 ALLOWED["library"] = set(ALLOWED) | {"importing"}
 ALLOWED["desktop"] = {"runtime"}
 CORE = set(ALLOWED)
