@@ -1,4 +1,5 @@
-"""The paper on the right: title, short name, collections and sources, and the abstract."""
+"""The paper on the right: title, its authors (all of them), venue and year, short name, collections
+and sources, and the abstract."""
 
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ class PaperView(QWidget):
         font.setBold(True)
         self.title.setFont(font)
         self.meta = plain_label("paperMeta")
+        self.authors = plain_label("paperAuthors")
+        self.authors.setWordWrap(True)
         self.sources = plain_label("paperSources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName("abstractView")
@@ -65,6 +68,7 @@ class PaperView(QWidget):
         layout.setContentsMargins(*_MARGINS)
         layout.setSpacing(4)
         layout.addWidget(self.title)
+        layout.addWidget(self.authors)
         layout.addWidget(self.meta)
         layout.addWidget(self.sources)
         layout.addWidget(self.abstract, 1)
@@ -83,6 +87,8 @@ class PaperView(QWidget):
         self.title.setText(message)
         self.meta.clear()
         self.meta.hide()
+        self.authors.clear()
+        self.authors.hide()
         self.sources.clear()
         self.sources.hide()
         self.abstract.clear()
@@ -95,6 +101,10 @@ class PaperView(QWidget):
         self.paper = paper
         self._html = body_html
         self._show_title(paper.title, heading_html)
+        c = paper.citation
+        byline = "  ·  ".join(p for p in (c.byline(None), c.where) if p) if c is not None else ""
+        self.authors.setText(byline)
+        self.authors.setVisible(bool(byline))
         self.update_state(paper)
         # Sources counted from 1 on screen ("#1" is the first abstract); the CLI keeps 0-based ids.
         where = [f"{s.file} #{s.index + 1}" for s in paper.sources]
