@@ -14,6 +14,9 @@ query's words, in the same run:
 - ``rare``: the 2-3 rarest content words of each real title (rarest by how many abstracts hold
   them; a word no abstract holds left out), in the title's order, as a researcher types the
   words that stuck;
+- ``author``: the first author's family name and the first two content words of the title
+  (``cvpr2023.json``'s authors; a reader remembering who wrote it and roughly what) — only when
+  that file is there;
 - ``researcher``: bench/dev_queries.json, queries a researcher would type (short topics,
   acronyms, misspellings, paraphrases, partial titles) with graded judgements written by reading
   the abstracts (3 = about exactly this, 2 = a main subject, 1 = relevant in part).
@@ -24,6 +27,10 @@ paper there. nDCG@10 uses gains 2^grade - 1. Search latency is measured around e
 (desk: ``Library.search_ids(q, 50)``, hits with snippets) and FTS5's ranked query with ``snippet()``
 on the title-free queries; the machine is shared, so compare within one run.
 
+``--authors`` imports the corpus as JSON lines of the same abstracts with their authors (no
+titles: desk derives them as from the bare list), so authors are in the index; without it the
+bare list is imported, as before.
+
 ``--distractors N`` adds N abstracts recombined from the corpus's own sentences
 (bench/realcorpus.py) to desk's library and to FTS5's table: the same queries then meet a bigger
 library (the semantic vectors fitted on it too), and a distractor ranked above the paper counts
@@ -33,7 +40,7 @@ Other rankers plug in as ``--ranker NAME=module:function``: a function ``(librar
 paper ids best first (see ``Ranker``), e.g. a fusion of BM25F with a semantic signal.
 
     python bench/relevance_dev.py [--ranker NAME=module:function ...] [--no-titles]
-        [--distractors N] [--out FILE]
+        [--distractors N] [--authors] [--out FILE]
 """
 
 from __future__ import annotations
@@ -128,6 +135,27 @@ def rare_query(title: str, index: int, df: dict[str, int]) -> str:
     return " ".join(w for w in words if w in rarest)
 
 
+def author_query(authors: Sequence[str], title: str) -> str:
+    """The first author's family name (the name's last word) and the title's first two content words."""
+    words = four_words(title).split()[:2]
+    if not authors or not words or not str(authors[0]).split():
+        return ""
+    return " ".join([str(authors[0]).split()[-1], *words])
+
+
+def authors_file(corpus: Path, out: Path) -> Path:
+    """JSON lines of the corpus's abstracts with their authors, in the bare list's order (no titles)."""
+    records = sorted(
+        json.loads((corpus / "cvpr2023.json").read_text(encoding="utf-8")), key=lambda r: r["index"]
+    )
+    with out.open("w", encoding="utf-8") as f:
+        for r in records:
+            f.write(
+                json.dumps({"abstract": r["abstract"], "authors": r["authors"]}, ensure_ascii=False) + "\n"
+            )
+    return out
+
+
 @dataclass
 class Query:
     """One query with its judged papers (corpus index -> grade)."""
@@ -154,6 +182,14 @@ def load_sets(corpus: Path, queries_file: Path, titles: bool) -> dict[str, list[
             for w in {w.lower() for w in _TITLE_WORD.findall(a)}:
                 df[w] = df.get(w, 0) + 1
         sets["rare"] = [Query(q, "rare", {int(i): 1}) for _, i, t in rows if (q := rare_query(t, int(i), df))]
+        records = corpus / "cvpr2023.json"
+        if records.is_file():
+            by_index = {int(r["index"]): r for r in json.loads(records.read_text(encoding="utf-8"))}
+            sets["author"] = [
+                Query(q, "author", {int(i): 1})
+                for _, i, t in rows
+                if (q := author_query(by_index.get(int(i), {}).get("authors") or [], t))
+            ]
     data = json.loads(queries_file.read_text(encoding="utf-8"))
     sets["researcher"] = [
         Query(q["q"], q["kind"], {int(i): int(g) for i, g in q["rel"].items()}) for q in data["queries"]
@@ -289,12 +325,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--misses", action="store_true", help="print researcher queries desk does not get first")
     p.add_argument("--distractors", type=int, default=0, help="recombined abstracts added (realcorpus.py)")
     p.add_argument("--sets", default="", help="comma-separated sets to run (default: all)")
+    p.add_argument(
+        "--authors", action="store_true", help="import the abstracts with their authors (JSON lines)"
+    )
     p.add_argument("--out", type=Path, default=HERE / "out" / "relevance_dev.json")
     args = p.parse_args(argv)
     corpus_file = args.corpus / "cvpr2023.txt"
     if not corpus_file.is_file():
         print(f"skipped: no dev corpus at {args.corpus.resolve()} (it is never copied into the repository)")
         return 0
+    if args.authors and not (args.corpus / "cvpr2023.json").is_file():
+        print(f"--authors needs {args.corpus / 'cvpr2023.json'}", file=sys.stderr)
+        return 2
     sets = load_sets(args.corpus, args.queries, titles=not args.no_titles)
     rankers: dict[str, Ranker] = {"desk": desk_ranker}
     rankers.update(load_ranker(spec) for spec in args.ranker)
@@ -307,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
 
             generator = RealGenerator(seed=7, folder=args.corpus)
             extra = generator.write(args.distractors, Path(tmp) / "distractors")
-        latencies, import_s = run_desk(corpus_file, sets, rankers, Path(tmp), extra)
+        imported = authors_file(args.corpus, Path(tmp) / "cvpr2023.jsonl") if args.authors else corpus_file
+        latencies, import_s = run_desk(imported, sets, rankers, Path(tmp), extra)
         latencies.update(run_fts(corpus_file, sets, Path(tmp), extra))
     engines = [*rankers, "fts5_or", "fts5_and"]
     lines, figures = table(sets, engines)
@@ -338,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         "k": K,
         "corpus": corpus_file.name,
         "distractors": args.distractors,
+        "authors": args.authors,
         "import_seconds": import_s,
         "engines": engines,
         "figures": figures,

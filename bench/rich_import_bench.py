@@ -1,13 +1,15 @@
 """Rich lists imported end to end: a 2,000-entry BibTeX file and a 100k-record arXiv JSON-lines file.
 
 Each run imports into a fresh library with ``Library.import_paths`` (read, parse, analyse on the
-worker processes, store, index), as `desk import` does, and reports wall time and records/s;
+worker processes, store, index), as `desk import` does, and reports wall time and records/s,
+with the one-minute load average before and after each run;
 ``--parse-only`` adds the reader alone (bytes to entries). The BibTeX file holds the real dev
 papers written as PMLR/DBLP write them (tests/core/reader/rich_files.py); the JSON lines hold
 abstracts of real sentences (realcorpus.py, each one distinct) with the dev papers' titles and
 authors, in the arXiv snapshot's shape (wrapped fields, authors in one string).
 
-Usage: ``python bench/rich_import_bench.py [--bib 2000] [--jsonl 100000] [--reps 1] [--work DIR]``
+Usage: ``python bench/rich_import_bench.py [--bib 2000] [--jsonl 100000] [--reps 1] [--parse-only]
+[--baseline] [--work DIR]`` (``--baseline``: the JSON lines' abstracts as a bare list too)
 (``DESK_DEV_CORPUS`` names the dev corpus's folder when it is not ../shared/dev-corpus).
 """
 
@@ -66,6 +68,26 @@ def write_jsonl(size: int, out: Path) -> Path:
     return path
 
 
+def write_jsonl_plain(size: int, out: Path) -> Path:
+    """The JSON lines' abstracts as bare lists (the baseline: the same import without the format), a
+    folder of files of 10,000 (one file would pass the 32 MB a list file may hold), imported as
+    JSON lines are: 10,000 a transaction."""
+    import realcorpus
+
+    folder = out / f"arxiv-plain-{size}"
+    if not folder.exists():
+        generator = realcorpus.RealGenerator(seed=7, folder=dev_corpus_dir())
+        folder.mkdir()
+        for start in range(0, size, 10_000):
+            body = "\n\n".join(
+                " ".join(generator.abstract(i).split()) for i in range(start, min(size, start + 10_000))
+            )
+            (folder / f"part-{start // 10_000:03d}.txt").write_text(
+                f"arXiv Papers\n\n{body}\n", encoding="utf-8"
+            )
+    return folder
+
+
 def timed_import(path: Path, work: Path) -> tuple[float, int]:
     library = work / "lib"
     shutil.rmtree(library, ignore_errors=True)
@@ -77,7 +99,10 @@ def timed_import(path: Path, work: Path) -> tuple[float, int]:
 
 def timed_parse(path: Path) -> float:
     start = time.perf_counter()
-    if path.suffix == ".jsonl":
+    if path.is_dir():
+        for each in sorted(path.iterdir()):
+            read_list_file(each)
+    elif path.suffix == ".jsonl":
         for _ in read_list_parts(path):
             pass
     else:
@@ -91,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jsonl", type=int, default=100_000, help="JSON lines (0: none)")
     parser.add_argument("--reps", type=int, default=1)
     parser.add_argument("--parse-only", action="store_true", help="also time the reader alone")
+    parser.add_argument("--baseline", action="store_true", help="also the JSON lines' abstracts as a .txt")
     parser.add_argument(
         "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "desk-rich-bench"
     )
@@ -105,12 +131,16 @@ def main(argv: list[str] | None = None) -> int:
         files.append(("same abstracts as .txt", write_plain(args.bib, args.work)))
     if args.jsonl:
         files.append(("jsonl", write_jsonl(args.jsonl, args.work)))
+        if args.baseline:
+            files.append(("same abstracts as .txt", write_jsonl_plain(args.jsonl, args.work)))
     results = []
     for name, path in files:
         for rep in range(args.reps):
+            load = os.getloadavg()[0]  # the machine may be shared: every figure beside its load
             seconds, added = timed_import(path, args.work)
             row = {"file": name, "rep": rep, "seconds": round(seconds, 2), "added": added,
-                   "per_second": round(added / seconds)}  # fmt: skip
+                   "per_second": round(added / seconds), "load_before": round(load, 1),
+                   "load_after": round(os.getloadavg()[0], 1)}  # fmt: skip
             if args.parse_only:
                 row["parse_seconds"] = round(timed_parse(path), 2)
             results.append(row)

@@ -36,6 +36,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 ALLOWED["atlas"] = {"runtime", "text", "store", "semantic", "search"}
 ALLOWED["export"] = {"runtime", "text", "records"}
+ALLOWED["obsidian"] = {"runtime", "text", "records"}  # desk/core/obsidian.py: the vault export
 ALLOWED["library"] = set(ALLOWED) | {"importing"}
 ALLOWED["desktop"] = {"runtime"}
 CORE = set(ALLOWED)

@@ -28,6 +28,7 @@ from desk.core.runtime.paths import resolve_library_dir
 if TYPE_CHECKING:
     from desk.core.library.facade import Library
     from desk.core.library.quick import QuickLibrary
+    from desk.core.obsidian import VaultReport
 
 
 @dataclass(frozen=True)
@@ -411,17 +412,26 @@ def export_args(p: argparse.ArgumentParser) -> None:
     which.add_argument("--starred", action="store_true", help="the starred papers (the default)")
     which.add_argument("--query", metavar="Q", help="the results of a search")
     which.add_argument("--tag", metavar="T", help="the papers carrying a tag, in its order")
-    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE instead of stdout (obsidian: a folder)",
+    )
     p.add_argument(
         "--format",
-        choices=("markdown", "bibtex", "csv", "json"),
+        choices=("markdown", "bibtex", "csv", "json", "obsidian"),
         default="markdown",
-        help="(default: markdown)",
+        help="(default: markdown; obsidian: one note per paper in the folder -o DIR)",
     )
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """desk export [--starred | --query Q | --tag T] [--format F] [-o FILE]"""
+    """desk export [--starred | --query Q | --tag T] [--format F] [-o FILE | -o DIR for obsidian]"""
+    if args.format == "obsidian" and args.output is None:
+        warn("desk export: --format obsidian writes one note per paper: give the folder with -o DIR")
+        return 2
     with opened(args) as lib:
         if args.tag is not None:
             ids, what = lib.tags.papers(args.tag), f"papers tagged “{args.tag}”"
@@ -430,6 +440,8 @@ def run_export(args: argparse.Namespace) -> int:
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
         else:
             ids, what = lib.paper_ids(starred=True), "starred papers"
+        if args.format == "obsidian":
+            return _report_vault(lib.export_obsidian(ids, args.output))
         text = lib.export_as(ids, fmt=args.format, what=what)
     if args.output is None:
         sys.stdout.write(text)
@@ -439,6 +451,18 @@ def run_export(args: argparse.Namespace) -> int:
 
         write_text(args.output, text)
         warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {shown_path(args.output)}")
+    return 0
+
+
+def _report_vault(report: VaultReport) -> int:
+    """One line of what an Obsidian export did (and one per file it left alone)."""
+    from desk.core.runtime.paths import shown_path
+
+    for line in report.left:
+        warn(f"desk: {line}")
+    n = report.written
+    done = f"{report.added} new, {report.updated} updated, {report.unchanged} unchanged"
+    warn(f"desk: wrote {n} note{'' if n == 1 else 's'} to {shown_path(report.folder)} ({done})")
     return 0
 
 

@@ -32,7 +32,7 @@ MENUS = ("&File", "&Edit", "&Search", "&Paper", "&Help")
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("import_files", "&File", "&Import files…", ("Ctrl+I",)),
     ActionSpec("import_folder", "&File", "Import &folder…", ("Ctrl+Shift+I",)),
-    ActionSpec("export", "&File", "&Export to Markdown…", ("Ctrl+E",)),
+    ActionSpec("export", "&File", "&Export…", ("Ctrl+E",)),
     ActionSpec("quit", "&File", "&Quit", ("Ctrl+Q",)),
     ActionSpec("undo", "&Edit", "&Undo the last change", ("Ctrl+Z",)),
     ActionSpec("redo", "&Edit", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y")),
@@ -64,6 +64,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("triage", "&Paper", "Tr&iage unread (one key a paper)", ("Ctrl+T",)),
     ActionSpec("rename", "&Paper", "Rena&me…", ("F2",)),
     ActionSpec("related", "&Paper", "Re&lated papers", ("Ctrl+R",)),
+    ActionSpec("open_link", "&Paper", "Open its lin&k in the browser", ("Ctrl+O",)),
     ActionSpec("duplicates", "&Paper", "Review &duplicates…", ("Ctrl+Shift+D",)),
     ActionSpec("back", "&Paper", "&Back to search", ("Esc",)),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", ("?", "F1")),

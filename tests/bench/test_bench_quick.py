@@ -152,11 +152,14 @@ def test_the_rich_import_bench_runs_on_a_few_records(tmp_path: Path) -> None:
 
     if not DEV_JSON.is_file():
         pytest.skip("needs ../shared/dev-corpus/cvpr2023.json")
-    proc = _run("rich_import_bench.py", "--bib", "20", "--jsonl", "30", "--work", str(tmp_path), timeout=300)
+    args = ("--bib", "20", "--jsonl", "30", "--baseline", "--parse-only", "--work", str(tmp_path))
+    proc = _run("rich_import_bench.py", *args, timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [(r["file"], r["added"]) for r in rows] == [
         ("bibtex", 20),
         ("same abstracts as .txt", 20),
         ("jsonl", 30),
+        ("same abstracts as .txt", 30),
     ]
+    assert all(r["load_before"] >= 0 and r["parse_seconds"] >= 0 for r in rows)

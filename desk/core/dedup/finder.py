@@ -16,6 +16,7 @@ from desk.core.dedup import Candidate, NearDuplicateIndex
 from desk.core.dedup.cache_format import CACHE_KIND, CACHE_VERSION, LINK_PART
 from desk.core.dedup.detector import DEFAULT_NUM_PERM, LINK_ARRAYS, DedupProgress, Prepared, prepare
 from desk.core.dedup.saved_links import SavedLinks
+from desk.core.dedup.titled import group_pairs, pairs_apart, real_titles
 from desk.core.runtime.paths import DUPLICATES_CACHE_NAME
 from desk.core.runtime.processes import WorkerPool
 from desk.core.store import Database, Paper
@@ -140,7 +141,17 @@ class DuplicateFinder:
     def groups(
         self, excluded: Collection[tuple[int, int]], progress: DedupProgress | None = None
     ) -> list[Candidate]:
-        """Groups of papers that look like one paper, minus pairs a user ruled out."""
+        """Groups of papers that look like one paper, minus pairs a user ruled out and pairs
+        whose real titles name two papers (``desk.core.dedup.titled``)."""
+        found = self._groups(excluded, progress)
+        apart = self._titles_apart(group_pairs(g.ids for g in found))
+        if not apart:
+            return found
+        return self._groups(set(excluded) | apart, progress)  # grouped again without those links
+
+    def _groups(
+        self, excluded: Collection[tuple[int, int]], progress: DedupProgress | None
+    ) -> list[Candidate]:
         if self._index is None:
             saved = self._saved_groups(excluded)
             if saved is not None:
@@ -153,6 +164,16 @@ class DuplicateFinder:
         if self._index is not None:
             return self.groups(excluded)
         return self._saved_groups(excluded)
+
+    def _titles_apart(self, pairs: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Those of ``pairs`` whose two papers both have a real title, and the titles differ."""
+        if not pairs:
+            return set()
+        with self.db.reading() as session:
+            raw = session.connection().connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            titles = real_titles(raw, {i for pair in pairs for i in pair})
+        return pairs_apart(pairs, titles)
 
     def _saved_groups(self, excluded: Collection[tuple[int, int]]) -> list[Candidate] | None:
         """The groups from the cache's links alone, or None when the whole index must answer."""
@@ -184,11 +205,15 @@ class DuplicateFinder:
         pool: WorkerPool | None = None,
         progress: DedupProgress | None = None,
     ) -> int:
-        """How many of the given papers have a near-duplicate not ruled out."""
+        """How many of the given papers have a near-duplicate not ruled out (by a user, or by
+        their real titles)."""
         index = self.index(pool, progress)
-        return sum(
-            any((min(i, j), max(i, j)) not in excluded for j, _ in index.candidates_for(i)) for i in paper_ids
-        )
+        offered = {
+            i: [p for j, _ in index.candidates_for(i) if (p := (min(i, j), max(i, j))) not in excluded]
+            for i in paper_ids
+        }
+        apart = self._titles_apart([p for pairs in offered.values() for p in pairs])
+        return sum(any(p not in apart for p in pairs) for pairs in offered.values())
 
     def save(self) -> None:
         """Write the index to the cache file if it changed (atomically)."""

@@ -10,11 +10,12 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from desk.core.edits import carried
 from desk.core.runtime.errors import DeskError
 from desk.core.search.index_sync import queue
 from desk.core.store import DistinctPair, KeyAlias, MergeRecord, Paper, Source
 from desk.core.store.models import table_of
-from desk.core.store.queries import load_papers, require_papers
+from desk.core.store.queries import load_papers, raw_connection, require_papers
 
 NOTE_SEPARATOR = "\n\n---\n\n"
 SNAPSHOT_FORMAT = 2
@@ -92,7 +93,8 @@ def merge(
     record_id: int | None = None,
     extra: dict[str, Any] | None = None,
 ) -> int:
-    """Fold other papers into keep: sources kept, star/read OR-ed, notes joined, keep's title kept.
+    """Fold other papers into keep: sources kept, star/read OR-ed, notes joined, keep's title kept,
+    the metadata keep lacks (authors, year, venue, links) taken from the others (``carried``).
 
     The merge record holds the papers as they were and what the merge gave the kept paper
     (``_contribution``), so unmerge() takes back exactly that and nothing edited since.
@@ -131,6 +133,7 @@ def merge(
         keep.short_name = keep.short_name or other.short_name
         notes.append(other.note)
     keep.note = merged_note(notes)
+    snapshot["contribution"]["meta"] = carried.carry(raw_connection(session), keep_id, others)
     # What the kept paper holds after: an undo finding it still so puts back what it held before.
     snapshot["keep_after"] = kept_fields(keep)
     record.snapshot = json.dumps(snapshot)
@@ -213,6 +216,8 @@ def merge_again(session: Session, saved: dict[str, Any]) -> bool:
     session.add(record)
     session.flush()
     _fold(session, papers[saved["keep_id"]], [papers[i] for i in others], record.id)
+    given = _contribution(json.loads(saved["snapshot"])).get("meta")
+    carried.give_again(raw_connection(session), saved["keep_id"], given)
     return True
 
 
@@ -366,6 +371,7 @@ def unmerge_record(session: Session, rec: MergeRecord, exact: bool = False) -> l
         set_kept_fields(keep, snap["keep_after"], snap["keep"])
     else:
         _take_back(session, keep, rec, given)
+    carried.take_back(raw_connection(session), keep.id, given.get("meta"))
     keep.touch()
     session.delete(rec)
     session.flush()

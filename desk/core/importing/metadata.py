@@ -37,7 +37,8 @@ def short_name_of_title(title: str | None, abstract: str) -> str | None:
 
 
 def exact_ids(cur: sqlite3.Cursor, metadata: Iterable[Metadata]) -> tuple[dict[str, int], dict[str, int]]:
-    """(doi -> paper id, arXiv id -> paper id) of the papers already holding one of these."""
+    """(doi -> paper id, arXiv id -> paper id) of the papers in the library holding one of these (a
+    paper merged away or in the trash keeps its metadata row for its return: not one of them)."""
     dois = list({m.doi for m in metadata if m.doi})
     arxiv = list({m.arxiv_id for m in metadata if m.arxiv_id})
     by_doi: dict[str, int] = {}
@@ -46,7 +47,10 @@ def exact_ids(cur: sqlite3.Cursor, metadata: Iterable[Metadata]) -> tuple[dict[s
         for start in range(0, len(values), CHUNK):
             chunk = values[start : start + CHUNK]
             marks = ", ".join("?" * len(chunk))
-            sql = f"SELECT {column}, paper_id FROM paper_meta WHERE {column} IN ({marks}) ORDER BY paper_id"
+            sql = (
+                f"SELECT m.{column}, m.paper_id FROM paper_meta AS m JOIN paper AS p ON p.id = m.paper_id"
+                f" WHERE m.{column} IN ({marks}) ORDER BY m.paper_id"
+            )
             for value, paper_id in cur.execute(sql, chunk):
                 found.setdefault(value, paper_id)
     return by_doi, by_arxiv

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
     from desk.core.dedup.detector import DedupProgress
     from desk.core.importing import importer
+    from desk.core.obsidian import VaultReport
     from desk.core.search.model import Marks
 
 log = logging.getLogger(__name__)
@@ -421,6 +422,13 @@ class Library:
         papers = self.papers(ids)
         writers = {"bibtex": export.to_bibtex, "csv": export.to_csv, "json": export.to_json}
         return writers[fmt](papers)
+
+    def export_obsidian(self, ids: Sequence[int], folder: Path) -> VaultReport:
+        """One Obsidian note per paper in ``folder`` (desk.core.obsidian): a re-export rewrites desk's
+        part of each and keeps what the user wrote below its marker line."""
+        from desk.core.obsidian import export_vault
+
+        return export_vault(self.papers(ids), folder)
 
     # -- maintenance -------------------------------------------------------------------------
     def reindex(self, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> None:

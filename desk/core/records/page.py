@@ -55,6 +55,17 @@ class Citation:
             return f"https://arxiv.org/abs/{self.arxiv_id}"
         return None
 
+    def byline(self, limit: int | None = 3) -> str:
+        """The authors joined by commas, "et al." after the first ``limit`` (None: every one)."""
+        if limit is None or len(self.authors) <= limit:
+            return ", ".join(self.authors)
+        return ", ".join(self.authors[:limit]) + " et al."
+
+    @property
+    def where(self) -> str:
+        """Venue and year ("NeurIPS 2017"), whichever is known; "" when neither."""
+        return " ".join(str(x) for x in (self.venue, self.year) if x)
+
 
 @dataclass(frozen=True)
 class PaperSummary:

@@ -45,7 +45,7 @@ from desk.core.search.ranking import (
     Scaled,
     Terms,
 )
-from desk.core.search.schema import BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
+from desk.core.search.schema import AUTHOR_FIELD, BOOSTS, TEXT_FIELDS, analyze, plain_analyzer, surface_words
 
 PHRASE_FIELDS = ("title", "abstract", "note")
 MAX_WORDS = 64  # query words kept for rescoring (a pasted essay must not cost seconds)
@@ -145,6 +145,17 @@ def _terms(toks: list[str], fields: tuple[str, ...]) -> Plan | None:
         # earns a proximity bonus in rescore.py, on the best candidates only.
         return AllOf(tuple(Terms(tuple((f, t, b) for f, b in _boosted(fields))) for t in toks))
     return None
+
+
+def _among_authors(part: Node) -> Plan | None:
+    """A bare word or phrase of the query searched among the authors' names (a low-weight part:
+    ``vaswani attention``, ``"ashish vaswani"``); None for anything else."""
+    if not isinstance(part, Word | PhraseNode) or part.field is not None or part.prefix:
+        return None
+    toks = analyze(part.text)
+    if len(toks) == 1:
+        return Terms(((AUTHOR_FIELD, toks[0], BOOSTS[AUTHOR_FIELD]),))
+    return PhraseTerms(((AUTHOR_FIELD, BOOSTS[AUTHOR_FIELD]),), tuple(toks)) if toks else None  # Martín-Isla
 
 
 def _prefix_variants(text: str) -> tuple[str, ...]:
@@ -397,7 +408,10 @@ class _Compiler:
                 shoulds.append(q)
         if top:
             self.ranked = bool(musts or shoulds)
-        return Combine(tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top)
+        weak = tuple(p for part in parts if (p := _among_authors(part)) is not None) if top else ()
+        return Combine(
+            tuple(shoulds), tuple(musts), tuple(filters), tuple(negatives), coordinate=top, weak=weak
+        )
 
 
 def compile_query(

@@ -24,6 +24,7 @@ def writer_fields(doc: IndexDoc) -> dict[str, Any]:
         "read": doc.read,
         "has_note": bool(doc.note.strip()),
         "collections": "\n".join(doc.collections),
+        "authors": doc.authors,
     }
     if doc.short_name.strip():
         fields["short_kw"] = doc.short_name.strip().lower()

@@ -73,14 +73,26 @@ def docs_after(conn: sqlite3.Connection, last: int, limit: int) -> list[IndexDoc
 
 
 def _documents(conn: sqlite3.Connection, rows: list[Any]) -> list[IndexDoc]:
-    """Documents from paper rows (id order); a paper's collections in the order of its sources, each once."""
+    """Documents from paper rows (id order); a paper's collections in the order of its sources, each
+    once; its authors in their order, then the accent-free forms of those that have accents
+    (Schölkopf is found as typed either way)."""
     from desk.core.search.model import IndexDoc
 
     collections: dict[int, dict[str, None]] = {int(r[0]): {} for r in rows}
+    names: dict[int, list[str]] = {}
+    folded: dict[int, list[str]] = {}
     for chunk in chunks(list(collections)):
         sql = f"SELECT paper_id, collection FROM source WHERE paper_id IN ({_marks(chunk)}) ORDER BY id"
         for paper_id, collection in conn.execute(sql, chunk):
             collections[paper_id][collection] = None
+        sql = (
+            f"SELECT paper_id, name, folded FROM paper_author WHERE paper_id IN ({_marks(chunk)})"
+            " ORDER BY paper_id, position"
+        )
+        for paper_id, name, fold in conn.execute(sql, chunk):
+            names.setdefault(paper_id, []).append(name)
+            if fold != name.lower():
+                folded.setdefault(paper_id, []).append(fold)
     return [
         IndexDoc(
             id=int(pid),
@@ -92,6 +104,7 @@ def _documents(conn: sqlite3.Connection, rows: list[Any]) -> list[IndexDoc]:
             starred=bool(starred),
             read=bool(read),
             collections=tuple(collections[int(pid)]),
+            authors="\n".join(names.get(int(pid), []) + folded.get(int(pid), [])),
         )
         for pid, rev, user_title, derived_title, short_name, abstract, note, starred, read in rows
     ]

@@ -26,6 +26,7 @@ class IndexDoc:
     starred: bool
     read: bool
     collections: tuple[str, ...]
+    authors: str = ""  # the authors' names (and their accent-free forms), "" when the list gave none
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ INDEX_BATCH = 5000
 
 #: Bump whenever the schema or the analyzers change: an index written with
 #: another version reads as OLD_SCHEMA and is rebuilt from the database.
-SCHEMA_VERSION = 3  # 2: the acronyms file (acronyms.py) beside the index; 3: Snowball stems
+SCHEMA_VERSION = 4  # 2: the acronyms file (acronyms.py) beside the index; 3: Snowball stems; 4: authors
 
 #: Whoosh index name; the version is in it so files of two versions never mix.
 INDEX_NAME = f"desk_v{SCHEMA_VERSION}"

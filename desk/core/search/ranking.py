@@ -117,6 +117,9 @@ class Combine:
     filters: tuple[Plan, ...] = ()
     negatives: tuple[Plan, ...] = ()
     coordinate: bool = False  # the top level: the parts each document matches are counted
+    # Low-weight parts (the query's words among the authors' names): their scores are added and,
+    # without musts, the papers they match are hits, but they count as no part matched.
+    weak: tuple[Plan, ...] = ()
 
 
 Plan = Terms | Prefixes | PhraseTerms | Scaled | Flag | IdSet | Negate | AllOf | AnyOf | Combine
@@ -201,6 +204,12 @@ def rank(corpus: Corpus, plan: Combine) -> Ranked:
         if must or not has_musts:
             op = np.logical_and if must else np.logical_or
             mask = m.copy() if mask is None else op(mask, m, out=mask)
+        del s, m
+    for part in plan.weak:
+        s, m = evaluate(corpus, part)
+        total.add(s)
+        if not has_musts:
+            mask = m.copy() if mask is None else np.logical_or(mask, m, out=mask)
         del s, m
     if mask is None:
         mask = np.ones(n, bool)

@@ -23,7 +23,7 @@ from desk.core.search.postings import Corpus
 from desk.core.search.query import ParsedQuery, parse
 from desk.core.search.ranking import phrase_frequency, rank, top
 from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
-from desk.core.search.schema import TEXT_FIELDS, analyze
+from desk.core.search.schema import STEMMED_FIELDS, analyze
 from desk.core.search.snippets import Highlighter
 from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
 from desk.core.semantic.fusion import ENCODER_SHARE, JOIN_BELOW, LSA_SHARE, fuse, nearest
@@ -170,7 +170,7 @@ def _rescore(
 
 def _stem_known(corpus: Corpus) -> Callable[[str], bool]:
     reader = corpus.searcher.reader()
-    return lambda stem: any((f, stem) in reader for f in TEXT_FIELDS)
+    return lambda stem: any((f, stem) in reader for f in STEMMED_FIELDS)  # a name is no typo
 
 
 def _terms(corpus: Corpus, compiled: Compiled) -> tuple[str, ...]:

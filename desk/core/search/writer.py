@@ -49,7 +49,14 @@ from desk.core.search.acronyms import Definition, definitions
 from desk.core.search.fields import words_of_tokens
 from desk.core.search.flat_postings import FlatWriter, PositionTable, float32_bytes, path_of
 from desk.core.search.manifest import record
-from desk.core.search.schema import INLINE_POSTINGS, TEXT_FIELDS, TOKEN_PATTERN, cached_stem, codec
+from desk.core.search.schema import (
+    INLINE_POSTINGS,
+    STEMMED_FIELDS,
+    TEXT_FIELDS,
+    TOKEN_PATTERN,
+    cached_stem,
+    codec,
+)
 from desk.core.search.whoosh_internals import fast
 
 log = logger(__name__)  # logging imported when something is logged (desk/core/runtime/logs.py)
@@ -257,8 +264,8 @@ class FastSegmentWriter(SigningSegmentWriter):
                 field = schema[name]
                 length = 0
                 if field.indexed:
-                    if name in TEXT_FIELDS:
-                        length = self._group_stemmed(name, docnum, value)
+                    if name in STEMMED_FIELDS:
+                        length = self._group_stemmed(name, docnum, value, counted=name in TEXT_FIELDS)
                         items: Any = None
                     elif field.unique:
                         items = field.index(value)
@@ -294,10 +301,12 @@ class FastSegmentWriter(SigningSegmentWriter):
             terms[tbytes].extend((docnum, weight, vbytes, stored_length))
         return length
 
-    def _group_stemmed(self, name: str, docnum: int, text: str) -> int:
-        """_group() for a stemmed text field, analysed here (terms kept as str until the flush)."""
+    def _group_stemmed(self, name: str, docnum: int, text: str, counted: bool = True) -> int:
+        """_group() for a stemmed text field, analysed here (terms kept as str until the flush);
+        ``counted``: its words go to the lexicon's counts."""
         tokens = lowered_tokens(text)
-        self._doc_words |= words_of_tokens(tokens)
+        if counted:
+            self._doc_words |= words_of_tokens(tokens)
         first, stems = _stems_of_tokens(tokens)
         length = len(stems)
         if not length:

@@ -1,4 +1,5 @@
-"""Export to Markdown: starred papers or the current results, to a file the user picks."""
+"""Export: starred papers, the current results or the selection, as Markdown, BibTeX, CSV, JSON or
+an Obsidian vault (one note per paper in a folder), to a file or folder the user picks."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QFormLayout,
     QLabel,
     QRadioButton,
     QVBoxLayout,
@@ -28,6 +31,15 @@ if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thre
 STARRED = "starred"
 RESULTS = "results"
 SELECTED = "selected"
+OBSIDIAN = "obsidian"
+#: The formats offered: (desk export's --format, shown as, file suffix, the file dialog's filter).
+FORMATS = (
+    ("markdown", "Markdown (a document to read)", ".md", "Markdown (*.md)"),
+    ("bibtex", "BibTeX (for LaTeX and reference managers)", ".bib", "BibTeX (*.bib)"),
+    ("csv", "CSV (a spreadsheet)", ".csv", "CSV (*.csv)"),
+    ("json", "JSON (desk's records)", ".json", "JSON (*.json)"),
+    (OBSIDIAN, "Obsidian vault (a note per paper, in a folder)", "", ""),
+)
 
 
 class ExportDialog(QDialog):
@@ -43,7 +55,7 @@ class ExportDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("exportDialog")
-        title = "Export to Markdown"
+        title = "Export papers"
         self.setWindowTitle(title)
         if starred_count is None:
             self.starred = QRadioButton("&Starred papers")
@@ -78,33 +90,54 @@ class ExportDialog(QDialog):
         ok.setEnabled(self.starred.isEnabled() or self.results.isEnabled())  # nothing to export: say so
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.formats = QComboBox()
+        self.formats.setObjectName("exportFormat")
+        for _, shown_as, _, _ in FORMATS:
+            self.formats.addItem(shown_as)
+        form = QFormLayout()
+        label = QLabel("&Format:")
+        label.setBuddy(self.formats)
+        form.addRow(label, self.formats)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Export to a Markdown file:"))
+        layout.addWidget(QLabel("Export:"))
         layout.addWidget(self.starred)
         layout.addWidget(self.results)
         layout.addWidget(self.selected)
+        layout.addLayout(form)
         layout.addWidget(buttons)
         # Wide enough for the title bar to show the title whole.
         self.setMinimumWidth(max(self.sizeHint().width(), self.fontMetrics().horizontalAdvance(title) + 160))
 
+    def format(self) -> str:
+        """The chosen format, as ``desk export --format`` names it."""
+        return FORMATS[max(0, self.formats.currentIndex())][0]
+
     def choice(self) -> str:
+        """Which papers: STARRED, RESULTS or SELECTED."""
         if self.selected.isChecked():
             return SELECTED
         return STARRED if self.starred.isChecked() else RESULTS
 
 
-def ask_path(parent: QWidget, choice: str) -> Path | None:
-    """The file to write, or None when the user cancels."""
-    default = Path.home() / {STARRED: "desk-starred.md", SELECTED: "desk-selected.md"}.get(
-        choice, "desk-results.md"
-    )
+def ask_path(parent: QWidget, choice: str, fmt: str = "markdown") -> Path | None:
+    """The file to write (the folder of the notes, for an Obsidian vault), or None when the user cancels."""
+    if fmt == OBSIDIAN:
+        folder = QFileDialog.getExistingDirectory(
+            parent, "Export to an Obsidian vault: the folder", str(Path.home())
+        )
+        return Path(folder) if folder else None
+    _, shown_as, suffix, wanted = next(f for f in FORMATS if f[0] == fmt)
+    stem = {STARRED: "desk-starred", SELECTED: "desk-selected"}.get(choice, "desk-results")
     name, _ = QFileDialog.getSaveFileName(
-        parent, "Export to Markdown", str(default), "Markdown (*.md);;All files (*)"
+        parent,
+        f"Export as {shown_as.split(' (')[0]}",
+        str(Path.home() / (stem + suffix)),
+        f"{wanted};;All files (*)",
     )
     if not name:
         return None
     path = Path(name)
-    return path if path.suffix else path.with_suffix(".md")
+    return path if path.suffix else path.with_suffix(suffix)
 
 
 def _papers(n: int) -> str:
@@ -116,19 +149,20 @@ def ask_export(
     query: str,
     result_count: int,
     starred_count: int,
-    chosen: Callable[[str, Path], None],
+    chosen: Callable[[str, Path, str], None],
     selected_count: int = 0,
 ) -> ExportDialog:
-    """Ask what to export (with how many each holds), then where; `chosen(choice, path)` once answered."""
+    """Ask what to export (with how many each holds) and as what, then where; `chosen(choice, path,
+    format)` once answered."""
     dialog = ExportDialog(query, result_count, starred_count, parent, selected_count)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
     def answered(result: int) -> None:
         if result != ExportDialog.DialogCode.Accepted:
             return
-        path = ask_path(parent, dialog.choice())
+        path = ask_path(parent, dialog.choice(), dialog.format())
         if path is not None:
-            chosen(dialog.choice(), path)
+            chosen(dialog.choice(), path, dialog.format())
 
     dialog.finished.connect(answered)
     dialog.open()
@@ -136,7 +170,8 @@ def ask_export(
 
 
 class Exporter(QObject):
-    """Collects the ids, asks the core for Markdown and writes it, all on the worker."""
+    """Collects the ids, asks the core for the format's text and writes it (or the vault's notes),
+    all on the worker."""
 
     exported = Signal(int, str)  # papers written, path
     failed = Signal(str)
@@ -146,9 +181,15 @@ class Exporter(QObject):
         self.executor = executor
 
     def export(
-        self, choice: str, query: str, path: Path, selected: Callable[[Library], list[int]] | None = None
+        self,
+        choice: str,
+        query: str,
+        path: Path,
+        selected: Callable[[Library], list[int]] | None = None,
+        fmt: str = "markdown",
     ) -> None:
-        """Write the starred papers, the results of `query` or (SELECTED) the ids `selected` gives."""
+        """Write the starred papers, the results of `query` or (SELECTED) the ids `selected` gives,
+        in ``fmt`` (FORMATS)."""
 
         def op(lib: Library) -> int:
             if choice == SELECTED and selected is not None:
@@ -165,7 +206,9 @@ class Exporter(QObject):
                 what = f"results for “{query}”" if query.strip() else "every paper"
                 if not ids:
                     raise DeskError("the current search has no results to export")
-            text = lib.export_markdown(ids, what=what)
+            if fmt == OBSIDIAN:
+                return lib.export_obsidian(ids, path).written
+            text = lib.export_as(ids, fmt=fmt, what=what)
             write_text(path, text)  # atomic for a file; a symlink is followed, a FIFO written through
             return len(ids)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -59,6 +59,7 @@ from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.tag_numbers import TagNumbers
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
+from desk.gui.safe_text import open_external
 from desk.gui.search.bar import SearchBar
 from desk.gui.search.controller import Outcome, SearchController
 from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
@@ -255,6 +256,7 @@ class MainWindow(QMainWindow):
             "undo": self.organizer.undo,
             "redo": self.organizer.redo,
             "related": lambda: later(r.show_related),
+            "open_link": lambda: later(self.open_link),
             "duplicates": lambda: self.duplicates.open(),
             "back": self.back,
             "shortcuts": self.show_shortcuts,
@@ -427,7 +429,7 @@ class MainWindow(QMainWindow):
         target = self.paper_keys.target(from_list=self.focus.where() == "list")  # the selected papers
 
         def counted(starred: int) -> None:
-            chosen = lambda what, path: self.exporter.export(what, query, path, target.resolve)  # noqa: E731
+            chosen = lambda what, path, fmt: self.exporter.export(what, query, path, target.resolve, fmt)  # noqa: E731
             ask_export(self, query, total, starred, chosen, self.paper_keys.selection.count_of(target))
 
         self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
@@ -511,6 +513,17 @@ class MainWindow(QMainWindow):
         self.reading.show_paper(pid, focus=focus)
         if select:
             self.results_view.select_paper(pid)
+
+    def open_link(self) -> None:
+        """The paper in view's link in the browser: its url, else its DOI's or arXiv page."""
+        pid = self.current_id
+        shown = self.paper_view.paper
+        summary = shown if shown is not None and shown.id == pid else self.model.summary(pid) if pid else None
+        link = summary.citation.link if summary is not None and summary.citation is not None else None
+        if link is None:
+            self.show_status("No link for this paper: its list gave no url, DOI or arXiv id.")
+        elif not open_external(QUrl(link)):
+            self.show_status(f"Could not open {link}")
 
     def focus_search(self) -> None:
         """Ctrl+K or /: the search box, the query selected (typing replaces it)."""

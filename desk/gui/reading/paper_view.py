@@ -1,4 +1,5 @@
-"""The paper on the right: title, short name, collections and sources, and the abstract."""
+"""The paper on the right: title, its authors (all of them), venue and year, short name, collections
+and sources, and the abstract."""
 
 from __future__ import annotations
 
@@ -65,6 +66,8 @@ class PaperView(QWidget):
         self.tag_numbers: dict[str, int] = {}  # a tag's digit (the order tags were made)
         self._chips: tuple[str, ...] = ()
         self._tag_names: tuple[str, ...] = ()
+        self.authors = plain_label("paperAuthors")
+        self.authors.setWordWrap(True)
         self.sources = plain_label("paperSources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName("abstractView")
@@ -78,6 +81,7 @@ class PaperView(QWidget):
         layout.setSpacing(4)
         layout.addWidget(self.title)
         layout.addWidget(self.title_edit)
+        layout.addWidget(self.authors)
         layout.addWidget(self.meta)
         layout.addWidget(self.tags)
         layout.addWidget(self.sources)
@@ -97,6 +101,8 @@ class PaperView(QWidget):
         self.title.setText(message)
         self.meta.clear()
         self.meta.hide()
+        self.authors.clear()
+        self.authors.hide()
         self.sources.clear()
         self.sources.hide()
         self._show_chips(())
@@ -110,6 +116,10 @@ class PaperView(QWidget):
         self.paper = paper
         self._html = body_html
         self._show_title(paper.title, heading_html)
+        c = paper.citation
+        byline = "  ·  ".join(p for p in (c.byline(None), c.where) if p) if c is not None else ""
+        self.authors.setText(byline)
+        self.authors.setVisible(bool(byline))
         self.update_state(paper)
         where = [s.place for s in paper.sources]  # "#1" the first abstract, as `desk show` says
         label = "Source" if len(where) == 1 else "Sources"

@@ -1,4 +1,5 @@
-"""Draws one result: markers, title, short name, collection and a two-line snippet with highlights."""
+"""Draws one result: markers, title, short name, authors (first three), venue and year, collection and a
+two-line snippet with highlights."""
 
 from __future__ import annotations
 
@@ -31,6 +32,15 @@ NOTE = "✎"
 UNREAD = "●"
 
 Index = QModelIndex | QPersistentModelIndex
+
+
+def row_byline(summary: PaperSummary) -> tuple[str, ...]:
+    """What a row shows before the collections: the first three authors ("et al." after), then
+    venue and year; () for a paper from bare lists."""
+    c = summary.citation
+    if c is None:
+        return ()
+    return tuple(part for part in (c.byline(3), c.where) if part)
 
 
 class ResultDelegate(QStyledItemDelegate):
@@ -156,7 +166,7 @@ class ResultDelegate(QStyledItemDelegate):
             )
             x += badge.width() + 6
         x = self._draw_chips(painter, index.data(Roles.TagChips) or (), sfm, x, y, rect.right(), muted)
-        meta = " · ".join(summary.collections)
+        meta = " · ".join(row_byline(summary) + summary.collections)
         if len(summary.sources) > 1:
             meta += f" · {len(summary.sources)} sources"
         if summary.copies > 1:  # near-duplicates not yet reviewed: one row for them all

@@ -8,6 +8,7 @@ read from that record, not from a copy in each step.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -27,19 +28,26 @@ State = dict[str, Any]
 
 
 def write_lists(folder: Path) -> list[Path]:
-    """Four papers, and a list of cut copies of three of them (two copies of the first)."""
+    """Four papers from a bare list, and a rich list of cut copies of three of them (two copies of
+    the first), with authors, years, venues and links on some: a merge carries them."""
     folder.mkdir(parents=True, exist_ok=True)
     full = folder / "venue.txt"
     full.write_text("Venue 2026\n\n" + "\n\n".join([PAPER, SECOND, SAME_TOPIC, DIFFERENT_BODY]) + "\n")
-    cut = folder / "workshop.txt"
-    copies = [head(PAPER, 0.5), head(SECOND, 0.5), head(SAME_TOPIC, 0.6), head(PAPER, 0.3)]
-    cut.write_text("Workshop 2026\n\n" + "\n\n".join(copies) + "\n")
+    cut = folder / "workshop.json"
+    copies = [
+        {"abstract": head(PAPER, 0.5), "authors": ["Ann Lee", "Bo Chen"], "year": 2025, "venue": "Workshop"},
+        {"abstract": head(SECOND, 0.5), "url": "https://example.org/2", "doi": "10.1/two"},
+        {"abstract": head(SAME_TOPIC, 0.6)},
+        {"abstract": head(PAPER, 0.3), "authors": ["Cy Dee"], "year": 2024},
+    ]
+    cut.write_text(json.dumps(copies), encoding="utf-8")
     return [full, cut]
 
 
 def library_state(library: Path) -> State:
     """Everything a user can see of a library, as plain values: the papers and their fields,
-    sources, tags (with each tag's order), aliases and "not a duplicate" pairs. Not the
+    sources, tags (with each tag's order), aliases, "not a duplicate" pairs, and the metadata of
+    rich lists (paper_meta, paper_author; a merge carries some onto the kept paper). Not the
     revisions and times (an unmerged paper is re-indexed: a new revision, by design)."""
     conn = sqlite3.connect(f"file:{library / DATABASE_NAME}?mode=ro", uri=True)
     try:
@@ -59,9 +67,15 @@ def library_state(library: Path) -> State:
             tagged.setdefault(name, []).append(paper_id)
         aliases = conn.execute("SELECT key, paper_id FROM key_alias ORDER BY key").fetchall()
         distinct = conn.execute("SELECT a, b FROM distinct_pair ORDER BY a, b").fetchall()
+        meta = conn.execute("SELECT * FROM paper_meta ORDER BY paper_id").fetchall()
+        authors = conn.execute("SELECT * FROM paper_author ORDER BY paper_id, position").fetchall()
+        listing = conn.execute("SELECT id, json FROM paper_listing ORDER BY id").fetchall()
     finally:
         conn.close()
-    return {"papers": papers, "sources": sources, "tags": tagged, "aliases": aliases, "distinct": distinct}
+    return {
+        "papers": papers, "sources": sources, "tags": tagged, "aliases": aliases, "distinct": distinct,
+        "meta": meta, "authors": authors, "listing": listing,
+    }  # fmt: skip
 
 
 @pytest.fixture(scope="module")

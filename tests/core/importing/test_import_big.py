@@ -1,0 +1,90 @@
+"""Big rich lists: a 100k-record JSON-lines file end to end, and files that are one huge line."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from desk.core.library.facade import Library
+from desk.core.reader import MAX_FILE_BYTES, ReadError, read_list_file
+
+WORDS = ("graph", "kernel", "sparse", "token", "vision", "policy", "reward", "latent", "diffusion", "prior")
+
+
+def _record(i: int) -> str:
+    a, b = WORDS[i % 10], WORDS[(i // 10) % 10]
+    return json.dumps({
+        "id": f"{2301 + i % 12:04d}.{i:05d}", "title": f"On {a} and {b}, study {i}",
+        "authors": f"Ann Lee{i % 97} and Bo Chen{i % 89}", "abstract": f"We study {a} {b} models, case {i}. "
+        f"A second sentence about {b} and {a} in setting {i * 7}.", "versions": [{"created": "2023"}],
+    })  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_100k_record_json_lines_file_is_imported_whole(tmp_path: Path) -> None:
+    path = tmp_path / "arxiv.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(100_000):
+            out.write(_record(i) + "\n")
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([path])
+        assert (report.added, report.errors) == (100_000, ())
+        assert lib.count() == 100_000
+        hits = lib.search("study 99999", limit=5).rows
+        assert hits and hits[0].paper.title == "On prior and prior, study 99999"
+        paper = lib.paper(hits[0].paper.id)
+        assert paper.citation is not None and paper.citation.arxiv_id == "2304.99999"
+        assert paper.citation.authors == ("Ann Lee89", "Bo Chen52")
+
+
+@pytest.mark.slow
+def test_a_gigabyte_line_in_json_lines_is_skipped_and_the_rest_imported(tmp_path: Path) -> None:
+    """One line of a gigabyte (no newline for 1 GB: a sparse file) between two records: read past
+    a few megabytes at a time, named, and the two papers imported."""
+    path = tmp_path / "broken.jsonl"
+    with path.open("wb") as out:
+        out.write((_record(1) + "\n").encode())
+        out.write(b"{")
+        out.seek(1024**3, 1)  # a hole: a gigabyte of NUL bytes on the disk's account, not its space
+        out.write(b"}\n" + (_record(2) + "\n").encode())
+    started = time.perf_counter()
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([path])
+    assert report.added == 2
+    assert len(report.errors) == 1 and report.errors[0].error.startswith(
+        "line 2 is over 4 MB; it was skipped"
+    )
+    assert time.perf_counter() - started < 120  # read through, never held
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "head", "tail"),
+    [
+        ("one.bib", "@article{k, title={T}, abstract={", "}}"),
+        ("one.csv", "title,abstract\nT,", ""),
+        ("one.json", '[{"title": "T", "abstract": "', '"}]'),
+        ("one.ris", "TY  - JOUR\nTI  - T\nAB  - ", "\nER  - "),
+        ("one.txt", "Huge 2026\n\n", ""),
+    ],
+)
+def test_a_file_that_is_one_huge_line_is_refused_or_skipped_in_plain_words(
+    tmp_path: Path, name: str, head: str, tail: str
+) -> None:
+    """Just under the size limit, the abstract one line of words without end: no paper is made of
+    it (an abstract that long is no abstract), the file is refused in one line, quickly."""
+    path = tmp_path / name
+    filler = MAX_FILE_BYTES - len(head) - len(tail) - 16
+    path.write_text(head + ("word " * (filler // 5)) + tail, encoding="utf-8")
+    started = time.perf_counter()
+    with pytest.raises(ReadError) as raised:
+        read_list_file(path)
+    assert time.perf_counter() - started < 60
+    message = str(raised.value)
+    assert "\n" not in message and "Traceback" not in message and message.startswith(name)
+    with Library(tmp_path / "lib") as lib:
+        report = lib.import_paths([path])
+        assert report.added == 0 and lib.count() == 0 and len(report.errors) == 1
