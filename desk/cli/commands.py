@@ -440,6 +440,13 @@ def run_export(args: argparse.Namespace) -> int:
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
         else:
             ids, what = lib.paper_ids(starred=True), "starred papers"
+        if not ids:  # an empty file is written all the same (a script's export stays a file)
+            hint = (
+                " (star some with `desk star ID`, or export --query Q / --tag T)"
+                if what == "starred papers"
+                else ""
+            )
+            warn(f"desk: note: there are no {what} to export{hint}")
         if args.format == "obsidian":
             return _report_vault(lib.export_obsidian(ids, args.output))
         text = lib.export_as(ids, fmt=args.format, what=what)

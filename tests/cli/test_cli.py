@@ -84,6 +84,18 @@ def test_export_starred_to_file(capsys, seeded_dir: Path, tmp_path: Path) -> Non
     assert stdout.split("\n", 1)[1] == md.split("\n", 1)[1]
 
 
+def test_an_export_of_nothing_says_so_and_still_writes_its_file(
+    capsys, seeded_dir: Path, tmp_path: Path
+) -> None:
+    L = ["--library", str(seeded_dir)]
+    out = tmp_path / "none.bib"
+    code, _, err = run(capsys, *L, "export", "--format", "bibtex", "-o", str(out))
+    assert code == 0 and "no starred papers to export" in err and "desk star ID" in err
+    assert out.exists() and out.read_text(encoding="utf-8").strip() == ""
+    code, _, err = run(capsys, *L, "export", "--tag", "nothing-here")
+    assert code == 0 and "no papers tagged “nothing-here” to export" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "code"),
     [
