@@ -440,23 +440,24 @@ def run_export(args: argparse.Namespace) -> int:
             ids, what = [h.id for h in result.hits], f"results of “{args.query}”"
         else:
             ids, what = lib.paper_ids(starred=True), "starred papers"
-        if not ids:  # an empty file is written all the same (a script's export stays a file)
-            hint = (
-                " (star some with `desk star ID`, or export --query Q / --tag T)"
-                if what == "starred papers"
-                else ""
-            )
-            warn(f"desk: note: there are no {what} to export{hint}")
         if args.format == "obsidian":
             return _report_vault(lib.export_obsidian(ids, args.output))
         text = lib.export_as(ids, fmt=args.format, what=what)
+    hint = (
+        " (star some with `desk star ID`, or export --query Q / --tag T)" if what == "starred papers" else ""
+    )
+    empty = f"desk: note: there are no {what} to export{hint}" if not ids else None
     if args.output is None:
         sys.stdout.write(text)
+        if empty:
+            warn(empty)
     else:
         from desk.core.runtime.files import write_text
         from desk.core.runtime.paths import shown_path
 
         write_text(args.output, text)
+        if empty:  # said once the (empty) file is written: a script's export is still a file
+            warn(empty)
         warn(f"desk: wrote {len(ids)} paper{'' if len(ids) == 1 else 's'} to {shown_path(args.output)}")
     return 0
 

@@ -39,6 +39,12 @@ class Copies:
         """The copies not shown: every paper of a group but its shown copy."""
         return frozenset(i for i, shown in self.shown.items() if i != shown)
 
+    @property
+    def hidden_for(self) -> dict[int, int]:
+        """Each copy not shown -> the copy shown for its group (a search hides a copy only where
+        that one is found too: a copy that alone matches a query is listed)."""
+        return {i: shown for i, shown in self.shown.items() if i != shown}
+
     def copies(self, paper_id: int) -> int:
         """How many copies the paper stands for in a list (1 outside any group)."""
         return self.count.get(paper_id, 1)

@@ -386,7 +386,7 @@ class Library:
             typing=typing,
             tags=self.live_filters,
             order=order,
-            hidden=self.duplicates.copies().hidden,
+            hidden=self.duplicates.copies().hidden_for,
         )
 
     def _order(self, sort: str) -> Callable[[np.ndarray], Sequence[int]]:

@@ -129,7 +129,7 @@ def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: 
         return None  # only the near-duplicate index can say which copies a list shows
     filters = QuickFilters(reader)
     try:
-        result = index.search(query, limit=limit, tags=filters, hidden=copies.hidden)
+        result = index.search(query, limit=limit, tags=filters, hidden=copies.hidden_for)
     finally:
         index.close()
     if filters.needs_library:

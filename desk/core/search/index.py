@@ -13,7 +13,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -458,7 +458,7 @@ class SearchIndex:
         typing: bool = False,
         tags: TagLookup | None = None,
         order: Order | None = None,
-        hidden: Collection[int] = (),
+        hidden: Mapping[int, int] | None = None,
     ) -> SearchResult:
         """Ranked hits for ``query``; never raises on any query string.
 
@@ -467,8 +467,9 @@ class SearchIndex:
         described by ``SearchResult.hint``; when nothing complete is left to search, the
         result has no hits and ``no_new_query`` set. ``tags`` answers ``tag:`` filters from the
         database; ``order``, given the ids of every match best first, returns their positions
-        in the order wanted (a sort other than relevance). The papers ``hidden`` (ids) are never
-        among the hits, nor counted (near-duplicate copies the lists do not show).
+        in the order wanted (a sort other than relevance). ``hidden`` maps the near-duplicate
+        copies the lists do not show to the copy shown for each: such a copy is neither a hit nor
+        counted where its shown copy matches too (alone, it is listed).
         """
         from desk.core.search.compiler import compile_query
         from desk.core.search.hits import empty, ms
@@ -503,7 +504,7 @@ class SearchIndex:
                     tags,
                     order,
                     self.encoded,
-                    _id_array(hidden),
+                    hidden or None,
                 )
             except Exception:  # a damaged index must not take the search box down
                 # Not the query itself: what a user searches for stays out of the log.
@@ -564,12 +565,3 @@ class SearchIndex:
             if corpus is None:
                 return empty(label, started, NOT_READY)
             return listing(corpus, label, scored, total, started, terms)
-
-
-def _id_array(ids: Collection[int]) -> np.ndarray | None:
-    """Paper ids as an int64 array for a mask; None for none."""
-    if not ids:
-        return None
-    import numpy as np
-
-    return np.fromiter(ids, np.int64, len(ids))

@@ -9,8 +9,8 @@ snippets for the page asked for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,12 +52,13 @@ def run_search(
     tags: TagLookup | None = None,
     order: Order | None = None,
     encoded: EncodedVectors | None = None,
-    hidden: np.ndarray | None = None,
+    hidden: Mapping[int, int] | None = None,
 ) -> SearchResult:
-    """The SearchResult of a parsed and compiled ``query`` (see SearchIndex.search); the papers
-    ``hidden`` (ids: near-duplicate copies the lists do not show) are never among the hits."""
+    """The SearchResult of a parsed and compiled ``query`` (see SearchIndex.search); a paper of
+    ``hidden`` (a near-duplicate copy the lists do not show -> the copy shown for it) is not a
+    hit where its shown copy matches too."""
     depth = corpus.n if order is not None else max(offset + limit, RESCORE_DEPTH)
-    shown = None if hidden is None or not len(hidden) else ~np.isin(corpus.ids, hidden)
+    shown = Collapse.of(corpus, hidden) if hidden else None
     expansions: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
     variants: dict[tuple[int, int], list[str]] = {}
     spelled = [*compiled.spell_words, *([compiled.typing_word] if compiled.typing_word else [])]
@@ -120,14 +121,47 @@ def run_search(
     )
 
 
+@dataclass(frozen=True)
+class Collapse:
+    """The near-duplicate copies a search leaves out, as docnums: each hidden copy beside the
+    copy shown for it."""
+
+    hidden: np.ndarray  # docnums of the copies not shown
+    twins: np.ndarray  # the docnum of the copy shown for each
+    mask: np.ndarray  # over docnums: False for every hidden copy (for papers joining by meaning)
+
+    @classmethod
+    def of(cls, corpus: Corpus, hidden: Mapping[int, int]) -> Collapse | None:
+        """The live documents of ``hidden``'s copies and of their shown copies; None when none is."""
+        wanted = np.fromiter((*hidden, *hidden.values()), np.int64, 2 * len(hidden))
+        live = np.flatnonzero(np.isin(corpus.ids, wanted) & corpus.alive)
+        docnum = {int(corpus.ids[d]): int(d) for d in live}
+        pairs = [(docnum[h], docnum[s]) for h, s in hidden.items() if h in docnum and s in docnum]
+        if not pairs:
+            return None
+        hid, twins = (np.asarray(x, np.int64) for x in zip(*pairs, strict=True))
+        mask = np.ones(corpus.n, bool)
+        mask[hid] = False
+        return cls(hid, twins, mask)
+
+    def keep(self, matched: np.ndarray) -> np.ndarray:
+        """``matched`` (a mask over docnums) without the hidden copies whose shown copy matched."""
+        drop = self.hidden[matched[self.twins]]
+        if not len(drop):
+            return matched
+        kept = matched.copy()
+        kept[drop] = False
+        return kept
+
+
 def _run(
-    corpus: Corpus, compiled: Compiled, k: int, shown: np.ndarray | None = None
+    corpus: Corpus, compiled: Compiled, k: int, shown: Collapse | None = None
 ) -> tuple[int, list[Found]]:
     """(total, [(docnum, parts, relevance)] of the best ``k``) for a compiled query; ``shown``
-    (a mask over docnums) leaves out the others."""
+    leaves out the near-duplicate copies whose shown copy is found too."""
     ranked = rank(corpus, compiled.plan)
     if shown is not None:
-        ranked = replace(ranked, mask=ranked.mask & shown)
+        ranked = replace(ranked, mask=shown.keep(ranked.mask))
     total, docs, parts, values = top(corpus, ranked, k, by_id=not compiled.ranked)
     return total, list(zip(docs.tolist(), parts.tolist(), values.tolist(), strict=True))
 
@@ -192,7 +226,7 @@ def _fuse(
     compiled: Compiled,
     found: list[Found],
     total: int,
-    shown: np.ndarray | None = None,
+    shown: Collapse | None = None,
 ) -> tuple[list[Found], int]:
     """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
 
@@ -226,7 +260,7 @@ def _fuse(
             semantic.cosines(lsa_vec, corpus.ids) if semantic is not None and lsa_vec is not None else None,
             encoded.cosines_of(enc_vec, corpus.ids) if encoded is not None and enc_vec is not None else None,
         )
-        alive = corpus.alive if shown is None else corpus.alive & shown
+        alive = corpus.alive if shown is None else corpus.alive & shown.mask  # a twin is as near
         joiners = nearest(cosine, np.flatnonzero(alive), found)
         return fuse(found, cosine[docnums], joiners, weight), len(joiners)
     ids = corpus.ids[docnums]

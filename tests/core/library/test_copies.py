@@ -101,3 +101,17 @@ def test_desk_search_shows_one_copy(twins: tuple[Path, int, int], capsys: pytest
     assert main(["--library", str(library), "search", "OGPO", "--json"]) == 0
     ids = [r["id"] for r in json.loads(capsys.readouterr().out)["results"]]
     assert whole in ids
+
+
+def test_a_copy_that_alone_matches_is_listed(twins: tuple[Path, int, int]) -> None:
+    """A query only the hidden copy answers (a note on it, here) still finds it: a copy is left
+    out only where the copy shown for its group is found too."""
+    library, whole, cut = twins
+    with Library(library) as lib:
+        lib.set_note(cut, "zqxonlyhere")
+        assert [h.id for h in lib.search_ids("zqxonlyhere").hits] == [cut]
+        assert lib.search_ids("zqxonlyhere").total == 1
+        lib.set_note(whole, "zqxonlyhere too")  # both match: one row again, the shown copy
+        assert [h.id for h in lib.search_ids("zqxonlyhere").hits] == [whole]
+    code = main(["--library", str(library), "search", "zqxonlyhere"])  # the command line alike
+    assert code == 0
