@@ -221,3 +221,23 @@ def test_map_draws_a_png_and_an_svg_offscreen_and_a_missing_folder_is_said_in_on
     nowhere = tmp_path / "nowhere" / "m.png"
     code, _, err = run(capsys, "map", "--png", str(nowhere), "--library", str(seeded_dir))
     assert code == 1 and err.count("\n") == 1 and "folder does not exist" in err
+
+
+def test_a_map_drawn_in_a_process_leaves_an_application_a_window_can_use(
+    seeded_dir: Path, tmp_path: Path
+) -> None:
+    """`desk map --png` run in a process that then opens a widget (a script, a test worker):
+    the application it made is one widgets can use, else Qt aborts on the first widget."""
+    script = (
+        "import sys\n"
+        "from desk.cli.main import main\n"
+        f"assert main(['map', '--png', {str(tmp_path / 'm.png')!r}, '--library', {str(seeded_dir)!r}]) == 0\n"
+        "from PySide6.QtWidgets import QWidget\n"
+        "QWidget()\n"
+        "print('widget made')\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "DESK_SENTENCE_ENCODER": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0 and "widget made" in done.stdout, done.stderr[-2000:]

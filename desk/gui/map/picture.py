@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtWidgets import QApplication
 
 from desk.gui.map.painting import Look, Scene, View, paint
 
@@ -15,12 +16,16 @@ LOOK = Look(QColor("#ffffff"), QColor("#202124"), QColor("#1a73e8"))
 
 
 def _application() -> QGuiApplication:
-    """The running Qt application, else an offscreen one (no window is shown, no display needed)."""
+    """The running Qt application, else an offscreen one (no window is shown, no display needed).
+
+    A QApplication, not the QGuiApplication a picture alone needs: in a process that later
+    opens a window (a script, a test run), a QGuiApplication left behind makes Qt abort on the
+    first widget."""
     found = QGuiApplication.instance()
     if isinstance(found, QGuiApplication):
         return found
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    return QGuiApplication([])
+    return QApplication([])
 
 
 def save(scene: Scene, path: Path, width: int = WIDTH, height: int = HEIGHT) -> None:
