@@ -24,6 +24,7 @@ from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.flat_postings import EXT, FlatPostings, open_trusted
 from desk.core.search.positions import positions
+from desk.core.search.sorted_arrays import sorted_distinct
 from desk.core.search.stored_column import prime
 from desk.core.search.whoosh_internals import fast
 
@@ -297,16 +298,6 @@ class PostingCache:
             _, old = self._items.popitem(last=False)
             self.size -= _cost(old)
 
-
-def sorted_distinct(values: np.ndarray) -> np.ndarray:
-    """``values``' distinct elements, sorted: np.unique's answer for a 1-D array, without the
-    numpy.ma import its first call makes (tens of ms of a one-shot `desk search`)."""
-    ordered = np.sort(values)
-    if len(ordered) < 2:
-        return ordered
-    first = np.ones(len(ordered), bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    return ordered[first]
 
 @dataclass
 class Corpus:

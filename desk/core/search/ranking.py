@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from desk.core.search.postings import MAX_EXPANSION, Corpus, sorted_distinct
+from desk.core.search.postings import MAX_EXPANSION, Corpus
+from desk.core.search.sorted_arrays import sorted_distinct
 
 B, K1 = 0.75, 1.2
 #: Soft coordination: a query part a document matches adds this times the part's idf (from
