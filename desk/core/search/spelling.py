@@ -41,6 +41,8 @@ COMPACT_SHARE = 4  # the file is written whole again once the lines appended rea
 
 
 #: Line ends str.splitlines() knows besides "\n": a file holding one is parsed whole at once.
+# a lexicon line's word holding a non-ASCII character (the file's text, unparsed)
+_NON_ASCII_WORD = re.compile(r"^([^\t\n]*[^\x00-\x7f][^\t\n]*)\t", re.MULTILINE)
 _OTHER_LINE_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
@@ -65,7 +67,7 @@ class Lexicon:
         self._scans = 0  # words looked up in _raw since it was read
         self._stamp: tuple[int, int] | None = None
         self._memo: dict[tuple[str, bool], str | None] = {}
-        self._accents: dict[str, list[str]] = {}  # a word's accented forms (memo)
+        self._folds: dict[str, list[str]] | None = None  # unaccented form -> accented words
         self._changed: set[str] = set()  # words counted since the file was last written
         self._appended = 0  # lines appended to the file since it was last written whole
 
@@ -142,7 +144,7 @@ class Lexicon:
         self._changed.update(counts)
         if new:
             self._memo.clear()
-            self._accents.clear()
+            self._folds = None
         return new
 
     def refresh(self) -> None:
@@ -155,7 +157,7 @@ class Lexicon:
             self._counts, self._stamp = None, None
             self._raw, self._over, self._found = "\n", {}, {}
             self._memo.clear()
-            self._accents.clear()
+            self._folds = None
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
@@ -174,7 +176,7 @@ class Lexicon:
         del raw, text
         self._stamp = stamp
         self._memo.clear()
-        self._accents.clear()
+        self._folds = None
         self._changed.clear()
         self._appended = 0
 
@@ -259,13 +261,26 @@ class Lexicon:
         w = word.lower()
         if not MIN_LENGTH < len(w) <= MAX_LENGTH or not w.isascii() or not w.isalpha():
             return []
-        if w not in self._accents:
-            if len(self._accents) > 4096:
-                self._accents.clear()
-            close = self.within(w, 2 if len(w) >= 5 else 1)
-            found = [c for c in close if c != w and not c.isascii() and unaccented(c) == w]
-            self._accents[w] = sorted(found, key=lambda c: (-self.count(c), c))
-        return self._accents[w]
+        found = self._accented_words().get(w, [])
+        return sorted(found, key=lambda c: (-self.count(c), c))
+
+    def _accented_words(self) -> dict[str, list[str]]:
+        """Unaccented form -> the lexicon's words that fold to it. A library's words with accents
+        are few (names, a loanword), so they are gathered once, by one pass of C code over the
+        file's text or its words' bytes, not by an edit automaton walked over every word each
+        time a query word is looked up (most of a one-shot search's time)."""
+        if self._folds is None:
+            if self._counts is None:
+                words = _NON_ASCII_WORD.findall(self._raw)
+                words += [w for w in self._over if not w.isascii()]
+            else:
+                words = self._counts.non_ascii_words()
+            folds: dict[str, list[str]] = {}
+            for c in set(words):
+                if c.isalpha() and (plain := unaccented(c)) != c and plain.isascii():
+                    folds.setdefault(plain, []).append(c)
+            self._folds = folds
+        return self._folds
 
     def correct(self, word: str, stem_known: Callable[[str], bool]) -> str | None:
         """The most frequent close word for a word the library (nearly) lacks; None when known or hopeless.

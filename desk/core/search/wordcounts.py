@@ -215,6 +215,18 @@ class WordCounts:
     def __len__(self) -> int:
         return len(self._vals) + len(self._extra)
 
+    def non_ascii_words(self) -> list[str]:
+        """Every word holding a non-ASCII character (numpy over the buffer's bytes, then the dict)."""
+        high = np.flatnonzero(np.frombuffer(self._buf, np.uint8) >= 0x80)
+        out: list[str] = []
+        if len(high):
+            rows = np.searchsorted(self._starts, high, side="right") - 1  # sorted: high is
+            first = np.ones(len(rows), bool)
+            first[1:] = rows[1:] != rows[:-1]
+            out = [self._word(i) for i in rows[first].tolist()]
+        out += [w for w in self._extra if not w.isascii()]
+        return out
+
     def at_least(self) -> _AtLeast:
         """A lookup of the first word >= a probe, for probes that only grow (an automaton's walk)."""
         if self._extra_sorted is None:

@@ -67,3 +67,27 @@ def test_an_open_quote_is_not_corrected(library: Path) -> None:
     with Library(library) as lib:
         result = lib.search_ids('"unclosed phrase')
         assert result.suggestion is None and not result.corrected
+
+
+def _lexicon_file(tmp_path: Path, lines: str) -> Path:
+    path = tmp_path / "lexicon.tsv"
+    path.write_text(lines, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_accented_forms_are_found_however_many_accents_and_whether_the_file_is_parsed(
+    tmp_path: Path, lazy: bool
+) -> None:
+    from desk.core.search.spelling import Lexicon
+
+    words = {"graph": 9, "nyström": 4, "nystrom": 1, "nyströms": 2, "séance": 1, "erdős": 3, "çéàè": 1}
+    path = _lexicon_file(tmp_path, "".join(f"{w}\t{n}\n" for w, n in words.items()))
+    lex = Lexicon(path, lazy=lazy)
+    lex.refresh()
+    assert lex.accented("Nystrom") == ["nyström"]
+    assert lex.accented("erdos") == ["erdős"]
+    assert lex.accented("ceae") == ["çéàè"]  # four accents: more than an edit automaton's two
+    assert lex.accented("graph") == []
+    lex.add_counts({"nyströmer": 5})  # a word an import brings is found at once
+    assert lex.accented("nystromer") == ["nyströmer"]
