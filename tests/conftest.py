@@ -90,8 +90,11 @@ def empty_lib(tmp_path: Path) -> Iterator[object]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``DESK_WHOOSH_INTERNALS=0`` (the CI job of Whoosh's public API), the tests of the fast
-    paths themselves (marked ``fast_paths``) have nothing to test and are skipped."""
+    """The slow tests first (otherwise in their order), so that the workers start on them and the
+    run's end is short tests that even out between the cores. With ``DESK_WHOOSH_INTERNALS=0``
+    (the CI job of Whoosh's public API), the tests of the fast paths themselves (marked
+    ``fast_paths``) have nothing to test and are skipped."""
+    items.sort(key=lambda item: "slow" not in item.keywords)
     if os.environ.get("DESK_WHOOSH_INTERNALS") != "0":
         return
     skip = pytest.mark.skip(reason="tests desk's fast paths, turned off by DESK_WHOOSH_INTERNALS=0")

@@ -1,15 +1,17 @@
-"""Big rich lists: a 100k-record JSON-lines file end to end, and files that are one huge line."""
+"""Big rich lists: a 100k-record JSON-lines file read in parts, a file of several parts end to end,
+and files that are one huge line."""
 
 from __future__ import annotations
 
 import json
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from desk.core.library.facade import Library
-from desk.core.reader import MAX_FILE_BYTES, ReadError, read_list_file
+from desk.core.reader import MAX_FILE_BYTES, PART_LINES, ReadError, read_list_file, read_list_parts
 
 WORDS = ("graph", "kernel", "sparse", "token", "vision", "policy", "reward", "latent", "diffusion", "prior")
 
@@ -23,21 +25,47 @@ def _record(i: int) -> str:
     })  # fmt: skip
 
 
-@pytest.mark.slow
-def test_a_100k_record_json_lines_file_is_imported_whole(tmp_path: Path) -> None:
-    path = tmp_path / "arxiv.jsonl"
+def _write_records(path: Path, count: int) -> None:
     with path.open("w", encoding="utf-8") as out:
-        for i in range(100_000):
+        for i in range(count):
             out.write(_record(i) + "\n")
+
+
+@pytest.mark.slow
+def test_a_100k_record_json_lines_file_is_read_a_part_at_a_time_never_whole(tmp_path: Path) -> None:
+    """The file (26 MB) is read a part of PART_LINES lines at a time: the reader's peak memory
+    stays a fraction of what its 100k records would take held at once (~200 MB as objects)."""
+    path = tmp_path / "arxiv.jsonl"
+    _write_records(path, 100_000)
+    tracemalloc.start()
+    try:
+        sizes = [len(part.abstracts) for part in read_list_parts(path)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sum(sizes) == 100_000 and len(sizes) == 100_000 // PART_LINES
+    assert peak < 64 * 1024**2, f"{peak / 1024**2:.0f} MB at the peak"
+
+
+@pytest.mark.slow
+def test_a_json_lines_file_of_several_parts_is_imported_whole(tmp_path: Path) -> None:
+    """End to end over more than one part: every record a paper, searchable, with its citation."""
+    count = PART_LINES + 10  # two parts
+    path = tmp_path / "arxiv.jsonl"
+    _write_records(path, count)
     with Library(tmp_path / "lib") as lib:
         report = lib.import_paths([path])
-        assert (report.added, report.errors) == (100_000, ())
-        assert lib.count() == 100_000
-        hits = lib.search("study 99999", limit=5).rows
-        assert hits and hits[0].paper.title == "On prior and prior, study 99999"
+        assert (report.added, report.errors) == (count, ())
+        assert lib.count() == count
+        last = count - 1
+        hits = lib.search(f"study {last}", limit=5).rows
+        assert (
+            hits
+            and hits[0].paper.title == f"On {WORDS[last % 10]} and {WORDS[(last // 10) % 10]}, study {last}"
+        )
         paper = lib.paper(hits[0].paper.id)
-        assert paper.citation is not None and paper.citation.arxiv_id == "2304.99999"
-        assert paper.citation.authors == ("Ann Lee89", "Bo Chen52")
+        assert paper.citation is not None and paper.citation.arxiv_id == f"{2301 + last % 12:04d}.{last:05d}"
+        assert paper.citation.authors == (f"Ann Lee{last % 97}", f"Bo Chen{last % 89}")
 
 
 @pytest.mark.slow
