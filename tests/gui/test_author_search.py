@@ -137,3 +137,17 @@ def _point_of(label, word: str) -> QPoint:
     x = metrics.horizontalAdvance(plain[:at]) + metrics.horizontalAdvance(word) // 2
     margin = label.contentsRect().left() + label.margin()
     return QPoint(margin + x, label.contentsRect().top() + metrics.height() // 2)
+
+
+def test_a_in_the_reading_pane_offers_the_authors_there(open_window, authored_library: Path, qtbot) -> None:
+    window = open_window(authored_library)
+    _into_list(qtbot, window, "wombat")
+    press(qtbot, Qt.Key.Key_Return)  # read it: the keys go to the abstract
+    qtbot.waitUntil(lambda: window.focus.where() != "list")
+    press(qtbot, "a")
+    qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu))
+    menu = QApplication.activePopupWidget()
+    label = window.paper_view.authors
+    assert menu.pos().y() >= label.mapToGlobal(label.rect().topLeft()).y()  # under the names, not the list
+    qtbot.keyClick(menu, Qt.Key.Key_Return)  # the first author
+    _searched(qtbot, window, 'author:"Ann Lee"', {"Platypus Kernels", "Sparse Wombat Routing"})
