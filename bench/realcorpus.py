@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import random
 import re
 import sys
@@ -31,7 +32,8 @@ from functools import cached_property
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DEV_CORPUS = HERE.parent.parent / "shared" / "dev-corpus"
+# DESK_DEV_CORPUS names it when the checkout is not beside ../shared (a worktree elsewhere).
+DEV_CORPUS = Path(os.environ.get("DESK_DEV_CORPUS") or HERE.parent.parent / "shared" / "dev-corpus")
 PER_FILE = 5000
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _ACRONYM = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9-]{1,11}\b")

@@ -2,7 +2,8 @@
 
 Each run imports into a fresh library with ``Library.import_paths`` (read, parse, analyse on the
 worker processes, store, index), as `desk import` does, and reports wall time and records/s,
-with the one-minute load average before and after each run;
+with the one-minute load average before and after each run and the CPU seconds of the process
+and its worker processes (less swayed by other jobs than the wall time);
 ``--parse-only`` adds the reader alone (bytes to entries). The BibTeX file holds the real dev
 papers written as PMLR/DBLP write them (tests/core/reader/rich_files.py); the JSON lines hold
 abstracts of real sentences (realcorpus.py, each one distinct) with the dev papers' titles and
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import sys
 import time
@@ -88,13 +90,21 @@ def write_jsonl_plain(size: int, out: Path) -> Path:
     return folder
 
 
-def timed_import(path: Path, work: Path) -> tuple[float, int]:
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the import's worker processes)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed_import(path: Path, work: Path) -> tuple[float, int, float]:
+    """(wall seconds, papers added, CPU seconds of the whole process tree) of one fresh import."""
     library = work / "lib"
     shutil.rmtree(library, ignore_errors=True)
+    cpu = _cpu()
     start = time.perf_counter()
     with Library(library) as lib:
         report = lib.import_paths([path])
-    return time.perf_counter() - start, report.added
+    return time.perf_counter() - start, report.added, _cpu() - cpu
 
 
 def timed_parse(path: Path) -> float:
@@ -137,9 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, path in files:
         for rep in range(args.reps):
             load = os.getloadavg()[0]  # the machine may be shared: every figure beside its load
-            seconds, added = timed_import(path, args.work)
-            row = {"file": name, "rep": rep, "seconds": round(seconds, 2), "added": added,
-                   "per_second": round(added / seconds), "load_before": round(load, 1),
+            seconds, added, cpu = timed_import(path, args.work)
+            row = {"file": name, "rep": rep, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+                   "added": added, "per_second": round(added / seconds), "load_before": round(load, 1),
                    "load_after": round(os.getloadavg()[0], 1)}  # fmt: skip
             if args.parse_only:
                 row["parse_seconds"] = round(timed_parse(path), 2)

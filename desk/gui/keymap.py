@@ -65,6 +65,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("rename", "&Paper", "Rena&me…", ("F2",)),
     ActionSpec("related", "&Paper", "Re&lated papers", ("Ctrl+R",)),
     ActionSpec("open_link", "&Paper", "Open its lin&k in the browser", ("Ctrl+O",)),
+    ActionSpec("by_author", "&Paper", "Papers by its a&uthors…", ("A",)),
     ActionSpec("duplicates", "&Paper", "Review &duplicates…", ("Ctrl+Shift+D",)),
     ActionSpec("back", "&Paper", "&Back to search", ("Esc",)),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", ("?", "F1")),

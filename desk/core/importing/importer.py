@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from desk.core.importing.metadata import exact_ids, short_name_of_title, with_metadata, write_metadata
+from desk.core.importing.metadata import exact_ids, with_metadata, write_metadata
 from desk.core.reader import Metadata, ParsedList, ReadError, find_list_files, read_list_parts
 from desk.core.reader.entries import NO_METADATA
 from desk.core.records.detail import ImportFileError, ImportReport
@@ -25,6 +25,7 @@ from desk.core.runtime.processes import WorkerPool
 from desk.core.store import Database, Paper, listing
 from desk.core.store.models import utcnow
 from desk.core.text.analysis import Analysed, analyse_many
+from desk.core.text.short_names import short_name_of_title
 
 # progress(done_files, total_files, current_file_name)
 ImportProgress = Callable[[int, int, str], None]
@@ -33,16 +34,24 @@ ImportProgress = Callable[[int, int, str], None]
 class PendingAnalysis:
     """The analysis of one file's abstracts, started on the pool's workers (or done here, when small)."""
 
-    def __init__(self, abstracts: Sequence[str], pool: WorkerPool | None = None) -> None:
+    def __init__(
+        self,
+        abstracts: Sequence[str],
+        pool: WorkerPool | None = None,
+        titles: Sequence[str | None] | None = None,
+    ) -> None:
         self._abstracts = abstracts
+        self._titles = titles  # a rich list's real titles: none is derived where the list gave one
         if pool is None or not pool.parallel or len(abstracts) < pool.tuning.analyse_on_workers_from:
-            self._done: list[Analysed] | None = analyse_many(abstracts)
+            self._done: list[Analysed] | None = analyse_many(abstracts, titles)
             self._jobs: list[Future[list[Analysed]]] = []
         else:
             self._done = None
             size = pool.tuning.analyse_part
-            parts = [abstracts[i : i + size] for i in range(0, len(abstracts), size)]
-            self._jobs = [pool.submit(analyse_many, part) for part in parts]
+            self._jobs = [
+                pool.submit(analyse_many, abstracts[i : i + size], titles and titles[i : i + size])
+                for i in range(0, len(abstracts), size)
+            ]
 
     def result(self) -> list[Analysed]:
         """Every abstract's analysis, in order (waits for the workers)."""
@@ -50,7 +59,7 @@ class PendingAnalysis:
             try:
                 self._done = [item for job in self._jobs for item in job.result()]
             except BrokenProcessPool:  # a worker died (killed, out of memory): do it here
-                self._done = analyse_many(self._abstracts)
+                self._done = analyse_many(self._abstracts, self._titles)
         return self._done
 
     def cancel(self) -> None:
@@ -209,9 +218,16 @@ def store_parsed(db: Database, parsed: ParsedList, analysed: Sequence[Analysed])
     return outcome
 
 
+def _titles(parsed: ParsedList) -> list[str | None] | None:
+    """The real titles of a rich list's entries (None for a bare list, or one without titles)."""
+    if not parsed.metadata or not any(m.title for m in parsed.metadata):
+        return None
+    return [m.title for m in parsed.metadata]
+
+
 def _title_and_name(item: Analysed, meta: Metadata) -> tuple[str, str | None]:
     """A new paper's title (the list's real one, else derived) and short name (from a real
-    title's "Name:" first)."""
+    title's "Name:" first; the analysis, given the list's titles, did the same)."""
     return meta.title or item.title, short_name_of_title(meta.title, item.readable) or item.short_name
 
 
@@ -329,7 +345,7 @@ def import_paths(
                     if not parsed.abstracts or _imported_before(db, parsed.sha256):
                         yield number, parsed, None
                     else:
-                        yield number, parsed, PendingAnalysis(parsed.abstracts, pool)
+                        yield number, parsed, PendingAnalysis(parsed.abstracts, pool, _titles(parsed))
             except ReadError as exc:
                 yield number, ImportFileError(shown_name(path.name), exc.reason)
 

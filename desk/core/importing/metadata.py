@@ -7,7 +7,6 @@ list's real title and authors, whichever came first, and a later list does not o
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 
@@ -15,27 +14,6 @@ from desk.core.reader import Metadata
 from desk.core.text.folding import fold
 
 CHUNK = 500
-# "RACER: …", "STAR-KV: …", "Level-S²fM: …": one word before the colon that reads as a name.
-_NAMED_TITLE = re.compile(r"\s*([A-Z0-9][\w\-+.²³]{1,29})\s*:\s+\S")
-
-
-def short_name_of_title(title: str | None, abstract: str) -> str | None:
-    """The paper's own name when its real title begins with one ("RACER: Rational …"), else None.
-
-    The word before the colon counts when it has a second capital or a digit (NeRF, GPT-4), or
-    when the abstract uses it too ("Mamba"): "Revisiting: …" names no paper.
-    """
-    if not title:
-        return None
-    found = _NAMED_TITLE.match(title)
-    if not found:
-        return None
-    name = found.group(1)
-    if sum(c.isupper() for c in name) >= 2 or any(c.isdigit() for c in name) or name in abstract:
-        return name
-    return None
-
-
 def exact_ids(cur: sqlite3.Cursor, metadata: Iterable[Metadata]) -> tuple[dict[str, int], dict[str, int]]:
     """(doi -> paper id, arXiv id -> paper id) of the papers in the library holding one of these (a
     paper merged away or in the trash keeps its metadata row for its return: not one of them)."""

@@ -501,3 +501,24 @@ def _compound(name: str, text: str, repos: set[str]) -> str:
         if (token in repos or uses >= 2) and (best is None or uses > best[0]):
             best = (uses, token)
     return best[1] if best else name
+
+
+# "RACER: …", "STAR-KV: …", "Level-S²fM: …": one word before the colon that reads as a name.
+_NAMED_TITLE = re.compile(r"\s*([A-Z0-9][\w\-+.²³]{1,29})\s*:\s+\S")
+
+
+def short_name_of_title(title: str | None, abstract: str) -> str | None:
+    """The paper's own name when its real title begins with one ("RACER: Rational …"), else None.
+
+    The word before the colon counts when it has a second capital or a digit (NeRF, GPT-4), or
+    when the abstract uses it too ("Mamba"): "Revisiting: …" names no paper.
+    """
+    if not title:
+        return None
+    found = _NAMED_TITLE.match(title)
+    if not found:
+        return None
+    name = found.group(1)
+    if sum(c.isupper() for c in name) >= 2 or any(c.isdigit() for c in name) or name in abstract:
+        return name
+    return None

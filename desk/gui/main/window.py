@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from desk import version
 from desk.core.records.detail import ImportReport
+from desk.core.records.page import Citation
 from desk.core.runtime.paths import bundled_seeds_dir
 from desk.gui import theme
 from desk.gui.dialogs.export import Exporter, ask_export
@@ -61,6 +62,7 @@ from desk.gui.organize.triage import TriageView
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.safe_text import open_external
 from desk.gui.search.bar import SearchBar
+from desk.gui.search.by_author import AuthorMenu, author_query
 from desk.gui.search.controller import Outcome, SearchController
 from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
 from desk.gui.settings import WindowSettings
@@ -110,6 +112,7 @@ class MainWindow(QMainWindow):
         self.importer = ImportRunner(self.executor, self)
         self.column.insertWidget(2, self.importer.panel)  # under the search bar and the welcome note
         self.exporter = Exporter(self.executor, self)
+        self.author_menu = AuthorMenu(self)  # `a` on a paper of several authors
         self.duplicates = DuplicatesReview(
             self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
         )
@@ -257,6 +260,7 @@ class MainWindow(QMainWindow):
             "redo": self.organizer.redo,
             "related": lambda: later(r.show_related),
             "open_link": lambda: later(self.open_link),
+            "by_author": lambda: later(self.by_author),
             "duplicates": lambda: self.duplicates.open(),
             "back": self.back,
             "shortcuts": self.show_shortcuts,
@@ -314,6 +318,8 @@ class MainWindow(QMainWindow):
         self.tag_numbers.changed.connect(self.model.set_tag_numbers)
         self.tag_numbers.changed.connect(self.paper_view.set_tag_numbers)
         self.paper_keys.status.connect(self.show_status)
+        self.author_menu.chosen.connect(self.search_author)
+        self.paper_view.authorRequested.connect(self.search_author)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.paper_keys.gone.connect(self.trail.forget)
         reading.paperShown.connect(self.trail.visited)
@@ -514,16 +520,46 @@ class MainWindow(QMainWindow):
         if select:
             self.results_view.select_paper(pid)
 
-    def open_link(self) -> None:
-        """The paper in view's link in the browser: its url, else its DOI's or arXiv page."""
+    def _citation_in_view(self) -> Citation | None:
+        """What the list said of the paper in view (None: a bare list's paper, or no paper)."""
         pid = self.current_id
         shown = self.paper_view.paper
         summary = shown if shown is not None and shown.id == pid else self.model.summary(pid) if pid else None
-        link = summary.citation.link if summary is not None and summary.citation is not None else None
+        return summary.citation if summary is not None else None
+
+    def open_link(self) -> None:
+        """The paper in view's link in the browser: its url, else its DOI's or arXiv page."""
+        citation = self._citation_in_view()
+        link = citation.link if citation is not None else None
         if link is None:
             self.show_status("No link for this paper: its list gave no url, DOI or arXiv id.")
         elif not open_external(QUrl(link)):
             self.show_status(f"Could not open {link}")
+
+    def by_author(self) -> None:
+        """`a`: the papers of the paper in view's author; of several, a menu of them (the first
+        highlighted) under its row, or under its authors in the reading pane."""
+        citation = self._citation_in_view()
+        authors = citation.authors if citation is not None else ()
+        if not authors:
+            self.show_status("No authors for this paper: its list named none.")
+        elif len(authors) == 1:
+            self.search_author(authors[0])
+        else:
+            self.author_menu.offer(authors, self._author_menu_place())
+
+    def _author_menu_place(self) -> QPoint:
+        view = self.results_view
+        if self.focus.where() == "list" and view.currentIndex().isValid():
+            rect = view.visualRect(view.currentIndex())
+            return view.viewport().mapToGlobal(rect.bottomLeft())
+        label = self.paper_view.authors if self.paper_view.authors.isVisible() else self.paper_view.title
+        return label.mapToGlobal(label.rect().bottomLeft())
+
+    def search_author(self, name: str) -> None:
+        """Search the papers of one author (`author:"First Last"`), as if typed in the box."""
+        self._search_for(author_query(name))
+        self.show_status(f"Papers by {name}")
 
     def focus_search(self) -> None:
         """Ctrl+K or /: the search box, the query selected (typing replaces it)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QPalette, QResizeEvent
 from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
@@ -15,6 +15,7 @@ from desk.core.records.page import PaperSummary
 from desk.gui import theme
 from desk.gui.reading.title_edit import TitleEdit
 from desk.gui.safe_text import SafeTextBrowser, plain_label
+from desk.gui.search.by_author import linked_author, linked_authors
 from desk.gui.search.tag_chips import chip_labels
 
 Marker = Callable[[str], Sequence[tuple[int, int]]]
@@ -43,7 +44,11 @@ def title_html(title: str, marker: Marker | None = None) -> str:
 
 
 class PaperView(QWidget):
-    """Shows one paper; text from files is only ever shown as plain text or escaped HTML."""
+    """Shows one paper; text from files is only ever shown as plain text or escaped HTML.
+
+    `authorRequested(name)`: a click on one of the authors' names (the window searches them)."""
+
+    authorRequested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -66,8 +71,13 @@ class PaperView(QWidget):
         self.tag_numbers: dict[str, int] = {}  # a tag's digit (the order tags were made)
         self._chips: tuple[str, ...] = ()
         self._tag_names: tuple[str, ...] = ()
-        self.authors = plain_label("paperAuthors")
+        self.authors = QLabel()  # each name a link to its `author:` search; the names escaped
+        self.authors.setObjectName("paperAuthors")
+        self.authors.setTextFormat(Qt.TextFormat.RichText)
+        self.authors.setOpenExternalLinks(False)
+        self.authors.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.authors.setWordWrap(True)
+        self.authors.linkActivated.connect(self._author_clicked)
         self.sources = plain_label("paperSources")
         self.abstract = SafeTextBrowser()
         self.abstract.setObjectName("abstractView")
@@ -117,7 +127,8 @@ class PaperView(QWidget):
         self._html = body_html
         self._show_title(paper.title, heading_html)
         c = paper.citation
-        byline = "  ·  ".join(p for p in (c.byline(None), c.where) if p) if c is not None else ""
+        parts = (linked_authors(c.authors), html.escape(c.where)) if c is not None else ()
+        byline = "&nbsp;&nbsp;·&nbsp;&nbsp;".join(p for p in parts if p)
         self.authors.setText(byline)
         self.authors.setVisible(bool(byline))
         self.update_state(paper)
@@ -127,6 +138,12 @@ class PaperView(QWidget):
         self.sources.setVisible(bool(where))
         self._render()
         self.abstract.verticalScrollBar().setValue(scroll)
+
+    def _author_clicked(self, href: str) -> None:
+        authors = self.paper.citation.authors if self.paper is not None and self.paper.citation else ()
+        name = linked_author(href, authors)
+        if name is not None:
+            self.authorRequested.emit(name)
 
     def update_state(self, summary: PaperSummary) -> None:
         """Refresh the line with short name, collections and the star/read/note state."""

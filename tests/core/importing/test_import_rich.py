@@ -69,3 +69,42 @@ def test_json_lines_import_in_parts_numbered_across_the_file(tmp_path: Path) -> 
         assert [(s.file, s.index) for s in last.sources] == [("snapshot.jsonl", PART_LINES + 2)]
         again = lib.import_paths([path])
         assert (again.added, again.already_imported) == (0, 1)
+
+
+def test_the_analysis_takes_a_lists_real_title_instead_of_deriving_one() -> None:
+    from desk.core.text.analysis import analyse, analyse_many
+
+    raw = "We propose FOO, a method for sorting socks quickly. It sorts socks in linear time."
+    bare = analyse(raw)
+    named = analyse(raw, "RACER: Rational Sock Sorting")
+    assert named.title == "RACER: Rational Sock Sorting" and named.short_name == "RACER"  # the title names it
+    plain = analyse(raw, "Sorting Socks Quickly")
+    assert plain.title == "Sorting Socks Quickly" and plain.short_name == bare.short_name  # the abstract does
+    assert (plain.key, plain.readable) == (bare.key, bare.readable)
+    assert analyse_many([raw, raw], [None, "Sorting Socks Quickly"]) == [bare, plain]
+
+
+def test_a_rich_lists_papers_take_the_same_titles_and_names_on_the_workers_and_here(tmp_path: Path) -> None:
+    """The titles go with the abstracts to the workers: the eager path stores what the direct one does."""
+    from desk.core.runtime.tuning import Tuning
+
+    entries = [
+        "@article{r1, title={RACER: Rational Sock Sorting}, author={Lee, Ann}, "
+        "abstract={We propose a method for sorting socks quickly. It sorts socks in linear time.}}",
+        "@article{r2, title={Sorting Shoes Slowly}, author={Kim, Bo}, "
+        "abstract={We propose SHOE, a method for sorting shoes. It is slow on purpose.}}",
+        "@article{r3, title={Revisiting: Plain Titles}, "
+        "abstract={A study of titles that name no method at all. It finds none.}}",
+    ]
+    path = tmp_path / "papers.bib"
+    path.write_text("\n".join(entries), encoding="utf-8")
+    shown: list[list[tuple[str, str | None]]] = []
+    for tuning in (None, Tuning.eager(2)):  # here; on the worker processes, two entries a job
+        with Library(tmp_path / f"lib-{len(shown)}", tuning=tuning) as lib:
+            assert lib.import_paths([path]).added == 3
+            shown.append([(p.title, p.short_name) for p in sorted(lib.list_papers(), key=lambda p: p.id)])
+    assert shown[0] == shown[1] == [
+        ("RACER: Rational Sock Sorting", "RACER"),
+        ("Sorting Shoes Slowly", "SHOE"),
+        ("Revisiting: Plain Titles", None),
+    ]
