@@ -298,7 +298,6 @@ def test_the_status_bar_reads_as_one_phrase_and_sources_are_numbered_as_shown(
     assert json.loads(capsys.readouterr().out)["sources"][0]["index"] == source.index  # JSON: 0-based
 
 
-
 def test_a_restart_highlights_the_paper_highlighted_at_close(open_window, library_dir: Path, qtbot) -> None:
     window = open_window(library_dir)
     into_list(qtbot, window, "policy")

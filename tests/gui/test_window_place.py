@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint
 
-from desk.gui.main.window import CASCADE_STEP
+from desk.gui.main.placement import CASCADE_STEP
 
 
 def test_a_second_library_opens_beside_the_first_window_not_over_it(

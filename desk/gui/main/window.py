@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, QUrl
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from desk import version
 from desk.core.records.detail import ImportReport
-from desk.core.records.page import Citation
 from desk.core.runtime.paths import bundled_seeds_dir
 from desk.gui import theme
 from desk.gui.dialogs.export import Exporter, ask_export
@@ -45,6 +44,7 @@ from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.opening import FileOpener
+from desk.gui.main.placement import Placement
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.undo_keys import UndoKeys
@@ -59,10 +59,9 @@ from desk.gui.organize.read_marker import ReadMarker
 from desk.gui.organize.sort_menu import SortMenu
 from desk.gui.organize.tag_numbers import TagNumbers
 from desk.gui.organize.triage import TriageView
+from desk.gui.reading.citation_keys import CitationKeys
 from desk.gui.reading.pane import ReadingPane
-from desk.gui.safe_text import open_external
 from desk.gui.search.bar import SearchBar
-from desk.gui.search.by_author import AuthorMenu, author_query
 from desk.gui.search.controller import Outcome, SearchController
 from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
 from desk.gui.settings import WindowSettings
@@ -72,8 +71,6 @@ STATUS_MS = 5000
 DUPLICATES_DELAY_MS = 300
 VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 
-
-CASCADE_STEP = 40  # pixels a new library's window is moved from the last window's place
 
 class MainWindow(QMainWindow):
     """One library, one window.  Every library call goes through `self.executor`."""
@@ -112,7 +109,13 @@ class MainWindow(QMainWindow):
         self.importer = ImportRunner(self.executor, self)
         self.column.insertWidget(2, self.importer.panel)  # under the search bar and the welcome note
         self.exporter = Exporter(self.executor, self)
-        self.author_menu = AuthorMenu(self)  # `a` on a paper of several authors
+        self.citation_keys = CitationKeys(  # Ctrl+O: its link; a: its authors' papers
+            self.results_view,
+            self.paper_view,
+            lambda: self.current_id,
+            lambda: self.focus.where() == "list",
+            self,
+        )
         self.duplicates = DuplicatesReview(
             self.executor, self, self.named_actions["duplicates"], before_change=self.note.flush
         )
@@ -213,6 +216,9 @@ class MainWindow(QMainWindow):
             self.search_bar,
         )
         self.sidebar = self.places.sidebar
+        self.placement = Placement(
+            self, self.settings, self.places.dock, {"main": self.main_splitter, "right": self.reading}
+        )
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
@@ -259,8 +265,8 @@ class MainWindow(QMainWindow):
             "undo": self.organizer.undo,
             "redo": self.organizer.redo,
             "related": lambda: later(r.show_related),
-            "open_link": lambda: later(self.open_link),
-            "by_author": lambda: later(self.by_author),
+            "open_link": lambda: later(self.citation_keys.open_link),
+            "by_author": lambda: later(self.citation_keys.by_author),
             "duplicates": lambda: self.duplicates.open(),
             "back": self.back,
             "shortcuts": self.show_shortcuts,
@@ -318,8 +324,8 @@ class MainWindow(QMainWindow):
         self.tag_numbers.changed.connect(self.model.set_tag_numbers)
         self.tag_numbers.changed.connect(self.paper_view.set_tag_numbers)
         self.paper_keys.status.connect(self.show_status)
-        self.author_menu.chosen.connect(self.search_author)
-        self.paper_view.authorRequested.connect(self.search_author)
+        self.citation_keys.search.connect(self._search_for)
+        self.citation_keys.status.connect(self.show_status)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.paper_keys.gone.connect(self.trail.forget)
         reading.paperShown.connect(self.trail.visited)
@@ -520,47 +526,6 @@ class MainWindow(QMainWindow):
         if select:
             self.results_view.select_paper(pid)
 
-    def _citation_in_view(self) -> Citation | None:
-        """What the list said of the paper in view (None: a bare list's paper, or no paper)."""
-        pid = self.current_id
-        shown = self.paper_view.paper
-        summary = shown if shown is not None and shown.id == pid else self.model.summary(pid) if pid else None
-        return summary.citation if summary is not None else None
-
-    def open_link(self) -> None:
-        """The paper in view's link in the browser: its url, else its DOI's or arXiv page."""
-        citation = self._citation_in_view()
-        link = citation.link if citation is not None else None
-        if link is None:
-            self.show_status("No link for this paper: its list gave no url, DOI or arXiv id.")
-        elif not open_external(QUrl(link)):
-            self.show_status(f"Could not open {link}")
-
-    def by_author(self) -> None:
-        """`a`: the papers of the paper in view's author; of several, a menu of them (the first
-        highlighted) under its row, or under its authors in the reading pane."""
-        citation = self._citation_in_view()
-        authors = citation.authors if citation is not None else ()
-        if not authors:
-            self.show_status("No authors for this paper: its list named none.")
-        elif len(authors) == 1:
-            self.search_author(authors[0])
-        else:
-            self.author_menu.offer(authors, self._author_menu_place())
-
-    def _author_menu_place(self) -> QPoint:
-        view = self.results_view
-        if self.focus.where() == "list" and view.currentIndex().isValid():
-            rect = view.visualRect(view.currentIndex())
-            return view.viewport().mapToGlobal(rect.bottomLeft())
-        label = self.paper_view.authors if self.paper_view.authors.isVisible() else self.paper_view.title
-        return label.mapToGlobal(label.rect().bottomLeft())
-
-    def search_author(self, name: str) -> None:
-        """Search the papers of one author (`author:"First Last"`), as if typed in the box."""
-        self._search_for(author_query(name))
-        self.show_status(f"Papers by {name}")
-
     def focus_search(self) -> None:
         """Ctrl+K or /: the search box, the query selected (typing replaces it)."""
         self.focus.to_search(select_all=True)
@@ -646,39 +611,14 @@ class MainWindow(QMainWindow):
 
     # -- state kept between runs -------------------------------------------------------------
     def _restore(self) -> None:
-        geometry = self.settings.geometry
-        if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1200, 760)
-        elif not self.settings.own_geometry:
-            self._cascade()  # another library's window may be open where that one was last
-        docks = self.settings.splitter("docks")  # the sidebar's width and whether it is shown
-        if docks is not None and self.restoreState(docks):
-            self.places.dock.setVisible(self.settings.sidebar)  # the setting says; not a triage's hiding
-        for name, splitter in (("main", self.main_splitter), ("right", self.reading)):
-            state = self.settings.splitter(name)
-            if state is None or not splitter.restoreState(state):
-                splitter.setSizes([440, 760] if name == "main" else [460, 300])
+        self.placement.restore()
         self.tabs.setCurrentIndex(min(max(self.settings.note_tab, 0), 1))
         self.search_bar.check_filter(self.settings.filter)
         self.search_box.setText(self.settings.last_query)
         self._last_paper = self.settings.last_paper
 
-    def _cascade(self) -> None:
-        """Move a step down and right of the geometry taken from another library's window, kept
-        on the screen: a second library (`--library lib2`) never opens exactly over the first."""
-        placed = self.geometry()
-        moved = placed.translated(CASCADE_STEP, CASCADE_STEP)
-        screen = self.screen()
-        if screen is not None and not screen.availableGeometry().contains(moved):
-            back = placed.translated(-CASCADE_STEP, -CASCADE_STEP)  # off the bottom or right: up and left
-            moved = back if screen.availableGeometry().contains(back) else placed
-        self.setGeometry(moved)
-
     def _save_settings(self) -> None:
-        self.settings.geometry = self.saveGeometry()
-        self.settings.set_splitter("docks", self.saveState())
-        self.settings.set_splitter("main", self.main_splitter.saveState())
-        self.settings.set_splitter("right", self.reading.saveState())
+        self.placement.save()
         self.settings.last_query = self.search_box.text()
         self.settings.last_paper = self.current_id
         self.settings.filter = self.controller.filter

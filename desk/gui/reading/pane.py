@@ -217,6 +217,7 @@ class ReadingPane(QSplitter):
         paper = self.paper_view.paper
         if pid is None or paper is None or paper.id != pid:
             return
+
         def save(text: str) -> None:
             def op(lib: Library) -> dict[int, PaperSummary]:
                 lib.set_title(pid, text or None)

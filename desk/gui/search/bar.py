@@ -46,6 +46,8 @@ def chip_label(filter_name: str) -> str | None:
         return None
     name = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] == '"' else rest
     return f"{CHIP_KINDS[kind]}: {name}"
+
+
 # Keys that move the highlight in the list while the search box has the keys.
 MOVE_KEYS = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10, Qt.Key.Key_PageDown: 10}
 

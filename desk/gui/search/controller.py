@@ -70,11 +70,11 @@ def recommended_tag(filter_name: str) -> str | None:
 
 
 SCOPE_KINDS = ("in", "tag", "saved")  # the sidebar's filters that a typed term can stand for
-_TYPED_SCOPE = re.compile(r'(?:^|\s)(in|tag|saved):\S', re.IGNORECASE)
+_TYPED_SCOPE = re.compile(r"(?:^|\s)(in|tag|saved):\S", re.IGNORECASE)
 
 
 def scope_kind(filter_name: str) -> str | None:
-    """"in", "tag" or "saved" for a sidebar entry's filter (`in:"ICML 2026 Papers"`), else None."""
+    """ "in", "tag" or "saved" for a sidebar entry's filter (`in:"ICML 2026 Papers"`), else None."""
     kind, colon, _rest = filter_term(filter_name).partition(":")
     return kind if colon and kind in SCOPE_KINDS and filter_name not in FILTERS else None
 
