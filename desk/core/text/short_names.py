@@ -120,11 +120,29 @@ def name_shaped(name: str, text: str) -> bool:
         tail = _FRAGMENT_RE.search(word) if "-" in word else None
         if tail and (tail.group(1) in _FRAGMENT_TAILS or _as_word(tail.group(1), text)):
             return False
+        if _UNIT_RE.fullmatch(word) or _highlighted(word, text):
+            return False
     if len(words) == 1 and name.upper() in _FUNCTION_WORDS:
         return False
     # Capitalised ordinary words ("Neural", "Semantic Sorting"): a name only where the abstract does
     # not write each of them in lower case.
     return not all(_ordinary(word, text) for word in words)
+
+
+# A quantity, not a name: "10Hz", "4K", "30fps", "2x".
+_UNIT_RE = re.compile(r"\d+(?:\.\d+)?(?:[kMG]?Hz|fps|FPS|ms|[KMGT]B|mm|cm|km|px|[KMBxX])")
+
+
+def _highlighted(word: str, text: str) -> bool:
+    """Whether ``word`` is an English word of ``text`` with the letters of an acronym in capitals:
+    "MOtion" of "MOtion, Scene and Object (MOSO)", where the abstract also writes "motion"."""
+    if not word.isalpha() or word.isupper() or word[1:].islower() or not _as_word(word.lower(), text):
+        return False
+    if word[:2].isupper():
+        return True  # "MAsked", "VIdeo"
+    # "IteRative prOposal refiNement (IRON)": a long form, its acronym soon after ("ProPose" is a name)
+    at = text.find(word)
+    return at >= 0 and re.search(r"\([^\s()]{2,15}\)", text[at : at + 80]) is not None
 
 
 def _ordinary(word: str, text: str) -> bool:
@@ -327,7 +345,7 @@ def find_short_name(readable: str) -> str | None:
 # "… method, Dependency Graph (DepGraph), to …": the long form, then the name.
 _SPELLED_AFTER_RE = re.compile(r",\s*(?:[A-Z][\w-]*\s+){1,6}\(([^\s(),;:]+)\)")
 _NAMED_AFTER_RE = re.compile(
-    r",\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+)\s*(?:,|\(|\b(?:which|that|to|for|is)\b)"
+    r"[,:]\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+?)\s*(?:,|\(|\b(?:which|that|to|for|is)\b|\.?$)"
 )
 
 
@@ -335,7 +353,7 @@ def _named_after(sentence: str, window: str, cut: int, text: str) -> str | None:
     """The name right after a cue's descriptive window: "we propose a novel LiDAR localization
     framework, SGLoc, which …" names SGLoc (and LiDAR only describes it); "a novel model,
     Gazeformer, to …" names a coined word the abstract never writes in lower case."""
-    if not re.match(r"\s*(?:a|an|the first)\s", window):
+    if not re.match(r"\s*(?:a|an|the)\s", window):
         return None
     m = _NAMED_AFTER_RE.match(sentence, cut) or _SPELLED_AFTER_RE.match(sentence, cut)
     if m is None:
@@ -411,6 +429,13 @@ def _our_long_form(sentence: str, defined: re.Match[str]) -> bool:
     return _OUR_LONG_FORM_RE.search(sentence, max(defined.start() - 80, 0), defined.start()) is not None
 
 
+# The last part of a project page's path: "sarafridov.github.io/K-Planes", ".../projects/Crowd3D/".
+_PAGE_RE = re.compile(r"\.\w+/(?:[\w.-]+/)*([\w+-]+)/?\.?$")
+_VENUE = r"(?:CVPR|ICCV|ECCV|NeurIPS|ICLR|ICML|AAAI|IJCAI|WACV|BMVC|ACCV|SIGGRAPH|MICCAI)[-_]?\d{2,4}"
+_VENUE_RE = re.compile(rf"{_VENUE}|[A-Za-z]{{3,7}}[-_]?\d{{2,4}}|v\d+")  # "CVPR2023", "v2": no name
+_VENUE_TAIL_RE = re.compile(rf"[-_]{_VENUE}$", re.IGNORECASE)
+
+
 def repository_names(readable: str) -> set[str]:
     """Names that the addresses of ``readable`` give the code's repository (``…/user/NAME``)."""
     names: set[str] = set()
@@ -419,8 +444,13 @@ def repository_names(readable: str) -> set[str]:
             name = (m.group(1) or m.group(2) or "").rstrip(".")
             if name.endswith(".git"):
                 name = name[:-4]
+            name = _VENUE_TAIL_RE.sub("", name)  # "MaskCon_CVPR2023": MaskCon
             if _qualifies(name):
                 names.add(name)
+        page = _PAGE_RE.search(readable, start, end)  # "…github.io/K-Planes", "…/projects/Crowd3D"
+        name = _VENUE_TAIL_RE.sub("", page.group(1)) if page else ""
+        if _qualifies(name) and not _VENUE_RE.fullmatch(name):
+            names.add(name)
     return names
 
 
@@ -554,9 +584,15 @@ def _choose(
         key = (tier, score, -cand.first, cand.name)
         if ok and (best is None or key[:3] > best[:3]):
             best = key
-    return _compound(best[3], text, repos) if best else None
+    if best is None:
+        return None
+    name = best[3]
+    if _PLURAL_RE.fullmatch(name):
+        name = name[:-1]  # "dense prediction fields (DPFs)": the method is DPF
+    return _compound(name, text, repos)
 
 
+_PLURAL_RE = re.compile(r"[A-Z][A-Z0-9]*[A-Z]s")  # an acronym in the plural: "DPFs", "GANs"
 _COMPOUND_REACH = 40
 
 

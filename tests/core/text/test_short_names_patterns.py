@@ -131,3 +131,52 @@ def test_a_way_authors_name_their_method_is_read(abstract: str, name: str) -> No
 )
 def test_no_name_from_the_near_misses(abstract: str) -> None:
     assert _name(abstract) is None
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (  # the name after a colon that closes the cue's description
+            "Two-branch networks blur small details. To fix this, we propose a novel three-branch network "
+            "architecture: TriSeg, which parses detail, context and boundary apart.",
+            "TriSeg",
+        ),
+        (  # "We introduce the Long Form, NAME, to …": the name after "the"
+            "We introduce the MAsked Video Generative Transformer, MAVGIT, to tackle many video "
+            "synthesis tasks with one model. MAVGIT is fast, and masked tokens are predicted in parallel.",
+            "MAVGIT",
+        ),
+        (  # an acronym defined in the plural names the method in the singular
+            "Weak labels are cheap. As such, the method is named as dense label fields (DLFs). DLFs "
+            "produce features for any sub-pixel location.",
+            "DLF",
+        ),
+        (  # the last part of the project page's path
+            "Radiance fields of many dimensions are costly. We factor them into planes. Videos and code: "
+            "https://someone.github.io/Q-Planes.",
+            "Q-Planes",
+        ),
+        (  # a repository's name, the venue's suffix left out
+            "Radiance fields of many dimensions are costly. We factor them into planes. Code: "
+            "https://github.com/someone/QPlanes-CVPR2023.",
+            "QPlanes",
+        ),
+    ],
+)
+def test_more_places_a_name_stands(abstract: str, name: str) -> None:
+    assert _name(abstract) == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # the capitals of a long form on English words the abstract also writes plainly
+        "Video prediction mixes motion and scenes. We propose a two-stage MOtion, Scene and Object "
+        "framework for video prediction, and motion is learned first.",
+        # a quantity is no name
+        "We track unknown objects at 10Hz from a single camera. We propose a pipeline at 10Hz, and "
+        "10Hz is enough for grasping.",
+    ],
+)
+def test_no_name_from_capitals_or_quantities(abstract: str) -> None:
+    assert _name(abstract) is None
