@@ -546,7 +546,10 @@ def _find_short_name(readable: str) -> str | None:
                 if _our_long_form(sentence, m):
                     _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
         elif not lead and not matches:
-            background.update(m.group(1) for m in defined)
+            # not a name a cue already brought in ("we denote this … as Exact-NeRF")
+            background.update(
+                m.group(1) for m in defined if m.group(1) not in cands or cands[m.group(1)].cue < 4
+            )
         if sentence[:1].isupper() or sentence[:1].isdigit():
             # "Prompt-GDRO applies …": a coined name the abstract makes its sentences' subject
             first = sentence[: sentence.find(" ")].rstrip(",;:") if " " in sentence else sentence

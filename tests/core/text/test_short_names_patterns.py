@@ -146,6 +146,11 @@ def test_no_name_from_the_near_misses(abstract: str) -> None:
             "synthesis tasks with one model. MAVGIT is fast, and masked tokens are predicted in parallel.",
             "MAVGIT",
         ),
+        (  # a name a cue brought in stays the paper's when a later sentence defines it again
+            "Cones approximate pixels poorly. We denote this pyramid formulation as Pyra-NeRF. Our "
+            "study shows that such an exact formulation (Pyra-NeRF) matches the accuracy of cones.",
+            "Pyra-NeRF",
+        ),
         (  # an acronym defined in the plural names the method in the singular
             "Weak labels are cheap. As such, the method is named as dense label fields (DLFs). DLFs "
             "produce features for any sub-pixel location.",
