@@ -36,8 +36,12 @@ _OWN_NOUNS = (
     r"dataset|pipeline|technique|solution)"
 )
 _NAMED_RE = re.compile(
-    r"\b(?:called|dubbed|named|termed|coined|namely|which we (?:call|term|dub|name))\s+(?:as\s+)?"
-    r"(?=[“\"‘']?[A-Z0-9])"
+    r"\b(?:called|dubbed|named|termed|coined|namely|which we (?:call|term|dub|name)|abbreviated"
+    # "referred to as ToThePoint", "we refer to the framework … as Re-IQA", "we denote this … as"
+    r"|referred to as|refer to(?: [\w-]+){0,8}? as|denote(?: [\w-]+){1,4}? as|denoted as)\s+"
+    r"(?:as\s+)?(?:the\s+)?"
+    # A name, or a long form in lower case before it: "called masked contrastive learning (MaskCon)"
+    r"(?=[“\"‘']?[A-Z0-9]|[a-z][\w-]*(?: [\w-]+){0,6} \([^\s()]+\))"
     # "Our method, ECON, …", "Our conditional diffusion model, InstructPix2Pix, …", "The proposed
     # framework, MetaMix, …"
     rf"|\b(?:[Oo]ur|proposed) (?:[\w-]+ ){{0,3}}?{_OWN_NOUNS},?\s+(?=[A-Z0-9])"
@@ -59,7 +63,22 @@ CUES = (
     Cue(
         _NAMED_RE,
         5.0,
-        ("called", "dubbed", "named", "termed", "coined", "namely", "which", "our", "proposed"),
+        (
+            "called",
+            "dubbed",
+            "named",
+            "termed",
+            "coined",
+            "namely",
+            "which",
+            "our",
+            "proposed",
+            "abbreviated",
+            "referred",
+            "refer",
+            "denote",
+            "denoted",
+        ),
     ),
 )
 _STARTS = tuple(sorted({word for cue in CUES for word in cue.starts}))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from desk.core.text.acronyms import GENERIC
 from desk.core.text.cues import STRONG_VERBS as _STRONG_VERBS
+from desk.core.text.cues import SUBJECT as _SUBJECT
 from desk.core.text.cues import CueScan
 from desk.core.text.sentences import name_spots, split_sentences, strip_urls, url_spans
 
@@ -17,7 +18,10 @@ log = logging.getLogger(__name__)
 _APPOSITION_RE = re.compile(r"(?: \([^()]*\))?(?: and \S+)?(?: \w+)?, (?:a|an|which)\b")  # "X (…) tool, a"
 _EXPANSION_RE = re.compile(r" \([A-Z][^()]{6,}\)")  # "PAVE (Policy-Aware Value-field Equalization)"
 _TITLE_COMPOUND_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)+")
-_DEFINED_RE = re.compile(r"\(([^\s()]{2,15})\)")  # "(NeRF)", "(PVT-SSD)": a one-token parenthetical
+# "(NeRF)", "(PVT-SSD)": a one-token parenthetical, or one that names: "(i.e., MM-Diffusion)"
+_NAMING_ASIDE = r"(?:i\.e\.,?|namely|dubbed(?: as)?|called|termed|abbreviated as)"
+_DEFINED_RE = re.compile(rf"\((?:{_NAMING_ASIDE} )?([^\s()]{{2,15}})\)")
+_NAMING_ASIDE_RE = re.compile(rf"\({_NAMING_ASIDE} $")
 # A sentence that brings in something of the authors' own even without a cue verb
 # ("This is enabled by a new framework, Polygon Transformer (PolyFormer)").
 # Not "novel" alone: "Novel view synthesis … (NeRF)" is the field.
@@ -64,10 +68,21 @@ def _is_generic(token: str) -> bool:
     )
 
 
+# A name that starts in lower case has a capital within its first letters: "iDisc", "vMAP", "expOSE".
+_LOWER_START_RE = re.compile(r"[a-z]{1,3}[A-Z]")
+
+
 def _qualifies(token: str) -> bool:
-    """Looks like a coined method name: RACER, STAR-KV, PoMtVRS, Conf-Gen, D²TR."""
-    if not token or not (token[0].isupper() or token[0].isdigit()):
+    """Looks like a coined method name: RACER, STAR-KV, PoMtVRS, Conf-Gen, D²TR, iDisc."""
+    if not token:
         return False
+    if not (token[0].isupper() or token[0].isdigit()):
+        # "iDisc": one capital is enough where it follows the lower-case start ("mAP" is GENERIC)
+        return (
+            _LOWER_START_RE.match(token) is not None
+            and sum(map(str.isalpha, token)) >= 4
+            and not _is_generic(token)
+        )
     caps = _upper_count(token)
     if caps == 0 or sum(map(str.isalpha, token)) < (2 if caps >= 2 else 3) or _is_generic(token):
         return False
@@ -105,6 +120,8 @@ def name_shaped(name: str, text: str) -> bool:
         tail = _FRAGMENT_RE.search(word) if "-" in word else None
         if tail and (tail.group(1) in _FRAGMENT_TAILS or _as_word(tail.group(1), text)):
             return False
+        if _UNIT_RE.fullmatch(word) or _highlighted(word, text):
+            return False
     if len(words) == 1 and name.upper() in _FUNCTION_WORDS:
         return False
     # Capitalised ordinary words ("Neural", "Semantic Sorting"): a name only where the abstract does
@@ -112,14 +129,43 @@ def name_shaped(name: str, text: str) -> bool:
     return not all(_ordinary(word, text) for word in words)
 
 
+# A quantity, not a name: "10Hz", "4K", "30fps", "2x".
+_UNIT_RE = re.compile(r"\d+(?:\.\d+)?(?:[kMG]?Hz|fps|FPS|ms|[KMGT]B|mm|cm|km|px|[KMBxX])")
+
+
+def _highlighted(word: str, text: str) -> bool:
+    """Whether ``word`` is an English word of ``text`` with the letters of an acronym in capitals:
+    "MOtion" of "MOtion, Scene and Object (MOSO)", where the abstract also writes "motion"."""
+    if not word.isalpha() or word.isupper() or word[1:].islower() or not _as_word(word.lower(), text):
+        return False
+    if word[:2].isupper():
+        return True  # "MAsked", "VIdeo"
+    # "IteRative prOposal refiNement (IRON)": a long form, its acronym soon after ("ProPose" is a name)
+    at = text.find(word)
+    return at >= 0 and re.search(r"\([^\s()]{2,15}\)", text[at : at + 80]) is not None
+
+
 def _ordinary(word: str, text: str) -> bool:
     """Whether ``word`` is a capitalised English word that ``text`` also writes in lower case."""
     return word.isalpha() and word[1:].islower() and _as_word(word.lower(), text)
 
 
-def _as_word(word: str, text: str) -> bool:
-    """Whether ``text`` holds ``word`` as a word of its own (not inside a compound)."""
-    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+def _as_word(word: str, text: str, joiners: str = "_-") -> bool:
+    """Whether ``text`` holds ``word`` as a word of its own (not inside a compound: no letter, digit
+    or one of ``joiners`` either side). A plain search: a regex per word was compiled anew for most
+    abstracts (the cache holds 512), which cost more than the rest of finding the name."""
+    if not word:
+        return False
+    n = len(word)
+    i = text.find(word)
+    while i >= 0:
+        before, after = text[i - 1 : i], text[i + n : i + n + 1]
+        if not (before and (before.isalnum() or before in joiners)) and not (
+            after and (after.isalnum() or after in joiners)
+        ):
+            return True
+        i = text.find(word, i + 1)
+    return False
 
 
 @dataclass
@@ -144,7 +190,15 @@ def _parens_defined(name: str, text: str, spots: list[tuple[int, bool]]) -> bool
     """``spots``: name_spots(name, text)."""
     if f"({name})" in text or f"({name}s)" in text:
         return True
-    return any(_EXPANSION_RE.match(text, end) for end, prefix in spots if not prefix)
+    for end, prefix in spots:
+        if prefix:
+            continue
+        if _EXPANSION_RE.match(text, end):
+            return True
+        start = end - len(name)
+        if text[end : end + 1] == ")" and _NAMING_ASIDE_RE.search(text, max(start - 20, 0), start):
+            return True  # "(dubbed as IRON)"
+    return False
 
 
 # A part of a method, not the paper's: "… matching module (CFGM)", "a Semantic Sorting and NMS module".
@@ -153,13 +207,16 @@ _COMPONENT_AFTER_RE = re.compile(rf"(?:\s+and\s+\S+)?\s+{_COMPONENT}\b")
 _COMPONENT_BEFORE_RE = re.compile(r"\bmodules?\s*$")  # not "… mechanism (CrOC)": often the method
 
 
-def _component(name: str, text: str, spots: list[tuple[int, bool]]) -> bool:
-    """Whether the abstract calls ``name`` a part of its method (``spots``: its name_spots())."""
+def _component(name: str, text: str, spots: list[tuple[int, bool]], *, lead: bool = False) -> bool:
+    """Whether the abstract calls ``name`` a part of its method (``spots``: its name_spots()); a
+    name of the first "we propose" sentence (``lead``) is one only as "NAME module", not as
+    "a Masked Image Consistency (MIC) module", which is often the paper's whole method."""
     for end, prefix in spots:
         if prefix:
             continue
         start = end - len(name)
-        if _COMPONENT_AFTER_RE.match(text, end):
+        closed = not lead and text[end : end + 1] == ")"  # "a … generator (DDG) module is proposed"
+        if _COMPONENT_AFTER_RE.match(text, end + closed):
             return True
         opened = text[start - 1 : start] == "("
         if opened and _COMPONENT_BEFORE_RE.search(text, max(start - 30, 0), start - 1):
@@ -195,7 +252,7 @@ def _runs(window: str) -> list[list[str]]:
     runs: list[list[str]] = []
     cur: list[str] = []
     for raw in window.split():
-        if raw[0].islower():  # most words: neither capitalised nor "(": only ends a run
+        if raw[0].islower() and not _LOWER_START_RE.match(raw):  # most words: only end a run
             if cur:
                 runs.append(cur)
                 cur = []
@@ -233,24 +290,32 @@ def _without_long_form(window: str) -> str:
     return window
 
 
-def _coined_word(window: str, text: str) -> str | None:
+def _coined_word(window: str, text: str, *, named: bool = False) -> str | None:
     """A capitalised ordinary-looking word right after the cue, never written in lower case, used
     again or spelled out after it: "We present Galactic, a large-scale framework … Galactic" and
-    "We propose Nougat (Neural Optical Understanding for Academic Documents)" name their word."""
-    m = re.match(r"\s*([A-Z][a-z]{3,})\b(?![-\s]+[A-Z])", window)  # one word: "Krause Attention" is a phrase
+    "We propose Nougat (Neural Optical Understanding for Academic Documents)" name their word.
+    Used once, it is a name where the cue names it (``named``: "a framework named Dionysus", "we
+    introduce Neuralizer, a single model") or quotes it ("we propose “Handy”, a model")."""
+    # one word: "Krause Attention" is a phrase
+    m = re.match(r"\s*([“\"‘]?)([A-Z][a-z]{3,})\b[”\"’]?(?![-\s]+(?:[A-Z]|\d+D\b))", window)
     if m is None:
         return None
-    word = m.group(1)
-    if re.search(rf"\b{word.lower()}\b", text):
+    word = m.group(2)
+    if _as_word(word.lower(), text, joiners="_"):
         return None
-    if _occurrences(word, text)[0] < 2 and not _EXPANSION_RE.match(window, m.end()):
+    # once named, the word must be all the window holds: not "Fisheye downsampling, a method"
+    once = bool(m.group(1)) or (named and not window[m.end() :].strip(" ."))
+    if not once and _occurrences(word, text)[0] < 2 and not _EXPANSION_RE.match(window, m.end()):
         return None
     return word
 
 
-def _credit(cands: dict[str, _Candidate], window: str, text: str, offset: int, cue: float) -> None:
-    """Give the cue to the names in a window: "(ACRO)", a repeated phrase, or coined tokens."""
-    coined = _coined_word(window, text)
+def _credit(
+    cands: dict[str, _Candidate], window: str, text: str, offset: int, cue: float, *, apposed: bool = False
+) -> None:
+    """Give the cue to the names in a window: "(ACRO)", a repeated phrase, or coined tokens
+    (``apposed``: the window is followed by "…, a … method")."""
+    coined = _coined_word(window, text, named=cue == NAMING_CUE or apposed)
     if coined is not None:
         _bump(cands, coined, _position(coined, text, offset), cue)
     for run in _runs(_without_long_form(window)):
@@ -293,17 +358,24 @@ def find_short_name(readable: str) -> str | None:
 # "… method, Dependency Graph (DepGraph), to …": the long form, then the name.
 _SPELLED_AFTER_RE = re.compile(r",\s*(?:[A-Z][\w-]*\s+){1,6}\(([^\s(),;:]+)\)")
 _NAMED_AFTER_RE = re.compile(
-    r",\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+)\s*(?:,|\(|\b(?:which|that|to|for|is)\b)"
+    r"[,:]\s*(?:(?:called|named|dubbed|termed|coined|i\.e\.,?)\s+)?([^\s,;:()]+?)\s*(?:,|\(|\b(?:which|that|to|for|is)\b|\.?$)"
 )
 
 
-def _named_after(sentence: str, window: str, cut: int) -> str | None:
+def _named_after(sentence: str, window: str, cut: int, text: str) -> str | None:
     """The name right after a cue's descriptive window: "we propose a novel LiDAR localization
-    framework, SGLoc, which …" names SGLoc (and LiDAR only describes it)."""
-    if not re.match(r"\s*(?:a|an|the first)\s", window):
+    framework, SGLoc, which …" names SGLoc (and LiDAR only describes it); "a novel model,
+    Gazeformer, to …" names a coined word the abstract never writes in lower case."""
+    if not re.match(r"\s*(?:a|an|the)\s", window):
         return None
     m = _NAMED_AFTER_RE.match(sentence, cut) or _SPELLED_AFTER_RE.match(sentence, cut)
-    return m.group(1) if m and _qualifies(m.group(1)) else None
+    if m is None:
+        return None
+    name = m.group(1)
+    if _qualifies(name):
+        return name
+    coined = re.fullmatch(r"[A-Z][a-z]{3,}", name) and not _as_word(name.lower(), text)
+    return name if coined and _occurrences(name, text)[0] >= 2 else None
 
 
 # The repository of the paper's code: "github.com/Parskatt/DKM" is named after the paper's method.
@@ -334,8 +406,67 @@ def _apposed_names(sentence: str) -> list[tuple[int, str]]:
 
 
 # … unless the sentence works on it: "post-training for PlasmidGPT, a foundation model".
-_USED_BEFORE_RE = re.compile(r"\b(?:for|on|with|using|from|by|like|over|against|than|in|of)\s+$")
+_USED_BEFORE_RE = re.compile(
+    r"\b(?:for|on|with|using|from|by|like|over|against|than|in|of|surpass(?:es)?|outperforms?|beats?)\s+$"
+)
 _FOR_SHORT_RE = re.compile(r"\b([^\s,;:()]+) for short\b")
+# "our GamutMLP model", "the proposed K3DN outperforms", "Our proposed DLBD": a name the authors own
+# (matched where a plain search finds "our " or "proposed ": a regex tried at every character of the
+# abstract cost 30 µs).
+_OWNED_RE = re.compile(r"(?:[Oo]ur|proposed)(?: proposed)? ([^\s,;:()]+)")
+
+
+def _owned(text: str) -> list[tuple[int, str]]:
+    """(start, token) of each "our TOKEN", "Our proposed TOKEN", "the proposed TOKEN" in ``text``."""
+    out: list[tuple[int, str]] = []
+    for needle in ("our ", "Our ", "proposed "):
+        i = text.find(needle)
+        while i >= 0:
+            before = text[i - 1 : i]
+            if needle == "proposed ":
+                ok = text[max(i - 4, 0) : i] in ("the ", "The ") and not text[i - 5 : i - 4].isalnum()
+            else:
+                ok = not (before and (before.isalnum() or before in "_-"))  # not "four", "your"
+            m = _OWNED_RE.match(text, i) if ok else None
+            if m is not None:
+                out.append((m.start(1), m.group(1)))
+            i = text.find(needle, i + len(needle))
+    return out
+
+
+_SUBJECT_RE = re.compile(_SUBJECT, re.IGNORECASE)
+# "… network (CASP-Net) is proposed": the authors' own, said in the passive.
+# matched right after the "(ACRO)", a noun or two between ("(KHP) scheme is devised")
+_PASSIVE_RE = re.compile(
+    r"(?: [\w-]+){0,2} (?:is|are) (?:\w+ly |also |further |then |first |thus |hence )?"
+    r"(?:proposed|introduced|presented|developed|designed|devised)\b"
+)
+_PARTICIPLES = ("posed", "duced", "sented", "veloped", "signed", "vised")  # what _PASSIVE_RE needs
+# "our Multiscale Encoder-Decoder Video Transformer (MED-VT)": "our" a few words before the "(",
+# the long form between (not "Our scheme consists of an energy-based transport (ET)").
+_OUR_LONG_FORM_RE = re.compile(
+    r"\b[Oo]ur (?:(?!(?:of|a|an|the|is|are|consists?|uses?|has|have|with|to|by|on|in)\b)[^\s()]+ ){0,6}$"
+)
+
+
+def _may_be_passive(sentence: str) -> bool:
+    """False when _PASSIVE_RE cannot match in ``sentence`` (it needs one of its participles)."""
+    return any(p in sentence for p in _PARTICIPLES)
+
+
+def _our_long_form(sentence: str, defined: re.Match[str]) -> bool:
+    """Whether the "(ACRO)" ``defined`` in ``sentence`` closes a long form that "our" opens (not
+    "our thin plate splines (TPS) based network": a tool the method is built on)."""
+    if re.match(r"[\s-]based\b", sentence[defined.end() :]):
+        return False
+    return _OUR_LONG_FORM_RE.search(sentence, max(defined.start() - 80, 0), defined.start()) is not None
+
+
+# The last part of a project page's path: "sarafridov.github.io/K-Planes", ".../projects/Crowd3D/".
+_PAGE_RE = re.compile(r"\.\w+/(?:[\w.-]+/)*([\w+-]+)/?\.?$")
+_VENUE = r"(?:CVPR|ICCV|ECCV|NeurIPS|ICLR|ICML|AAAI|IJCAI|WACV|BMVC|ACCV|SIGGRAPH|MICCAI)[-_]?\d{2,4}"
+_VENUE_RE = re.compile(rf"{_VENUE}|[A-Za-z]{{3,7}}[-_]?\d{{2,4}}|v\d+")  # "CVPR2023", "v2": no name
+_VENUE_TAIL_RE = re.compile(rf"[-_]{_VENUE}$", re.IGNORECASE)
 
 
 def repository_names(readable: str) -> set[str]:
@@ -346,8 +477,13 @@ def repository_names(readable: str) -> set[str]:
             name = (m.group(1) or m.group(2) or "").rstrip(".")
             if name.endswith(".git"):
                 name = name[:-4]
+            name = _VENUE_TAIL_RE.sub("", name)  # "MaskCon_CVPR2023": MaskCon
             if _qualifies(name):
                 names.add(name)
+        page = _PAGE_RE.search(readable, start, end)  # "…github.io/K-Planes", "…/projects/Crowd3D"
+        name = _VENUE_TAIL_RE.sub("", page.group(1)) if page else ""
+        if _qualifies(name) and not _VENUE_RE.fullmatch(name):
+            names.add(name)
     return names
 
 
@@ -370,16 +506,18 @@ def _find_short_name(readable: str) -> str | None:
         matches = scan.matches(offset, offset + len(sentence))
         for m, strength in matches:
             start, end = m.start() - offset, m.end() - offset  # in the sentence
-            if m.group(0)[:3].lower() == "and" and not re.search(r"\bwe\b", sentence[:start], re.I):
-                continue  # "... and propose" counts only when the authors are the subject
+            if m.group(0)[:3].lower() == "and" and not _SUBJECT_RE.search(sentence, 0, start):
+                continue  # "... and propose" counts only when the authors ("we", "this paper") propose
             verb = (m.groupdict().get("verb") or "").lower()
             cue = strength or (6.0 if re.fullmatch(_STRONG_VERBS, verb) else 4.0)
             window = _window(sentence, end)
-            named = _named_after(sentence, window, end + len(window))
+            cut = end + len(window)
+            named = _named_after(sentence, window, cut, text)
             if named is not None:
                 _bump(cands, named, _position(named, text, m.start()), cue)
             else:
-                _credit(cands, window, text, m.start(), cue)
+                apposed = _APPOSITION_TAIL_RE.match(sentence, cut) is not None
+                _credit(cands, window, text, m.start(), cue, apposed=apposed)
             cued = cued or cue >= 6.0
         defined = [m for m in _DEFINED_RE.finditer(sentence) if _qualifies(m.group(1))]
         if cued:
@@ -395,8 +533,23 @@ def _find_short_name(readable: str) -> str | None:
         ) and _OWN_RE.search(sentence):
             for m in defined:
                 _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
+        elif (
+            defined
+            and _may_be_passive(sentence)
+            and any(_PASSIVE_RE.match(sentence, m.end()) for m in defined)
+        ):
+            for m in defined:  # "a … network (CASP-Net) is proposed"
+                if _PASSIVE_RE.match(sentence, m.end()):
+                    _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
+        elif defined and "ur " in sentence and any(_our_long_form(sentence, m) for m in defined):
+            for m in defined:  # "Our Wavelet Implicit neural REpresentation (WIRE) uses …"
+                if _our_long_form(sentence, m):
+                    _bump(cands, m.group(1), offset + m.start() + 1, 4.0)
         elif not lead and not matches:
-            background.update(m.group(1) for m in defined)
+            # not a name a cue already brought in ("we denote this … as Exact-NeRF")
+            background.update(
+                m.group(1) for m in defined if m.group(1) not in cands or cands[m.group(1)].cue < 4
+            )
         if sentence[:1].isupper() or sentence[:1].isdigit():
             # "Prompt-GDRO applies …": a coined name the abstract makes its sentences' subject
             first = sentence[: sentence.find(" ")].rstrip(",;:") if " " in sentence else sentence
@@ -407,6 +560,9 @@ def _find_short_name(readable: str) -> str | None:
             used = _USED_BEFORE_RE.search(sentence, max(at - 12, 0), at)
             if _qualifies(token) and not _is_generic(token) and used is None:
                 _bump(cands, token, offset + at, 4.0)
+    for at, token in _owned(text):
+        if _qualifies(token):
+            _bump(cands, token, at, OWNED_CUE)
     for m in _FOR_SHORT_RE.finditer(text) if " for short" in text else ():  # "… or CiCo for short"
         if _qualifies(m.group(1)):
             _bump(cands, m.group(1), m.start(), 5.0)
@@ -416,6 +572,8 @@ def _find_short_name(readable: str) -> str | None:
     return _choose(cands, text, background, lead, repos)
 
 
+NAMING_CUE = 5.0  # the strength of "called NAME", "dubbed NAME", "referred to as NAME"
+OWNED_CUE = 4.0  # "our NAME", "the proposed NAME"
 LEAD_BONUS = 2.0
 REPO_BONUS = 2.0
 # A repository's name the abstract's words never use is the paper's only when it reads as a name:
@@ -440,7 +598,7 @@ def _choose(
             whole += 1  # the address of the paper's code is a use of the name too
         if whole == 0 and prefix == 0:
             continue
-        if _component(cand.name, text, spots):
+        if _component(cand.name, text, spots, lead=cand.name in lead):
             continue
         defined = _parens_defined(cand.name, text, spots)
         if cand.words == 1 and _TITLE_COMPOUND_RE.fullmatch(cand.name) and not defined and cand.cue < 5:
@@ -461,9 +619,15 @@ def _choose(
         key = (tier, score, -cand.first, cand.name)
         if ok and (best is None or key[:3] > best[:3]):
             best = key
-    return _compound(best[3], text, repos) if best else None
+    if best is None:
+        return None
+    name = best[3]
+    if _PLURAL_RE.fullmatch(name):
+        name = name[:-1]  # "dense prediction fields (DPFs)": the method is DPF
+    return _compound(name, text, repos)
 
 
+_PLURAL_RE = re.compile(r"[A-Z][A-Z0-9]*[A-Z]s")  # an acronym in the plural: "DPFs", "GANs"
 _COMPOUND_REACH = 40
 
 

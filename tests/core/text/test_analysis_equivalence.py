@@ -56,8 +56,8 @@ def _digests(abstracts: Sequence[str]) -> dict[str, str]:
 DEV_DIGESTS = {
     "readable": "b5ab2bccea1eefa88d9d9505c6d9a103",
     "key": "0eb3111eeb90cf0ce76da8ff47ef1e4b",
-    "short_name": "ee322108f5f2383d9a7511e7f5a9dc67",
-    "title": "10edda06bc33c5acda1a46dcc15204b0",
+    "short_name": "000a6d5be1cb895672e5646cacb3cd8e",
+    "title": "7e3576cfb5d612363e101d8908823cce",
     "prepare": "ad7f380ce592a45d80a6456fe8df0451",
 }
 SEED_DIGESTS = {
