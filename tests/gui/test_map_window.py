@@ -12,6 +12,7 @@ from paper_helpers import wait_idle
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
+from desk.core.library.atlas import NEAR_COUNT
 from desk.core.library.facade import Library
 from desk.gui.map.view import inside_polygon, nearest_towards
 
@@ -90,7 +91,7 @@ def test_a_ctrl_drag_draws_a_lasso_whose_papers_a_bulk_key_acts_on(
 
 
 @pytest.mark.slow
-def test_the_map_opens_by_ctrl_m_and_arrows_s_t_enter_and_a_label_act_as_in_the_list(
+def test_the_map_opens_by_ctrl_m_and_arrows_s_t_n_enter_and_a_label_act_as_in_the_list(
     open_window, library_dir: Path, qtbot
 ) -> None:
     window = open_window(library_dir)
@@ -131,6 +132,10 @@ def test_the_map_opens_by_ctrl_m_and_arrows_s_t_enter_and_a_label_act_as_in_the_
     wait_search(qtbot, window, f"cluster:{cluster}")
     assert window.search_box.text() == f"cluster:{cluster}"
     assert window.model.total == int(np.sum(view.scene.clusters == cluster))
+    # `n`: the papers nearest the highlighted one on the map
+    press(qtbot, "n")
+    wait_search(qtbot, window, f"near:{second}")
+    assert window.model.total == NEAR_COUNT
     # Enter: the paper in the main window's reading pane
     press(qtbot, Key.Key_Return)
     qtbot.waitUntil(lambda: window.current_id == second and window.isActiveWindow())

@@ -5,7 +5,8 @@ view follows it; Shift+arrows pan, ``+``/``-`` (or the wheel) zoom. A drag draws
 selects the papers in it, a drag with Ctrl (or Alt) held a free-form lasso that selects the
 papers it goes round; a click picks the paper under it, or, on a cluster's label, asks for that
 cluster's papers in the list. The keys that act on papers (``s``, ``r``, ``e``, ``t``, the
-digits, Enter, ``c`` for the highlighted paper's cluster) are said by signals: the window acts.
+digits, Enter, ``c`` for the highlighted paper's cluster, ``n`` for the papers nearest it) are
+said by signals: the window acts.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class MapView(QWidget):
     actionRequested = Signal(str)  # "star", "read", "done", "tag"
     tagRequested = Signal(int)  # a digit: toggle the n-th tag
     clusterRequested = Signal(int)  # a label clicked, or `c`: the cluster's papers in the list
+    nearRequested = Signal(int)  # `n`: the papers nearest the highlighted one (its id) in the list
     selectionChanged = Signal(int)  # how many papers the rectangle or the lasso selected
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -163,6 +165,8 @@ class MapView(QWidget):
             self.tagRequested.emit(int(text))
         elif key == Qt.Key.Key_C and self.scene is not None and self.scene.current is not None:
             self.clusterRequested.emit(int(self.scene.clusters[self.scene.current]))
+        elif key == Qt.Key.Key_N and self.current_id is not None:
+            self.nearRequested.emit(self.current_id)
         elif key == Qt.Key.Key_Escape and self.scene is not None and self.scene.selected is not None:
             self.scene.selected = None
             self.selectionChanged.emit(0)

@@ -7,7 +7,7 @@ highlight is on is shown in the main window's reading pane as it moves; Enter re
 ``s``/``r``/``e``/``t`` and the digits act on the rectangle's or the lasso's selection, else on
 the highlighted paper, through the list's own PaperActions and a TagPicker of this window; the
 current search's hits are lit and the rest dimmed; a cluster's label (or ``c``) puts
-``cluster:N`` in the search.
+``cluster:N`` in the search, ``n`` ``near:ID`` (the papers nearest the highlighted one).
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ class MapWindow(QWidget):
         self.view.actionRequested.connect(self._act)
         self.view.tagRequested.connect(self._toggle_nth)
         self.view.clusterRequested.connect(self._cluster)
+        self.view.nearRequested.connect(self._near)
         self.view.selectionChanged.connect(self._selected)
         actions.rows.connect(self.apply)
 
@@ -211,6 +212,10 @@ class MapWindow(QWidget):
         if self.map is not None and 0 <= cluster < len(self.map.labels):
             self.queryRequested.emit(f"cluster:{cluster}")
             self.status.setText(f"Listing the cluster “{self.map.labels[cluster]}” (cluster:{cluster})")
+
+    def _near(self, paper_id: int) -> None:
+        self.queryRequested.emit(f"near:{paper_id}")
+        self.status.setText(f"Listing the papers nearest paper {paper_id} on the map (near:{paper_id})")
 
     def _selected(self, count: int) -> None:
         if count:
