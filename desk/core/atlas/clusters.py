@@ -24,6 +24,7 @@ FEWEST, MOST = 8, 80  # clusters of a library large enough for them
 PAPERS_PER_CLUSTER = 10  # a small library has at most one cluster per this many papers
 KMEANS_ROUNDS = 25
 SETTLE_SWEEPS = 30  # rounds of moving papers to the cluster their edges favour, at most
+SETTLE_ROWS = 8192  # papers whose gains are weighed at once
 SETTLE_SHARE = 0.5  # of the papers that would gain, the share moved in a round (all at once oscillate)
 
 
@@ -135,17 +136,22 @@ def settle(graph: sparse.csr_matrix, labels: np.ndarray, fewest: int, seed: int)
     degree = np.asarray(weights.sum(axis=1)).ravel()
     rng = np.random.default_rng(seed)
     labels = labels.copy()
-    rows = np.arange(n)
+    best = np.empty(n, np.int64)
+    best_gain = np.empty(n, np.float64)
     for _ in range(SETTLE_SWEEPS):
-        member = sparse.csr_matrix((np.ones(n), (rows, labels)), shape=(n, k))
-        links = np.asarray((weights @ member).todense())  # each paper's edge weight into each cluster
+        member = sparse.csr_matrix((np.ones(n), (np.arange(n), labels)), shape=(n, k))
         held = np.bincount(labels, degree, minlength=k)
-        # the modularity gained (times total / 2) by moving a paper from its cluster c to d
-        gain = links - links[rows, labels][:, None]
-        gain -= degree[:, None] * (held[None, :] - held[labels][:, None] + degree[:, None]) / total
-        gain[rows, labels] = 0.0
-        best = np.argmax(gain, axis=1)
-        move = (gain[rows, best] > 1e-12) & (rng.random(n) < SETTLE_SHARE)
+        for lo in range(0, n, SETTLE_ROWS):  # n x k dense at once would be 64 MB at 100k papers
+            hi = min(n, lo + SETTLE_ROWS)
+            rows, own = np.arange(hi - lo), labels[lo:hi]
+            links = (weights[lo:hi] @ member).toarray()  # each paper's edge weight into each cluster
+            d = degree[lo:hi, None]
+            # the modularity gained (times total / 2) by moving a paper from its cluster to another
+            gain = links - links[rows, own][:, None] - d * (held[None, :] - held[own][:, None] + d) / total
+            gain[rows, own] = 0.0
+            best[lo:hi] = np.argmax(gain, axis=1)
+            best_gain[lo:hi] = gain[rows, best[lo:hi]]
+        move = (best_gain > 1e-12) & (rng.random(n) < SETTLE_SHARE)
         if not move.any():
             break
         moved = labels.copy()
