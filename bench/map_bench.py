@@ -8,7 +8,11 @@ outside the library: ``titles.tsv`` is read here only). A topic is a phrase of t
 - ``lift``: the share of a topic paper's 10 nearest papers on the map (2D) that are of the topic,
   over the topic's share of the library (goal >= 10); ``max`` is the most a topic can reach
   (1 / its share: "3D" is in 11 % of the titles, so 8.9 is its ceiling);
-- the number of clusters (8-80) and whether every label is distinct.
+- the number of clusters (8-80) and whether every label is distinct;
+- the same two figures for every word of the real titles (none of a list of function words)
+  that 25 titles or more hold and at most 15 % of them: topics nobody chose, a stand-in for
+  another conference's. The summary counts those meeting each goal (the lift's goal is 10, or
+  ``max`` when that is lower) and the geometric mean of their lifts.
 
 Time: the map laid out from nothing (its file removed first), on the library as it is (the
 sentence encoder's vectors when they cover it, else LSA's), and with ``--synthetic N`` on a
@@ -46,6 +50,37 @@ TOPICS = (
 )  # fmt: skip
 
 
+#: Words of titles that name no topic (the title words' own stop list).
+_TITLE_STOP = """a an the of for and in on with via to from by towards toward is are learning network
+    networks using based deep neural model models beyond through"""
+TITLE_STOP = frozenset(_TITLE_STOP.split())
+MIN_TITLES, MAX_SHARE = 25, 0.15
+
+
+def title_words(titles: list[str]) -> list[str]:
+    """The words of the titles held by MIN_TITLES titles or more and at most MAX_SHARE of them,
+    most frequent first (the named TOPICS left out)."""
+    counts: dict[str, int] = {}
+    for title in titles:
+        for word in set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", title.lower())):
+            if word not in TITLE_STOP and len(word) > 2:
+                counts[word] = counts.get(word, 0) + 1
+    named = {t.lower() for t in TOPICS}
+    ranked = sorted(counts, key=lambda w: (-counts[w], w))
+    return [w for w in ranked if MIN_TITLES <= counts[w] <= MAX_SHARE * len(titles) and w not in named]
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many topics meet each goal, and the geometric mean of their lifts."""
+    lifts = np.array([max(r["lift"], 0.1) for r in rows])
+    return {
+        "topics": len(rows), "main_ok": sum(r["main"] >= 0.5 for r in rows),
+        "lift_ok": sum(r["lift"] >= min(10.0, r["max"]) for r in rows),
+        "mean_main": round(float(np.mean([r["main"] for r in rows])), 3),
+        "geomean_lift": round(float(np.exp(np.log(lifts).mean())), 2),
+    }  # fmt: skip
+
+
 def titles_by_paper(library: Path, corpus: Path) -> dict[int, str]:
     """Each paper's real title, through its source's position in cvpr2023.txt."""
     with open(corpus / "titles.tsv", encoding="utf-8") as fh:
@@ -59,14 +94,18 @@ def titles_by_paper(library: Path, corpus: Path) -> dict[int, str]:
 
 
 def quality(
-    ids: np.ndarray, xy: np.ndarray, clusters: np.ndarray, titles: dict[int, str]
+    ids: np.ndarray,
+    xy: np.ndarray,
+    clusters: np.ndarray,
+    titles: dict[int, str],
+    topics: tuple[str, ...] | list[str] = TOPICS,
 ) -> list[dict[str, Any]]:
     """Per topic: main-cluster share and the lift of the 10 nearest on the map."""
     from scipy.spatial import cKDTree  # type: ignore[import-untyped]
 
     near = cKDTree(xy).query(xy, 11)[1][:, 1:]
     out = []
-    for topic in TOPICS:
+    for topic in topics:
         pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(topic) + r"(?![A-Za-z0-9])", re.I)
         has = np.array([bool(pattern.search(titles.get(int(i), ""))) for i in ids])
         if not has.any():
@@ -141,12 +180,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="desk-map-bench-") as tmp:
         library = args.library or dev_library(Path(tmp) / "dev", args.corpus)
         made, seconds = timed_map(library)
-        topics = quality(made.ids, made.xy, made.clusters, titles_by_paper(library, args.corpus))
+        titles = titles_by_paper(library, args.corpus)
+        topics = quality(made.ids, made.xy, made.clusters, titles)
+        words = quality(
+            made.ids, made.xy, made.clusters, titles, title_words([titles.get(int(i), "") for i in made.ids])
+        )
         sizes = np.bincount(made.clusters, minlength=len(made.labels))
         report["dev"] = {
             "papers": len(made), "source": made.source, "seconds": round(seconds, 1),
             "clusters": len(made.labels), "distinct": len(set(made.labels)) == len(made.labels),
             "labels": [f"{label} ({int(sizes[n])})" for n, label in enumerate(made.labels)], "topics": topics,
+            "title_words": words, "summary": {"topics": summary(topics), "title_words": summary(words)},
         }  # fmt: skip
         print(f"dev corpus: {len(made):,} papers ({made.source}), {len(made.labels)} clusters, "
               f"labels distinct: {report['dev']['distinct']}, {seconds:.1f} s")  # fmt: skip
@@ -155,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'topic':<18}{'papers':>7}{'main':>7}{'lift':>7}{'max':>7}")
         for t in topics:
             print(f"{t['topic']:<18}{t['papers']:>7}{t['main']:>7.2f}{t['lift']:>7.1f}{t['max']:>7.1f}")
+        for name, got in report["dev"]["summary"].items():
+            print(f"{name}: {got}")
         for size in args.synthetic:
             got = report[f"synthetic-{size}"] = synthetic(size, Path(tmp), args.corpus)
             print(f"synthetic {size:,}: {got}")

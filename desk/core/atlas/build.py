@@ -17,6 +17,7 @@ from desk.core.atlas import layout
 from desk.core.atlas.clusters import find_clusters
 from desk.core.atlas.labels import label_clusters
 from desk.core.atlas.store import PaperMap
+from desk.core.atlas.words import word_rows
 
 Progress = Callable[[int, int], None]
 
@@ -44,7 +45,9 @@ def build(
     seed: int = SEED,
     progress: Progress | None = None,
 ) -> PaperMap:
-    """The map of the papers ``ids`` (ascending), with their ``vectors`` (rows) and abstracts."""
+    """The map of the papers ``ids`` (ascending), with their ``vectors`` (rows) and abstracts
+    ``texts``: the neighbour graph weighs both the vectors and the abstracts' words (layout.py),
+    and the clusters are groups of that graph."""
     ids = np.asarray(ids, np.int64)
     total = 100
 
@@ -53,7 +56,10 @@ def build(
             return None
         return lambda done, of: progress(start + (width * done) // max(1, of), total)
 
-    xy, graph, reduced = layout.lay_out(vectors, seed, stage(0, 85))
+    words = word_rows(texts) if len(ids) > 1 else None
+    if progress is not None:
+        progress(5, total)
+    xy, graph, reduced = layout.lay_out(vectors, seed, stage(5, 80), words)
     groups = find_clusters(graph, reduced, seed)
     if progress is not None:
         progress(90, total)

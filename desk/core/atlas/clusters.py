@@ -6,7 +6,11 @@ on the map. Finding them in two steps keeps the work small at 100k papers: spher
 graph's weights between those groups are then merged greedily, the pair that raises the
 graph's modularity most first (Clauset, Newman & Moore, 2004), on a dense matrix of at most
 MICRO x MICRO. Of the partitions the merging passes through, the one with the highest modularity
-whose count lies in the allowed range is kept.
+whose count lies in the allowed range is kept. k-means reads the vectors only, while the graph
+also weighs the abstracts' words (layout.py), so the papers are then moved one by one, as
+Louvain's local moves do (Blondel et al., 2008): each to the cluster of its graph neighbours that
+raises the modularity most, a random half of the papers that would gain at a time, until none
+gains.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ PER_MICRO = 12  # papers a k-means group holds on average, below MICRO groups
 FEWEST, MOST = 8, 80  # clusters of a library large enough for them
 PAPERS_PER_CLUSTER = 10  # a small library has at most one cluster per this many papers
 KMEANS_ROUNDS = 25
+SETTLE_SWEEPS = 30  # rounds of moving papers to the cluster their edges favour, at most
+SETTLE_ROWS = 8192  # papers whose gains are weighed at once
+SETTLE_SHARE = 0.5  # of the papers that would gain, the share moved in a round (all at once oscillate)
 
 
 def cluster_range(n: int) -> tuple[int, int]:
@@ -115,6 +122,51 @@ def merge_by_modularity(graph: sparse.csr_matrix, groups: np.ndarray, fewest: in
     return target[groups]
 
 
+def settle(graph: sparse.csr_matrix, labels: np.ndarray, fewest: int, seed: int) -> np.ndarray:
+    """``labels`` with papers moved to the neighbouring cluster that raises the graph's
+    modularity most, SETTLE_SHARE of those that would gain in each of at most SETTLE_SWEEPS
+    rounds; where a round would leave fewer than ``fewest`` clusters, the papers of those it
+    would empty stay."""
+    n = len(labels)
+    k = int(labels.max()) + 1 if n else 0
+    weights = graph.astype(np.float64).tocsr()
+    total = float(weights.sum())
+    if k < 2 or total <= 0:
+        return labels
+    degree = np.asarray(weights.sum(axis=1)).ravel()
+    rng = np.random.default_rng(seed)
+    labels = labels.copy()
+    best = np.empty(n, np.int64)
+    best_gain = np.empty(n, np.float64)
+    for _ in range(SETTLE_SWEEPS):
+        member = sparse.csr_matrix((np.ones(n), (np.arange(n), labels)), shape=(n, k))
+        held = np.bincount(labels, degree, minlength=k)
+        for lo in range(0, n, SETTLE_ROWS):  # n x k dense at once would be 64 MB at 100k papers
+            hi = min(n, lo + SETTLE_ROWS)
+            rows, own = np.arange(hi - lo), labels[lo:hi]
+            links = (weights[lo:hi] @ member).toarray()  # each paper's edge weight into each cluster
+            d = degree[lo:hi, None]
+            # the modularity gained (times total / 2) by moving a paper from its cluster to another
+            gain = links - links[rows, own][:, None] - d * (held[None, :] - held[own][:, None] + d) / total
+            gain[rows, own] = 0.0
+            best[lo:hi] = np.argmax(gain, axis=1)
+            best_gain[lo:hi] = gain[rows, best[lo:hi]]
+        move = (best_gain > 1e-12) & (rng.random(n) < SETTLE_SHARE)
+        if not move.any():
+            break
+        moved = labels.copy()
+        moved[move] = best[move]
+        if len(np.unique(moved)) < fewest:  # the clusters this round would empty keep their papers
+            emptied = np.bincount(moved, minlength=k) == 0
+            move &= ~emptied[labels]
+            if not move.any():
+                break
+            moved = labels.copy()
+            moved[move] = best[move]
+        labels = moved
+    return labels
+
+
 def find_clusters(graph: sparse.csr_matrix, points: np.ndarray, seed: int = 0) -> np.ndarray:
     """Each paper's cluster (0 the largest), from the neighbour ``graph`` of the unit rows ``points``."""
     n = len(points)
@@ -122,4 +174,5 @@ def find_clusters(graph: sparse.csr_matrix, points: np.ndarray, seed: int = 0) -
         return np.zeros(0, np.int64)
     fewest, most = cluster_range(n)
     groups = kmeans(points, min(MICRO, max(most, n // PER_MICRO)), seed)
-    return _relabel(merge_by_modularity(graph, _relabel(groups), fewest, most))
+    merged = _relabel(merge_by_modularity(graph, _relabel(groups), fewest, most))
+    return _relabel(settle(graph, merged, fewest, seed))

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from desk.core.store import Database
 
 log = logging.getLogger(__name__)
+NEAR_COUNT = 50  # papers ``near:ID`` finds, the paper itself among them
 Progress = Callable[[int, int], None]
 
 
@@ -160,3 +161,22 @@ class Atlas:
         if number is None:
             return ()
         return tuple(int(i) for i in found.members(number))
+
+    def nearest(self, name: str, count: int = NEAR_COUNT) -> Sequence[int]:
+        """The ids of the ``count`` papers nearest on the current map to the paper whose id
+        ``name`` is (``near:``), nearest first, that paper first of all; none when there is no
+        map, ``name`` is not a number or its paper is not on the map."""
+        found = self.current()
+        wanted = name.strip()
+        if found is None or not wanted.isascii() or not wanted.isdigit() or not len(found):
+            return ()
+        paper = int(wanted)
+        row = int(np.searchsorted(found.ids, paper))
+        if row >= len(found.ids) or int(found.ids[row]) != paper:
+            return ()
+        d2 = ((found.xy - found.xy[row]) ** 2).sum(axis=1)
+        d2[row] = -1.0  # the paper itself first, even beside another at the same place
+        count = max(1, min(count, len(d2)))
+        closest = np.argpartition(d2, count - 1)[:count]
+        closest = closest[np.lexsort((found.ids[closest], d2[closest]))]
+        return tuple(int(i) for i in found.ids[closest])

@@ -122,6 +122,7 @@ class Library:
         )
         self.atlas = Atlas(self.db, directory / CACHE_DIR_NAME, self.discovery)
         self.live_filters.clusters = self.atlas.members
+        self.live_filters.nearby = self.atlas.nearest
 
     @property
     def index_behind(self) -> str | None:

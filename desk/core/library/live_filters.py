@@ -36,6 +36,8 @@ class LiveFilters:
         self.db = db
         self.clusters: Callable[[str], Sequence[int]] | None = None
         """What answers ``cluster:`` (the Library's map service), or None: no cluster matches."""
+        self.nearby: Callable[[str], Sequence[int]] | None = None
+        """What answers ``near:`` (the Library's map service), or None: nothing matches."""
         self._lock = threading.Lock()
         self._version: int | None = None
         self._kept: dict[tuple[str, str | None], Any] = {}
@@ -107,6 +109,10 @@ class LiveFilters:
         """Ids of the papers in the map's cluster ``name`` (its number or label); the map is
         derived, not the database: asked each time (the map service keeps it in memory)."""
         return self.clusters(name) if self.clusters is not None else ()
+
+    def near(self, name: str) -> Sequence[int]:
+        """Ids of the papers nearest a paper on the map (``near:ID``), asked of the map each time."""
+        return self.nearby(name) if self.nearby is not None else ()
 
     def saved(self, name: str) -> str | None:
         """The query saved under ``name`` (any case), or None."""

@@ -71,6 +71,11 @@ class QuickFilters:
         self.needs_library = True
         return ()
 
+    def near(self, name: str) -> Sequence[int]:
+        """The papers nearest one on the map: the Library's, as ``cluster:``."""
+        self.needs_library = True
+        return ()
+
 
 def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
     """``vectors.pending(reader.all_ids())`` without the ids: the store's ids digested as the

@@ -90,6 +90,11 @@ class TagLookup(Protocol):
         label, any case); none when the library has no map yet."""
         ...
 
+    def near(self, name: str) -> Sequence[int]:
+        """Ids of the papers nearest the paper whose id ``name`` is, on the map (``near:``), that
+        paper first; none when the library has no map yet or no such paper is on it."""
+        ...
+
 
 LIVE_FLAGS = ("starred", "read")  # Filter fields a TagLookup answers
 # A word being typed matches longer words (its completions) at this share of the word's own
@@ -298,6 +303,8 @@ class _Compiler:
             return IdSet(tuple(self.tags.cited(node.kind, node.name)))
         if node.kind == "cluster":
             return IdSet(tuple(self.tags.cluster(node.name)))
+        if node.kind == "near":
+            return IdSet(tuple(self.tags.near(node.name)))
         query = self.tags.saved(node.name) if self.depth < MAX_SAVED_DEPTH else None
         if query is None:
             return IdSet(())

@@ -9,6 +9,7 @@ Grammar (loosest first)::
     atom   := "(" query ")" | '"phrase"' | field:word | field:"phrase" | word | prefix*
             | tag:name | tag:"two words" | has:tag
             | in:"a collection" | saved:"a saved search" | cluster:3 | cluster:"its label"
+            | near:ID
 
 Nothing here raises on user input: what does not parse is searched as words,
 dropped, or both, and a plain-words note is left in ``ParsedQuery.messages``.
@@ -58,14 +59,16 @@ TAG_FIELDS = ("tag", "tags")  # tag:name, tag:"two words"
 # answered by the database at query time, like tag: (the sidebar's entries are these filters).
 # author:name, year:2023 / year:>2021, venue:icml: a rich list's metadata, in the database too.
 CITATION_FIELDS = ("author", "authors", "year", "venue")
-# cluster:3 or cluster:"point cloud, LiDAR": the papers of a cluster of the library's map.
-SCOPE_FIELDS = ("in", "saved", "cluster", *CITATION_FIELDS)
+# cluster:3 or cluster:"point cloud, LiDAR": the papers of a cluster of the library's map;
+# near:42: the papers nearest paper 42 on the map.
+SCOPE_FIELDS = ("in", "saved", "cluster", "near", *CITATION_FIELDS)
 ANY_TAG = ("has:tag", "has:tags")
 FILTER_FIELDS = frozenset(f.partition(":")[0] for f in FILTERS)  # "is", "has"
 
 _SCOPE_WHAT = {
     "in": "a collection's name", "author": "an author's name", "authors": "an author's name",
     "year": "a year (2023, >2021)", "venue": "a venue's name", "cluster": "a cluster's number or label",
+    "near": "a paper's id",
 }  # fmt: skip
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)", re.DOTALL)
 _WORD_RE = re.compile(r"\w+(?:\.?\w+)*")

@@ -2,16 +2,18 @@
 
 Arrow keys move the highlight to the nearest paper in that direction (within 45° of it), and the
 view follows it; Shift+arrows pan, ``+``/``-`` (or the wheel) zoom. A drag draws a rectangle that
-selects the papers in it; a click picks the paper under it, or, on a cluster's label, asks for
-that cluster's papers in the list. The keys that act on papers (``s``, ``r``, ``e``, ``t``, the
-digits, Enter, ``c`` for the highlighted paper's cluster) are said by signals: the window acts.
+selects the papers in it, a drag with Ctrl (or Alt) held a free-form lasso that selects the
+papers it goes round; a click picks the paper under it, or, on a cluster's label, asks for that
+cluster's papers in the list. The keys that act on papers (``s``, ``r``, ``e``, ``t``, the
+digits, Enter, ``c`` for the highlighted paper's cluster, ``n`` for the papers nearest it) are
+said by signals: the window acts.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QWidget
 
 from desk.gui.map.painting import MAX_ZOOM, MIN_ZOOM, Look, Scene, View, label_rects, paint
@@ -19,6 +21,9 @@ from desk.gui.map.painting import MAX_ZOOM, MIN_ZOOM, Look, Scene, View, label_r
 ZOOM_STEP = 1.5
 PAN_STEP = 0.15  # of the visible width
 PICK_PX = 10  # a click this close to a dot picks it
+LASSO_STEP_PX = 3  # the lasso takes a corner each time the mouse has moved this far
+LASSO_CORNERS = 2000  # corners of a lasso at most (a longer drag keeps every second one)
+LASSO_KEYS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
 ACTION_KEYS = {Qt.Key.Key_S: "star", Qt.Key.Key_R: "read", Qt.Key.Key_E: "done", Qt.Key.Key_T: "tag"}
 DIRECTIONS = {
     Qt.Key.Key_Left: (-1.0, 0.0),
@@ -42,6 +47,27 @@ def nearest_towards(xy: np.ndarray, row: int, direction: tuple[float, float]) ->
     return int(np.argmin(cost))
 
 
+def inside_polygon(points: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Which of ``points`` (n x 2) lie inside the closed polygon of ``corners`` (m x 2), by the
+    even-odd rule (a lasso that crosses itself leaves out what it went round twice). One numpy
+    pass per edge over the points inside the polygon's bounding box."""
+    inside = np.zeros(len(points), bool)
+    if len(corners) < 3 or not len(points):
+        return inside
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    near = np.flatnonzero(np.all((points >= low) & (points <= high), axis=1))
+    x, y = points[near, 0], points[near, 1]
+    crossed = np.zeros(len(near), bool)
+    for (x1, y1), (x2, y2) in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        if y1 == y2:
+            continue  # a level edge: the ray along the row never crosses it
+        spans = (y1 > y) != (y2 > y)
+        at_x = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+        crossed ^= spans & (x < at_x)
+    inside[near] = crossed
+    return inside
+
+
 class MapView(QWidget):
     """Paints a ``Scene``; ``current`` is the highlighted paper's row."""
 
@@ -50,7 +76,8 @@ class MapView(QWidget):
     actionRequested = Signal(str)  # "star", "read", "done", "tag"
     tagRequested = Signal(int)  # a digit: toggle the n-th tag
     clusterRequested = Signal(int)  # a label clicked, or `c`: the cluster's papers in the list
-    selectionChanged = Signal(int)  # how many papers the rectangle selected
+    nearRequested = Signal(int)  # `n`: the papers nearest the highlighted one (its id) in the list
+    selectionChanged = Signal(int)  # how many papers the rectangle or the lasso selected
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -61,6 +88,7 @@ class MapView(QWidget):
         self.view = View()
         self._press: QPoint | None = None
         self._drag: QRect | None = None
+        self._lasso: list[QPoint] | None = None  # the corners of a lasso being drawn
         self._panning: tuple[QPoint, tuple[float, float]] | None = None
 
     # -- the data ----------------------------------------------------------------------------
@@ -87,7 +115,7 @@ class MapView(QWidget):
         return int(self.ids[self.scene.current])
 
     def selected_ids(self) -> list[int]:
-        """The papers the rectangle selected (in id order)."""
+        """The papers the rectangle or the lasso selected (in id order)."""
         if self.scene is None or self.scene.selected is None:
             return []
         return [int(i) for i in self.ids[self.scene.selected]]
@@ -137,6 +165,8 @@ class MapView(QWidget):
             self.tagRequested.emit(int(text))
         elif key == Qt.Key.Key_C and self.scene is not None and self.scene.current is not None:
             self.clusterRequested.emit(int(self.scene.clusters[self.scene.current]))
+        elif key == Qt.Key.Key_N and self.current_id is not None:
+            self.nearRequested.emit(self.current_id)
         elif key == Qt.Key.Key_Escape and self.scene is not None and self.scene.selected is not None:
             self.scene.selected = None
             self.selectionChanged.emit(0)
@@ -199,6 +229,8 @@ class MapView(QWidget):
         pos = event.position().toPoint()
         if event.button() in (Qt.MouseButton.RightButton, Qt.MouseButton.MiddleButton):
             self._panning = (pos, self.view.centre)
+        elif event.button() == Qt.MouseButton.LeftButton and event.modifiers() & LASSO_KEYS:
+            self._lasso = [pos]
         elif event.button() == Qt.MouseButton.LeftButton:
             self._press = pos
 
@@ -209,6 +241,12 @@ class MapView(QWidget):
             s = self.view.scale(self.width(), self.height())
             self.view.centre = (centre[0] - (pos.x() - start.x()) / s, centre[1] - (pos.y() - start.y()) / s)
             self.update()
+        elif self._lasso is not None:
+            if (pos - self._lasso[-1]).manhattanLength() >= LASSO_STEP_PX:
+                self._lasso.append(pos)
+                if len(self._lasso) > LASSO_CORNERS:
+                    self._lasso = self._lasso[::2]
+                self.update()
         elif self._press is not None and (pos - self._press).manhattanLength() > 4:
             self._drag = QRect(self._press, pos).normalized()
             self.update()
@@ -217,6 +255,10 @@ class MapView(QWidget):
         pos = event.position().toPoint()
         if self._panning is not None:
             self._panning = None
+            return
+        if self._lasso is not None:
+            corners, self._lasso = [*self._lasso, pos], None
+            self.select_polygon(corners)
             return
         press, drag = self._press, self._drag
         self._press, self._drag = None, None
@@ -248,6 +290,18 @@ class MapView(QWidget):
         self.selectionChanged.emit(int(inside.sum()))
         self.update()
 
+    def select_polygon(self, corners: list[QPoint]) -> None:
+        """Select the papers inside a closed polygon of the widget's points (a lasso); one of
+        fewer than three corners clears the selection, as an empty rectangle does."""
+        if self.scene is None:
+            return
+        at = self.view.to_screen(self.scene.xy, self.width(), self.height())
+        polygon = np.array([(c.x(), c.y()) for c in corners], np.float64).reshape(-1, 2)
+        inside = inside_polygon(at, polygon)
+        self.scene.selected = inside if inside.any() else None
+        self.selectionChanged.emit(int(inside.sum()))
+        self.update()
+
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120
         if steps:
@@ -274,4 +328,8 @@ class MapView(QWidget):
             painter.setPen(pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(QRectF(self._drag))
+        if self._lasso is not None and len(self._lasso) > 1:
+            painter.setPen(QPen(look.highlight, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPolygon(QPolygonF([QPointF(c) for c in self._lasso]))
         painter.end()

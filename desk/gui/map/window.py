@@ -4,9 +4,10 @@ The map is laid out by ``Library.atlas.ensure`` on a thread of its own (seconds 
 papers, minutes at 100k: never on the UI thread nor on the library executor's one worker, so
 searches go on meanwhile); the window shows "Laying out the map…" until it comes. The paper the
 highlight is on is shown in the main window's reading pane as it moves; Enter reads it there.
-``s``/``r``/``e``/``t`` and the digits act on the rectangle's selection, else on the highlighted
-paper, through the list's own PaperActions and a TagPicker of this window; the current search's
-hits are lit and the rest dimmed; a cluster's label (or ``c``) puts ``cluster:N`` in the search.
+``s``/``r``/``e``/``t`` and the digits act on the rectangle's or the lasso's selection, else on
+the highlighted paper, through the list's own PaperActions and a TagPicker of this window; the
+current search's hits are lit and the rest dimmed; a cluster's label (or ``c``) puts
+``cluster:N`` in the search, ``n`` ``near:ID`` (the papers nearest the highlighted one).
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class MapWindow(QWidget):
         self.view.actionRequested.connect(self._act)
         self.view.tagRequested.connect(self._toggle_nth)
         self.view.clusterRequested.connect(self._cluster)
+        self.view.nearRequested.connect(self._near)
         self.view.selectionChanged.connect(self._selected)
         actions.rows.connect(self.apply)
 
@@ -125,7 +127,7 @@ class MapWindow(QWidget):
         self.view.set_scene(made.ids, Scene(made.xy, made.clusters, made.labels))
         self.status.setText(
             f"{len(made):,} papers in {len(made.labels)} clusters — arrows move, Enter reads, "
-            "+/- zoom, drag selects, a label (or c) lists its cluster"
+            "+/- zoom, drag selects (Ctrl+drag: a lasso), a label (or c) lists its cluster"
         )
         ids = made.ids
         self.executor.submit(lambda lib: lib.atlas.marks(ids), lambda marks: self._marks(ids, marks))
@@ -210,6 +212,10 @@ class MapWindow(QWidget):
         if self.map is not None and 0 <= cluster < len(self.map.labels):
             self.queryRequested.emit(f"cluster:{cluster}")
             self.status.setText(f"Listing the cluster “{self.map.labels[cluster]}” (cluster:{cluster})")
+
+    def _near(self, paper_id: int) -> None:
+        self.queryRequested.emit(f"near:{paper_id}")
+        self.status.setText(f"Listing the papers nearest paper {paper_id} on the map (near:{paper_id})")
 
     def _selected(self, count: int) -> None:
         if count:

@@ -13,6 +13,7 @@ from desk.core.atlas import build, layout, store
 from desk.core.atlas.clusters import cluster_range, find_clusters
 from desk.core.atlas.labels import label_clusters
 from desk.core.atlas.store import PaperMap
+from desk.core.atlas.words import pair_cosines, word_rows
 
 
 def blobs(groups: int = 4, per: int = 60, dims: int = 64, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -129,3 +130,39 @@ def test_a_paper_added_lands_beside_its_nearest_and_joins_their_cluster_and_one_
     assert made.placed == 2
     assert build.needs_layout(made, ids, "lsa")  # 2 of 4 changed: more than a tenth
     assert build.needs_layout(made, ids, "minilm")
+
+
+def test_the_cosines_of_word_rows_for_the_proposed_pairs_are_those_of_the_full_product() -> None:
+    texts = ["video frames over time", "frames of a video clip", "graph nodes and edges", "edges of a graph"]
+    texts.append("")
+    rows = word_rows(texts)
+    idx = np.array([[1, 2], [0, 3], [3, 0], [2, 4], [0, 1]], np.int32)
+    full = (rows @ rows.T).toarray()
+    assert np.allclose(pair_cosines(rows, idx), np.take_along_axis(full, idx, axis=1), atol=1e-6)
+    assert pair_cosines(rows, idx)[0, 0] > 0.3 and pair_cosines(rows, idx)[4].tolist() == [0.0, 0.0]
+
+
+def word_groups(seed: int = 4) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """150 papers whose vectors are all alike but whose abstracts repeat one of three sets of words."""
+    rng = np.random.default_rng(seed)
+    truth = np.repeat(np.arange(3), 50)
+    points = rng.standard_normal(64) + 0.5 * rng.standard_normal((150, 64))
+    vectors = layout.unit_rows(points.astype(np.float32))
+    topics = [["video", "temporal", "frames"], ["graph", "nodes", "edges"], ["speech", "audio", "spoken"]]
+    filler = ["image", "scene", "object", "shape", "texture", "color", "light", "camera", "depth", "pixel"]
+    texts = [" ".join(topics[g] * 2 + list(rng.choice(filler, 4, replace=False))) for g in truth]
+    return vectors, texts, truth
+
+
+def test_papers_alike_in_meaning_are_told_apart_on_the_map_and_in_clusters_by_the_words_they_repeat() -> None:
+    vectors, texts, truth = word_groups()
+    made = build.build(np.arange(1, 151), vectors, texts, "lsa")
+    d2 = ((made.xy[:, None, :] - made.xy[None, :, :]) ** 2).sum(axis=2)
+    np.fill_diagonal(d2, np.inf)
+    near = np.argsort(d2, axis=1)[:, :10]
+    assert (truth[near] == truth[:, None]).mean() > 0.95
+    # each cluster (8 at least, more than the three groups) holds papers of one group
+    purity = sum(np.bincount(truth[made.clusters == c]).max() for c in range(len(made.labels))) / len(truth)
+    assert purity > 0.9
+    again = build.build(np.arange(1, 151), vectors, texts, "lsa")
+    assert np.array_equal(made.xy, again.xy) and np.array_equal(made.clusters, again.clusters)

@@ -1,4 +1,4 @@
-"""``lib.atlas``: the map of a library, kept beside it, updated as it changes, and ``cluster:``."""
+"""``lib.atlas``: the map of a library, kept beside it, updated as it changes, ``cluster:`` and ``near:``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 import numpy as np
 
 from desk.core.atlas import store
+from desk.core.library.atlas import NEAR_COUNT
 from desk.core.library.facade import Library
 from desk.core.runtime.paths import CACHE_DIR_NAME
+from desk.core.search.query import parse
 
 
 def test_the_map_covers_every_paper_is_kept_on_disk_and_read_back_by_the_next_open(seeded_dir: Path) -> None:
@@ -57,7 +59,25 @@ def test_a_paper_removed_leaves_the_map_and_marks_follow_the_database(seeded_dir
 
 
 def test_cluster_typed_without_its_number_says_what_it_needs() -> None:
-    from desk.core.search.query import parse
-
     parsed = parse("diffusion cluster:")
     assert parsed.hint is not None and "a cluster's number or label" in parsed.hint
+
+
+def test_near_lists_the_papers_nearest_one_on_the_map_and_a_bad_id_matches_nothing(seeded_dir: Path) -> None:
+    with Library(seeded_dir) as lib:
+        some = int(lib.paper_ids()[5])
+        assert lib.search_ids(f"near:{some}", limit=200).hits == ()  # no map yet: nothing, no error
+        made = lib.atlas.ensure()
+        row = int(np.searchsorted(made.ids, some))
+        distance = np.sqrt(((made.xy - made.xy[row]) ** 2).sum(axis=1))
+        found = {h.id for h in lib.search_ids(f"near:{some}", limit=200).hits}
+        assert len(found) == NEAR_COUNT and some in found
+        inside = np.isin(made.ids, list(found))
+        assert distance[inside].max() <= distance[~inside].min()  # the nearest, none passed over
+        assert lib.atlas.nearest(str(some))[0] == some
+        words = {h.id for h in lib.search_ids(f"policy near:{some}", limit=200).hits}
+        assert words <= found
+        for bad in ("abc", "999999", "-3", "٣", "1.5"):
+            assert lib.search_ids(f'near:"{bad}"', limit=200).hits == (), bad
+    hint = parse("near:").hint
+    assert hint is not None and "needs a paper's id" in hint
