@@ -110,3 +110,16 @@ def test_meaning_joining_while_the_user_types_re_ranks_only_while_they_are_in_th
     qtbot.waitUntil(window.search_box.hasFocus)
     window.vectors.spotted.emit(window.controller.shown_query)
     qtbot.waitUntil(lambda: list(window.model.ids())[: len(ranked)] == ranked)  # still typing: re-ranked
+
+
+def test_the_status_bar_says_how_far_the_encoders_build_is(qtbot, open_window, library_dir: Path) -> None:
+    window = open_window(library_dir)
+    label = window.encoding_label
+    assert not label.isVisible()
+    window.vectors.progress.emit(1234, 10000)  # the watched builder's checkpoint
+    assert label.isVisible() and label.text() == "Meaning: 1,234 of 10,000 papers"
+    window.vectors.progress.emit(10000, 10000)  # done: nothing more to say
+    assert not label.isVisible()
+    window.vectors.progress.emit(5, 10)
+    window.vectors.progress.emit(-1, -1)  # the build ended (or stopped)
+    assert not label.isVisible()

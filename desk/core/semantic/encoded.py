@@ -51,6 +51,7 @@ CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill 
 #: ...or this long since the last write, whichever comes first: on a loaded machine 8 chunks
 #: (2,048 abstracts at ~40 ms each) take minutes, and a builder killed before them kept nothing.
 CHECKPOINT_S = 30.0
+WRITE_SHARE = 10.0  # the time since the last write is at least this many times that write's
 CHECKPOINT_VARIABLE = "DESK_ENCODE_CHECKPOINT_S"  # another time between two writes (tests: 0)
 WORKERS_VARIABLE = "DESK_ENCODE_WORKERS"  # threads a build encodes with (default: one a core)
 FIRST_NAME = "first.json"  # the ids of the papers in view, encoded before the others (build_order)
@@ -286,7 +287,7 @@ class EncodedVectors:
         first, first_stamp = self.first(), self._first_stamp()
         queue = build_order(missing, read_ids, first)
         checkpoint_s = checkpoint_seconds()
-        written, done, chunks = time.monotonic(), 0, 0
+        written, done, chunks, writing = time.monotonic(), 0, 0, 0.0
         with self._encoding():
             while len(queue):
                 if cancel is not None and cancel.is_set():
@@ -305,10 +306,15 @@ class EncodedVectors:
                 done, chunks = done + len(chunk), chunks + 1
                 if progress is not None:
                     progress(done, len(missing))
-                due = chunks % CHECKPOINT_CHUNKS == 0 or time.monotonic() - written >= checkpoint_s
-                if due and len(queue):  # a build cut short resumes from here
+                since = time.monotonic() - written
+                due = chunks % CHECKPOINT_CHUNKS == 0 or since >= checkpoint_s
+                # Each write is of the whole store (a million rows: seconds): never more than a
+                # tenth of the build's time goes to writing.
+                if due and len(queue) and since >= WRITE_SHARE * writing:  # a build cut short resumes here
+                    started = time.monotonic()
                     self._commit(papers, parts_ids, parts_keys, parts_vectors)
                     written = time.monotonic()
+                    writing = written - started
         self._commit(papers, parts_ids, parts_keys, parts_vectors)
         return "encoded" if len(old_ids) == 0 else "updated"
 
