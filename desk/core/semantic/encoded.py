@@ -52,6 +52,7 @@ CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill 
 #: (2,048 abstracts at ~40 ms each) take minutes, and a builder killed before them kept nothing.
 CHECKPOINT_S = 30.0
 WRITE_SHARE = 10.0  # the time since the last write is at least this many times that write's
+CHUNK_VARIABLE = "DESK_ENCODE_CHUNK"  # another chunk (tests: a few abstracts)
 CHECKPOINT_VARIABLE = "DESK_ENCODE_CHECKPOINT_S"  # another time between two writes (tests: 0)
 WORKERS_VARIABLE = "DESK_ENCODE_WORKERS"  # threads a build encodes with (default: one a core)
 FIRST_NAME = "first.json"  # the ids of the papers in view, encoded before the others (build_order)
@@ -65,6 +66,14 @@ def workers_wanted() -> int:
         return max(1, int(os.environ.get(WORKERS_VARIABLE, os.cpu_count() or 1)))
     except ValueError:
         return os.cpu_count() or 1
+
+
+def chunk_size() -> int:
+    """Abstracts encoded between two looks at the clock (CHUNK unless CHUNK_VARIABLE sets another)."""
+    try:
+        return max(1, int(os.environ.get(CHUNK_VARIABLE, CHUNK)))
+    except ValueError:
+        return CHUNK
 
 
 def checkpoint_seconds() -> float:
@@ -286,7 +295,7 @@ class EncodedVectors:
         read_ids = np.asarray(read if read is not None else np.zeros(0, np.int64), np.int64)
         first, first_stamp = self.first(), self._first_stamp()
         queue = build_order(missing, read_ids, first)
-        checkpoint_s = checkpoint_seconds()
+        checkpoint_s, size = checkpoint_seconds(), chunk_size()
         written, done, chunks, writing = time.monotonic(), 0, 0, 0.0
         with self._encoding():
             while len(queue):
@@ -295,7 +304,7 @@ class EncodedVectors:
                 if self._first_stamp() != first_stamp:  # the window shows other papers now
                     first, first_stamp = self.first(), self._first_stamp()
                     queue = build_order(queue, read_ids, first)
-                chunk, queue = queue[:CHUNK], queue[CHUNK:]
+                chunk, queue = queue[:size], queue[size:]
                 texts = papers.texts(chunk.tolist())  # each text read with its key, in one snapshot
                 present = [i for i in chunk.tolist() if i in texts]
                 assert model is not None
