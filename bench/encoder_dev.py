@@ -91,8 +91,14 @@ def full_store(lib: Any, tokens: int) -> dict[str, Any]:
         load0, t0, cpu0 = os.getloadavg()[0], time.perf_counter(), time.process_time()
         lib.encoded.ensure(papers)
         seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-        info.update(papers=n, seconds=seconds, cpu_seconds=cpu, per_s=n / seconds,
-                    load_before=load0, load_after=os.getloadavg()[0])
+        info.update(
+            papers=n,
+            seconds=seconds,
+            cpu_seconds=cpu,
+            per_s=n / seconds,
+            load_before=load0,
+            load_after=os.getloadavg()[0],
+        )
         shutil.rmtree(kept, ignore_errors=True)
         shutil.copytree(store, kept)
         (kept / "timing.json").write_text(json.dumps(info), encoding="utf-8")
@@ -138,10 +144,19 @@ def main(argv: list[str] | None = None) -> int:
         lib.search_ids("warm up", limit=DEPTH)
         found = evaluate(lib, sets, index_of)
         mrr = {s: (r["even"]["mrr"] + r["odd"]["mrr"]) / 2 for s, r in found.items()}
-        results[name] = {"mrr": mrr, "halves": found, **extra, "eval_s": time.perf_counter() - t0,
-                         "load": [load0, os.getloadavg()[0]]}
-        print(f"{name:<14} " + "  ".join(f"{s} {v:.4f}" for s, v in mrr.items())
-              + f"  ({time.perf_counter() - t0:.0f} s, load {load0:.1f}) {extra}", flush=True)
+        results[name] = {
+            "mrr": mrr,
+            "halves": found,
+            **extra,
+            "eval_s": time.perf_counter() - t0,
+            "load": [load0, os.getloadavg()[0]],
+        }
+        print(
+            f"{name:<14} "
+            + "  ".join(f"{s} {v:.4f}" for s, v in mrr.items())
+            + f"  ({time.perf_counter() - t0:.0f} s, load {load0:.1f}) {extra}",
+            flush=True,
+        )
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 

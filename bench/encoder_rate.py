@@ -29,8 +29,8 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parents[1] / ".." / "shared" / "dev-corpus"
 
 
-def _encode(texts: list[str], tokens: int, threads: int) -> float:
-    """Seconds to encode ``texts`` on ``threads`` BLAS threads in this process."""
+def _encode(texts: list[str], tokens: int, threads: int) -> tuple[float, float]:
+    """Wall and CPU seconds to encode ``texts`` on ``threads`` BLAS threads in this process."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     from desk.core.semantic import minilm
@@ -41,12 +41,12 @@ def _encode(texts: list[str], tokens: int, threads: int) -> float:
     model = minilm.MiniLM(folder)
     with threadpool_limits(threads):
         model.encode(texts[:8], tokens)  # warm: pages of the weights read in
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         model.encode(texts, tokens)
-        return time.perf_counter() - started
+        return time.perf_counter() - started, time.process_time() - cpu
 
 
-def two_threads(texts: list[str], tokens: int) -> float:
+def two_threads(texts: list[str], tokens: int) -> tuple[float, float]:
     """Wall seconds for two threads of this process each encoding half of ``texts``, one BLAS thread."""
     import threading
 
@@ -61,20 +61,20 @@ def two_threads(texts: list[str], tokens: int) -> float:
     with threadpool_limits(1):
         halves = (texts[0::2], texts[1::2])
         workers = [threading.Thread(target=model.encode, args=(half, tokens)) for half in halves]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for w in workers:
             w.start()
         for w in workers:
             w.join()
-        return time.perf_counter() - started
+        return time.perf_counter() - started, time.process_time() - cpu
 
 
 def _child(texts: list[str], tokens: int, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     out.put(_encode(texts, tokens, 1))
 
 
-def two_processes(texts: list[str], tokens: int) -> float:
-    """Wall seconds for two processes each encoding half of ``texts`` on one thread."""
+def two_processes(texts: list[str], tokens: int) -> tuple[float, float]:
+    """Wall seconds for two processes each encoding half of ``texts`` on one thread, and their CPU."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     halves = [texts[0::2], texts[1::2]]
@@ -83,11 +83,11 @@ def two_processes(texts: list[str], tokens: int) -> float:
     for p in procs:
         p.start()
     # Each child's own clock starts after its model loads: the wall time is the slower child's.
-    seconds = max(queue.get() for _ in procs)
+    times = [queue.get() for _ in procs]
     for p in procs:
         p.join()
     del started
-    return seconds
+    return max(t[0] for t in times), sum(t[1] for t in times)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,18 +111,29 @@ def main(argv: list[str] | None = None) -> int:
         for layout in args.layouts.split(","):
             before = os.getloadavg()[0]
             if layout == "t2":
-                seconds = two_threads(texts, tokens)
+                seconds, cpu = two_threads(texts, tokens)
             elif layout == "2x1":
-                seconds = two_processes(texts, tokens)
+                seconds, cpu = two_processes(texts, tokens)
             else:
-                seconds = _encode(texts, tokens, int(layout.split("x")[1]))
+                seconds, cpu = _encode(texts, tokens, int(layout.split("x")[1]))
             after = os.getloadavg()[0]
             rate = len(texts) / seconds
-            row = {"tokens": tokens, "layout": layout, "abstracts": len(texts), "seconds": seconds,
-                   "per_s": rate, "load_before": before, "load_after": after}
+            row = {
+                "tokens": tokens,
+                "layout": layout,
+                "abstracts": len(texts),
+                "seconds": seconds,
+                "cpu_ms_each": 1000 * cpu / len(texts),
+                "per_s": rate,
+                "load_before": before,
+                "load_after": after,
+            }
             rows.append(row)
-            print(f"{tokens:>4} pieces  {layout}: {rate:6.1f} abstracts/s ({1000 / rate:5.1f} ms each)"
-                  f"  load {before:.2f} -> {after:.2f}", flush=True)
+            print(
+                f"{tokens:>4} pieces  {layout}: {rate:6.1f} abstracts/s ({1000 / rate:5.1f} ms each)"
+                f"  CPU {1000 * cpu / len(texts):5.1f} ms each  load {before:.2f} -> {after:.2f}",
+                flush=True,
+            )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -264,4 +264,3 @@ def _fuse(
         joiners = nearest(cosine, np.flatnonzero(alive), found)
         return fuse(found, cosine[docnums], joiners, weight), len(joiners)
     return fuse(found, cosines(corpus.ids[docnums]), (), weight), 0
-
