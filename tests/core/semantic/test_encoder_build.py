@@ -223,3 +223,36 @@ def test_a_builder_killed_mid_build_leaves_a_sound_store_and_the_build_resumes_w
         assert encoder_problems(lib) == []
         rows = np.searchsorted(lib.encoded.ids, kept.ids)
         assert np.array_equal(lib.encoded.vectors[rows], kept.vectors)  # the rows kept, kept
+
+
+@needs_model
+@pytest.mark.skipif(not background.SUPPORTED, reason="needs flock")
+def test_a_command_s_search_while_a_builder_works_fuses_the_rows_it_wrote(topics: Library) -> None:
+    import subprocess
+    import sys
+
+    topics.discovery.ensure_vectors()
+    ids = topics.paper_ids()
+    assert topics.encoded.ensure(Only(topics, ids[::2])) == "updated"  # a builder's checkpoint
+    library = topics.directory
+
+    def search(encoder: str) -> list[int]:
+        env = dict(os.environ, **{encoded_module.SWITCH: encoder})
+        cmd = [
+            sys.executable,
+            "-m",
+            "desk.cli.main",
+            "--library",
+            str(library),
+            "search",
+            "radiance",
+            "--json",
+        ]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        return [r["id"] for r in json.loads(done.stdout)["results"]]
+
+    with background.build_lock(library / encoded_module.DIR_NAME, wait=False) as held:  # at work
+        assert held
+        assert search("1") != search("0")  # the rows written so far are fused, not set aside
+        assert EncodedVectors(library / encoded_module.DIR_NAME).load()  # and left as they were
