@@ -42,6 +42,8 @@ NOTHING_TO_GO_ON = "Star or tag a few papers, and recommendations follow from th
 NOT_READY = "The semantic vectors are being built; recommendations follow once they are ready."
 RELATED_SPARE = 20  # related papers asked for beyond the limit, for the hidden copies among them
 IDS_FETCHED = 8192  # ids read from the database at once (_all_ids)
+WATCH_S = 2.0  # how often the window looks at the builder's work (its checkpoints, how far it is)
+BUILDER_START_S = 120.0  # a builder started but not yet holding its lock is waited for this long
 
 
 class Discovery:
@@ -167,7 +169,7 @@ class Discovery:
                 return None
             self.encoded.load()  # what a builder wrote before the lock was ours is kept
             try:
-                return self.encoded.ensure(papers, progress, cancel)
+                return self.encoded.ensure(papers, progress, cancel, read=papers.read_ids())
             except ModelError as exc:
                 log.info("the sentence-encoder vectors could not be built: %s", exc)
                 return None
@@ -223,11 +225,27 @@ class Discovery:
         self.vectors.load()
         return "built" if pending else None
 
-    def ensure_encoded_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
-        """The sentence encoder's vectors brought up to date in a process of its own (minutes for
-        a large library: LSA's are used meanwhile), then reloaded; what changed, or None."""
-        if not self.encoded.pending(*self._all_keys()):
+    def ensure_encoded_elsewhere(
+        self, cancel: threading.Event | None = None, progress: Progress | None = None
+    ) -> str | None:
+        """The sentence encoder's vectors brought up to date in a process of its own (minutes to
+        hours for a large library: LSA's and the rows already there are used meanwhile); what
+        changed, or None.
+
+        Where builders are supported (background.py) the detached builder does it, at the lowest
+        priority and on every core, and outlives the window (the next open finds its rows); this
+        waits for it, loading the store at each of its checkpoints (searches then fuse the rows
+        there are) and saying how far it got through ``progress`` (papers with a vector, papers).
+        Setting ``cancel`` stops the waiting, not the builder."""
+        known = self._all_keys()
+        if not self.encoded.pending(*known):
             return None
+        from desk.core.semantic import background
+
+        store = self.encoded.directory
+        at_work = background.SUPPORTED and background.building(store)
+        if at_work or (background.SUPPORTED and background.start(self.directory) is not None):
+            return self._watch_builder(known, cancel, progress)
         from desk.core.semantic.build import build_in_process
 
         if not build_in_process(self.directory, cancel=cancel, part="encoded"):
@@ -235,6 +253,64 @@ class Discovery:
                 return None
             return self.ensure_encoded(cancel=cancel)  # the process could not start: here, then
         return "encoded" if self.encoded.load() else None
+
+    def _watch_builder(
+        self, known: Keys, cancel: threading.Event | None, progress: Progress | None
+    ) -> str | None:
+        """Wait for the builder started or at work, loading its checkpoints; what changed."""
+        import time
+
+        from desk.core.semantic import background
+
+        store = self.encoded.directory
+        waiting = cancel if cancel is not None else threading.Event()
+        started = time.monotonic()
+        changed = False
+        while not waiting.wait(WATCH_S):
+            if self.refresh_encoded():
+                changed = True
+            if progress is not None:
+                progress(*self.encoding_progress(known))
+            if background.building(store):
+                continue
+            # Not at work: done, failed, or not started yet (its interpreter and the model load).
+            if not self.encoded.pending(*known) or time.monotonic() - started > BUILDER_START_S:
+                break
+        if waiting.is_set():
+            return "encoded" if changed else None
+        self.refresh_encoded()
+        return "encoded" if changed or not self.encoded.pending(*self._all_keys()) else None
+
+    def refresh_encoded(self) -> bool:
+        """Load the encoder's store again when a builder wrote it since (a checkpoint); True if so."""
+        if not self.encoded.available or not self.encoded.changed():
+            return False
+        return self.encoded.load()
+
+    def encoding_progress(self, known: Keys | None = None) -> tuple[int, int]:
+        """(papers with an encoder vector, papers): how far the build is."""
+        known = known if known is not None else self._all_keys()
+        total = len(known[0])
+        if not self.encoded.available:
+            return 0, total
+        return total - self.encoded.missing(*known), total
+
+    def encode_first(self, ids: Sequence[int]) -> None:
+        """Have the builder encode the papers ``ids`` (those in view) before the others."""
+        if self.encoded.available:
+            self.encoded.ask_first(ids)
+
+    def encode_now(self, ids: Sequence[int]) -> int:
+        """Encode at once the few of ``ids`` (a search's best, at most encoded.SPOT_MAX) that have
+        no encoder vector yet, held in memory for the searches after it; how many were.
+        ~0.4 s for ten on two cores: call it off the UI thread."""
+        if not self.encoded.available:
+            return 0
+        try:
+            return self.encoded.encode_now(self._papers(), ids)
+        except ModelError as exc:
+            log.info("the sentence-encoder vectors could not be computed: %s", exc)
+            return 0
 
     def check_vectors(self) -> list[str]:
         """Bring the vectors up to date, then what is still wrong with them (empty: they agree).

@@ -90,9 +90,10 @@ def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
 
 
 def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) -> EncodedVectors | bool:
-    """The sentence encoder's store, read and current; True when the library has none to use
-    (no model, too many papers, or a builder process encoding them: background.py); False when
-    it is due (missing, damaged or behind, and nobody at work on it)."""
+    """The sentence encoder's store, read: current, or part-way while a builder process encodes
+    the rest (background.py); True when the library has none to use (no model, or a builder
+    at work that wrote nothing yet); False when it is due (missing, damaged or behind, and
+    nobody at work on it)."""
     from desk.core.semantic import background
     from desk.core.semantic.encoded import DIR_NAME
     from desk.core.semantic.encoded import EncodedVectors as Store
@@ -104,7 +105,9 @@ def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) ->
         return True
     if encoded.load() and encoded.ids is not None and id_digest_of(encoded.ids) == reader.id_digest():
         return encoded
-    return background.building(encoded.directory)
+    if background.building(encoded.directory):  # the rows there are fused, the others estimated
+        return encoded if encoded.ids is not None else True
+    return False
 
 
 def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:

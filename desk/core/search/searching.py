@@ -26,7 +26,7 @@ from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import STEMMED_FIELDS, analyze
 from desk.core.search.snippets import Highlighter
 from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
-from desk.core.semantic.fusion import ENCODER_SHARE, JOIN_BELOW, LSA_SHARE, fuse, nearest
+from desk.core.semantic.fusion import JOIN_BELOW, fuse, mixed_cosines, nearest
 
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
     from desk.core.semantic.encoded import EncodedVectors
@@ -230,8 +230,10 @@ def _fuse(
 ) -> tuple[list[Found], int]:
     """``found`` reordered with the query's cosine to each paper (fusion.py), and how many joined.
 
-    The cosine is LSA's alone, or, once the sentence encoder's vectors cover every paper of the
-    index, LSA's and the encoder's mixed (fusion.LSA_SHARE, fusion.ENCODER_SHARE).
+    The cosine is LSA's alone, or, once the sentence encoder has a vector for any paper, LSA's and
+    the encoder's mixed (fusion.mixed_cosines): a paper still waiting for its vector is given one
+    estimated from its LSA cosine, so a build under way helps the papers it reached without
+    pushing down those it has not.
     Papers holding none of the words may join only a plain ranked query: not one with
     required parts, filters or exclusions, which meaning alone cannot satisfy; and only when
     the words found fewer than JOIN_BELOW papers (``found`` then holds every match, whatever
@@ -239,33 +241,26 @@ def _fuse(
     """
     lsa_vec = semantic.query_vector([w.stem for w in compiled.words]) if semantic is not None else None
     enc_vec = None
-    if encoded is not None and encoded.covers(corpus.ids, corpus.alive):
+    if encoded is not None and encoded.count():
         enc_vec = encoded.query_vector(_text(compiled))
     if lsa_vec is None and enc_vec is None:
         return found, 0
-    lsa_share, weight = (LSA_SHARE, 1.0) if enc_vec is not None else (1.0, None)
+    weight = 1.0 if enc_vec is not None else None
 
-    def mixed(lsa: np.ndarray | None, enc: np.ndarray | None) -> np.ndarray:
-        out = np.zeros(len(lsa if lsa is not None else enc), np.float32)  # type: ignore[arg-type]
-        if lsa is not None:
-            out += np.float32(lsa_share) * np.maximum(lsa, 0)
-        if enc is not None:
-            out += np.float32(ENCODER_SHARE) * np.maximum(enc, 0)
-        return out
+    def cosines(ids: np.ndarray, every: bool = False) -> np.ndarray:
+        """The cosines of ``ids`` (``every``: the corpus's, LSA's product over the whole store, kept)."""
+        lsa = None
+        if semantic is not None and lsa_vec is not None:
+            lsa = semantic.cosines(lsa_vec, ids) if every else semantic.cosines_of(lsa_vec, ids)
+        if encoded is None or enc_vec is None:
+            return np.asarray(lsa, np.float32)  # LSA's alone, at fusion.WEIGHT
+        return mixed_cosines(lsa, encoded.cosines_of(enc_vec, ids), encoded.held(ids))
 
     plan = compiled.plan
     docnums = np.fromiter((d for d, _, _ in found), np.int64, len(found))
     if total < JOIN_BELOW and not (plan.musts or plan.filters or plan.negatives):
-        cosine = mixed(
-            semantic.cosines(lsa_vec, corpus.ids) if semantic is not None and lsa_vec is not None else None,
-            encoded.cosines_of(enc_vec, corpus.ids) if encoded is not None and enc_vec is not None else None,
-        )
+        cosine = cosines(corpus.ids, every=True)
         alive = corpus.alive if shown is None else corpus.alive & shown.mask  # a twin is as near
         joiners = nearest(cosine, np.flatnonzero(alive), found)
         return fuse(found, cosine[docnums], joiners, weight), len(joiners)
-    ids = corpus.ids[docnums]
-    cosine = mixed(
-        semantic.cosines_of(lsa_vec, ids) if semantic is not None and lsa_vec is not None else None,
-        encoded.cosines_of(enc_vec, ids) if encoded is not None and enc_vec is not None else None,
-    )
-    return fuse(found, cosine, (), weight), 0
+    return fuse(found, cosines(corpus.ids[docnums]), (), weight), 0

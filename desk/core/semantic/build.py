@@ -57,7 +57,7 @@ def build_vectors(directory: Path, part: Part = "all", wait: bool = True) -> str
                     known = papers.keys()
                     if not encoded.pending(*known):
                         break
-                    done = encoded.ensure(papers, known=known) or done
+                    done = encoded.ensure(papers, known=known, read=papers.read_ids()) or done
             except ModelError:
                 pass
             return done

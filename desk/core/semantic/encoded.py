@@ -10,8 +10,11 @@ from, encodes the papers lacking one (CHUNK at a time, with progress; a paper ab
 text is read is left for the next round, never encoded from an empty text) and drops the rest.
 
 Encoding costs ~20-40 ms an abstract on two cores (the network is small, the abstracts are
-many), so libraries past MAX_PAPERS are not encoded: their searches use LSA alone. Until the
-store covers every paper of the index, searches use LSA alone too (``covers``).
+many): a large library is hours of work, so every library is encoded, in the order a reader
+needs (``build_order``: the papers in view, then unread before read, newest first), and
+searches fuse the rows there are while the build goes on (fusion.mixed_cosines). A few papers a
+search needs now are encoded on the spot (``encode_now``), held in memory beside the store
+until the builder's rows hold them.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -39,15 +43,60 @@ DIR_NAME = "encoded"
 MANIFEST_NAME = "encoded.json"
 SWITCH = "DESK_SENTENCE_ENCODER"  # "0": no sentence encoder, even when its model is installed
 MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening and aims
-MAX_PAPERS = 30_000  # ~15 minutes of both cores; a conference list is 3-7k abstracts
-CHUNK = 256  # abstracts read and encoded between two progress reports
+CHUNK = 64  # abstracts read and encoded between two progress reports (and looks at the time)
+SPOT_MAX = 10  # a search's candidates encoded on the spot at most (~0.4 s on two cores)
 QUERIES_KEPT = 512  # query vectors kept, 1.5 KB each (typing a query searches its words again and again)
 PROBLEM_PREFIX = "sentence-encoder vectors:"  # how each of ``problems`` begins
 CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill loses at most these)
 #: ...or this long since the last write, whichever comes first: on a loaded machine 8 chunks
 #: (2,048 abstracts at ~40 ms each) take minutes, and a builder killed before them kept nothing.
 CHECKPOINT_S = 30.0
+WRITE_SHARE = 10.0  # the time since the last write is at least this many times that write's
+CHUNK_VARIABLE = "DESK_ENCODE_CHUNK"  # another chunk (tests: a few abstracts)
+CHECKPOINT_VARIABLE = "DESK_ENCODE_CHECKPOINT_S"  # another time between two writes (tests: 0)
+WORKERS_VARIABLE = "DESK_ENCODE_WORKERS"  # threads a build encodes with (default: one a core)
+FIRST_NAME = "first.json"  # the ids of the papers in view, encoded before the others (build_order)
+FIRST_KEPT = 1000  # ids of FIRST_NAME read at most
 ARRAYS = ("ids", "keys", "vectors")
+
+
+def workers_wanted() -> int:
+    """Threads a build encodes with: one a core (WORKERS_VARIABLE sets another number)."""
+    try:
+        return max(1, int(os.environ.get(WORKERS_VARIABLE, os.cpu_count() or 1)))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def chunk_size() -> int:
+    """Abstracts encoded between two looks at the clock (CHUNK unless CHUNK_VARIABLE sets another)."""
+    try:
+        return max(1, int(os.environ.get(CHUNK_VARIABLE, CHUNK)))
+    except ValueError:
+        return CHUNK
+
+
+def checkpoint_seconds() -> float:
+    """Seconds between two writes of the store during a build (CHECKPOINT_S unless set)."""
+    try:
+        return max(0.0, float(os.environ.get(CHECKPOINT_VARIABLE, CHECKPOINT_S)))
+    except ValueError:
+        return CHECKPOINT_S
+
+
+def build_order(missing: np.ndarray, read: np.ndarray, first: Sequence[int] = ()) -> np.ndarray:
+    """The ids of ``missing`` in the order a reader needs them: those of ``first`` (the papers in
+    view) in its order, then the unread before the ``read``, the newest (highest id: the papers
+    just imported) first."""
+    missing = np.asarray(missing, np.int64)
+    if not len(missing):
+        return missing
+    wanted = set(missing.tolist())
+    head = list(dict.fromkeys(i for i in first if i in wanted))
+    rest = missing[~np.isin(missing, np.array(head, np.int64))] if head else missing
+    was_read = np.isin(rest, read)
+    rest = rest[np.lexsort((-rest, was_read))]  # unread (False) first, then by id descending
+    return np.concatenate([np.array(head, np.int64), rest])
 
 
 _MODELS: dict[Path, minilm.MiniLM] = {}  # model folder -> the encoder loaded from it
@@ -72,6 +121,10 @@ class EncodedVectors:
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
         self._queries_lock = threading.Lock()
         self._covered: tuple[int, np.ndarray, bool] | None = None  # (id of store, ids array, covers)
+        # Rows encoded on the spot (encode_now) that the store does not hold: id -> (key, int16 row).
+        self._spot: dict[int, tuple[int, np.ndarray]] = {}
+        self._lock = threading.RLock()  # the arrays are swapped whole (load) while searches read them
+        self._loaded: tuple[int, int] | None = None  # the manifest's (mtime, size) as last read
 
     @property
     def available(self) -> bool:
@@ -94,6 +147,7 @@ class EncodedVectors:
     def load(self) -> bool:
         """Read the store if it is sound and of this version; True when it was."""
         try:
+            stat = (self.directory / MANIFEST_NAME).stat()
             manifest = json.loads((self.directory / MANIFEST_NAME).read_text(encoding="utf-8"))
             if manifest.get("version") != STORE_VERSION or manifest.get("model") != MODEL_NAME:
                 return False
@@ -115,12 +169,32 @@ class EncodedVectors:
         if keys.dtype != np.int64 or keys.shape != ids.shape:
             return False
         self._set(ids, keys, vectors)
+        self._loaded = (stat.st_mtime_ns, stat.st_size)
         return True
 
+    def changed(self) -> bool:
+        """Whether the store on disk was written since it was read here (a builder's checkpoint)."""
+        try:
+            stat = (self.directory / MANIFEST_NAME).stat()
+        except OSError:
+            return False
+        return (stat.st_mtime_ns, stat.st_size) != self._loaded
+
     def _set(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
-        self.ids, self.keys, self.vectors = ids, keys, vectors
-        self._floats = None  # the vectors as float32, made when first needed
-        self._covered = None
+        with self._lock:
+            self.ids, self.keys, self.vectors = ids, keys, vectors
+            self._floats = None  # the vectors as float32, made when first needed
+            self._covered = None
+            if self._spot:  # rows encoded on the spot that the store now holds are its own
+                spot_ids = np.array(sorted(self._spot), np.int64)
+                spot_keys = np.array([self._spot[i][0] for i in spot_ids.tolist()], np.int64)
+                held = set(ids[matching(ids, keys, spot_ids, spot_keys)].tolist())
+                self._spot = {i: row for i, row in self._spot.items() if i not in held}
+
+    def _arrays(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The ids and the rows, read together (a load swaps them from another thread)."""
+        with self._lock:
+            return self.ids, self.vectors
 
     def _write(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -156,8 +230,9 @@ class EncodedVectors:
     # ---- keeping up with the database -----------------------------------------------------
 
     def wanted(self, ids: Sequence[int] | np.ndarray) -> bool:
-        """Whether a library of ``ids`` is encoded at all (the model installed, not too large)."""
-        return self.available and 0 < len(ids) <= MAX_PAPERS
+        """Whether a library of ``ids`` is encoded at all (the model installed, any paper: every
+        library is encoded, whatever its size)."""
+        return self.available and len(ids) > 0
 
     def _kept(self, ids: Sequence[int] | np.ndarray, keys: np.ndarray | None) -> np.ndarray:
         """Which rows held are of a paper of ``ids`` (ascending when ``keys`` is given) and, with
@@ -196,9 +271,11 @@ class EncodedVectors:
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
         known: Keys | None = None,
+        read: np.ndarray | None = None,
     ) -> str | None:
         """Encode the library's ``papers`` the store lacks a row of their text for, drop the
-        other rows; what was done or None. ``known``: ``papers.keys()`` just read.
+        other rows; what was done or None. ``known``: ``papers.keys()`` just read; ``read``: the
+        ids of the papers read (encoded after the unread: ``build_order``).
 
         Raises OSError when the store cannot be written, ModelError when the model cannot be read.
         Setting ``cancel`` stops between chunks; the papers encoded so far are kept in memory.
@@ -215,32 +292,115 @@ class EncodedVectors:
         missing = wanted[~np.isin(wanted, old_ids[keep])]
         model = self.model() if len(missing) else None
         parts_ids, parts_keys, parts_vectors = [old_ids[keep]], [old_keys[keep]], [old_vectors[keep]]
-        # Every core for the products: a one-shot command starts BLAS with one thread (blas.py).
-        # Imported here: once loaded, BLAS products are limited around each call (blas.pinned).
-        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-
-        written = time.monotonic()
-        with threadpool_limits(os.cpu_count() or 1):
-            for lo in range(0, len(missing), CHUNK):
+        read_ids = np.asarray(read if read is not None else np.zeros(0, np.int64), np.int64)
+        first, first_stamp = self.first(), self._first_stamp()
+        queue = build_order(missing, read_ids, first)
+        checkpoint_s, size = checkpoint_seconds(), chunk_size()
+        written, done, chunks, writing = time.monotonic(), 0, 0, 0.0
+        with self._encoding():
+            while len(queue):
                 if cancel is not None and cancel.is_set():
                     return None
-                chunk = missing[lo : lo + CHUNK]
+                if self._first_stamp() != first_stamp:  # the window shows other papers now
+                    first, first_stamp = self.first(), self._first_stamp()
+                    queue = build_order(queue, read_ids, first)
+                chunk, queue = queue[:size], queue[size:]
                 texts = papers.texts(chunk.tolist())  # each text read with its key, in one snapshot
                 present = [i for i in chunk.tolist() if i in texts]
                 assert model is not None
                 if present:
                     parts_ids.append(np.array(present, np.int64))
                     parts_keys.append(np.array([texts[i][0] for i in present], np.int64))
-                    encoded = model.encode([texts[i][1] for i in present], MAX_TOKENS)
-                    parts_vectors.append(quantize(encoded))
+                    parts_vectors.append(quantize(self._encode(model, [texts[i][1] for i in present])))
+                done, chunks = done + len(chunk), chunks + 1
                 if progress is not None:
-                    progress(min(lo + CHUNK, len(missing)), len(missing))
-                due = (lo // CHUNK + 1) % CHECKPOINT_CHUNKS == 0 or time.monotonic() - written >= CHECKPOINT_S
-                if due and lo + CHUNK < len(missing):  # a build cut short resumes from here
+                    progress(done, len(missing))
+                since = time.monotonic() - written
+                due = chunks % CHECKPOINT_CHUNKS == 0 or since >= checkpoint_s
+                # Each write is of the whole store (a million rows: seconds): never more than a
+                # tenth of the build's time goes to writing.
+                if due and len(queue) and since >= WRITE_SHARE * writing:  # a build cut short resumes here
+                    started = time.monotonic()
                     self._commit(papers, parts_ids, parts_keys, parts_vectors)
                     written = time.monotonic()
+                    writing = written - started
         self._commit(papers, parts_ids, parts_keys, parts_vectors)
         return "encoded" if len(old_ids) == 0 else "updated"
+
+    @contextmanager
+    def _encoding(self) -> Iterator[None]:
+        """One BLAS thread for each of WORKERS threads encoding side by side, for the block."""
+        # Imported here: once loaded, BLAS products are limited around each call (blas.pinned).
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+        with threadpool_limits(1):
+            yield
+
+    def _encode(self, model: minilm.MiniLM, texts: list[str]) -> np.ndarray:
+        """The unit vectors of ``texts`` (float32), encoded by ``workers()`` threads side by side.
+
+        Each thread takes every n-th text of the texts sorted by length (so each pads as little
+        and works as long as the others). numpy gives the interpreter's lock back inside its
+        products and element-wise loops, which are most of the time; a thread of BLAS each beat
+        one process with BLAS's threads over both cores here (bench/encoder_rate.py)."""
+        workers = min(workers_wanted(), max(1, len(texts) // minilm.BATCH))
+        if workers <= 1:
+            return model.encode(texts, MAX_TOKENS)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        shares = [order[w::workers] for w in range(workers)]
+        out = np.zeros((len(texts), minilm.DIMENSIONS), np.float32)
+        failed: list[BaseException] = []
+
+        def work(share: list[int]) -> None:
+            try:
+                out[share] = model.encode([texts[i] for i in share], MAX_TOKENS)
+            except BaseException as exc:  # raised again on the caller's thread
+                failed.append(exc)
+
+        threads = [threading.Thread(target=work, args=(share,), daemon=True) for share in shares[1:]]
+        for thread in threads:
+            thread.start()
+        work(shares[0])
+        for thread in threads:
+            thread.join()
+        if failed:
+            raise failed[0]
+        return out
+
+    # ---- what to encode first -------------------------------------------------------------
+
+    def _first_stamp(self) -> tuple[int, int] | None:
+        try:
+            stat = (self.directory / FIRST_NAME).stat()
+        except OSError:
+            return None
+        return (stat.st_mtime_ns, stat.st_size)
+
+    def first(self) -> list[int]:
+        """The ids a window asked to have encoded first (the papers in view; [] when none)."""
+        try:
+            found = json.loads((self.directory / FIRST_NAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        if not isinstance(found, list):
+            return []
+        return [int(i) for i in found[:FIRST_KEPT] if isinstance(i, int) and not isinstance(i, bool)]
+
+    def ask_first(self, ids: Sequence[int]) -> None:
+        """Have a builder at work encode the papers ``ids`` before the others (those in view).
+
+        Written beside the store (not part of it) and replaced whole; a builder reads it between
+        two chunks. Does nothing when the store's folder cannot be written."""
+        wanted = [int(i) for i in ids[:FIRST_KEPT]]
+        if wanted == self.first():
+            return
+        partial = self.directory / (FIRST_NAME + ".partial")
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            partial.write_text(json.dumps(wanted), encoding="utf-8")
+            os.replace(partial, self.directory / FIRST_NAME)
+        except OSError:
+            partial.unlink(missing_ok=True)
 
     def _commit(
         self,
@@ -308,20 +468,76 @@ class EncodedVectors:
             self._queries[text] = vec
         return vec
 
+    def count(self) -> int:
+        """How many papers have a vector here (the store's rows and those encoded on the spot)."""
+        ids, _ = self._arrays()
+        return (len(ids) if ids is not None else 0) + len(self._spot)
+
+    def held(self, ids: np.ndarray) -> np.ndarray:
+        """Which papers of ``ids`` have a vector (a mask)."""
+        stored_ids, _ = self._arrays()
+        ids = np.asarray(ids, np.int64)
+        if stored_ids is None or not len(stored_ids):
+            out = np.zeros(len(ids), bool)
+        else:
+            rows = np.minimum(np.searchsorted(stored_ids, ids), len(stored_ids) - 1)
+            out = stored_ids[rows] == ids
+        spot = self._spot
+        if spot:
+            out |= np.isin(ids, np.fromiter(spot, np.int64, len(spot)))
+        return out
+
     def cosines_of(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
         """Cosine of ``vec`` with each paper of ``ids`` (0 for a paper without a vector)."""
-        stored_ids, vectors = self.ids, self.vectors
         ids = np.asarray(ids, np.int64)
+        out = self._stored_cosines(vec, ids)
+        spot = self._spot
+        if spot and len(ids):
+            query = vec.astype(np.float32) / np.float32(SCALE)
+            for at in np.flatnonzero(np.isin(ids, np.fromiter(spot, np.int64, len(spot)))).tolist():
+                out[at] = spot[int(ids[at])][1].astype(np.float32) @ query
+        return out
+
+    def _stored_cosines(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        with self._lock:  # the three arrays of one store, not of a load's half-way point
+            stored_ids, vectors = self.ids, self.vectors
+            floats = self._floats
         if stored_ids is None or vectors is None or not len(stored_ids) or not len(ids):
             return np.zeros(len(ids), np.float32)
         rows = np.minimum(np.searchsorted(stored_ids, ids), len(stored_ids) - 1)
         query = vec.astype(np.float32) / np.float32(SCALE)
         if len(rows) > len(stored_ids) // 8:  # most papers (a query that lets papers join): all at once
-            floats = self._floats
             if floats is None or len(floats) != len(vectors):
-                # float32 once, not at every query (at most MAX_PAPERS x 384: 46 MB)
-                floats = self._floats = vectors.astype(np.float32)
+                # float32 once, not at every query (100k x 384: 154 MB; the rows in use at 1M
+                # are the scale of the store's own format)
+                floats = vectors.astype(np.float32)
+                with self._lock:
+                    if self.vectors is vectors:
+                        self._floats = floats
             products = (floats @ query)[rows]
         else:
             products = vectors[rows].astype(np.float32) @ query
         return np.where(stored_ids[rows] == ids, products, np.float32(0)).astype(np.float32)
+
+    def encode_now(self, papers: Papers, ids: Sequence[int], limit: int = SPOT_MAX) -> int:
+        """Encode at once the papers of ``ids`` (at most ``limit``, in the order given) that have
+        no vector yet: a search's best candidates while a build is under way. Held in memory
+        beside the store (a builder writes the store; its rows replace these when loaded).
+        Returns how many were encoded (0 without the model)."""
+        if self._folder is None or not len(ids):
+            return 0
+        wanted = np.asarray(list(ids), np.int64)
+        lacking = wanted[~self.held(wanted)][:limit]
+        if not len(lacking):
+            return 0
+        texts = papers.texts(lacking.tolist())
+        present = [i for i in lacking.tolist() if i in texts]
+        if not present:
+            return 0
+        # One batch, on this thread, with BLAS as the process has it (a window's: every core).
+        rows = quantize(self.model().encode([texts[i][1] for i in present], MAX_TOKENS))
+        with self._lock:
+            spot = dict(self._spot)
+            spot.update((i, (texts[i][0], rows[n])) for n, i in enumerate(present))
+            self._spot = spot  # replaced whole: a search reading the old dict meanwhile is unharmed
+        return len(present)

@@ -32,6 +32,11 @@ JOIN_BELOW = 50  # papers join on meaning alone only when the words match fewer 
 LSA_SHARE = 0.15
 ENCODER_SHARE = 0.5
 RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key terms' normalised BM25F
+#: While the encoder's build is under way some papers have no vector of it yet. Their encoder
+#: cosine is estimated from their LSA cosine by a line fitted, query by query, on the papers
+#: that have both (at least FIT_MIN of them; else the mean of theirs): a paper waiting for its
+#: vector is ranked as one of its LSA cosine would be, neither dropped below nor lifted above.
+FIT_MIN = 8
 
 
 def fuse(
@@ -58,6 +63,46 @@ def fuse(
     # Lexical matches first (any parts), by fused relevance; then the papers joined on meaning.
     order = sorted(fused.items(), key=lambda item: (item[1][0] == 0, -item[1][1], item[0]))
     return [(d, parts, relevance) for d, (parts, relevance) in order]
+
+
+def mixed_cosines(
+    lsa: np.ndarray | None, enc: np.ndarray | None, held: np.ndarray | None = None
+) -> np.ndarray:
+    """LSA_SHARE x LSA's cosine plus ENCODER_SHARE x the encoder's (each floored at 0), one a paper.
+
+    ``held``: which papers have an encoder vector (None: all of them); for the others the
+    encoder's cosine is estimated from LSA's (FIT_MIN). Without LSA's, a paper lacking a vector
+    counts the mean of the others'."""
+    n = len(lsa) if lsa is not None else len(enc) if enc is not None else 0
+    out = np.zeros(n, np.float32)
+    lsa_pos = np.maximum(lsa, 0).astype(np.float32) if lsa is not None else None
+    if lsa_pos is not None:
+        out += np.float32(LSA_SHARE) * lsa_pos
+    if enc is None:
+        return out
+    enc_pos = np.maximum(enc, 0).astype(np.float32)
+    if held is not None and not bool(np.all(held)):
+        enc_pos = enc_pos.copy()
+        enc_pos[~held] = _estimated(lsa_pos, enc_pos, held)
+    out += np.float32(ENCODER_SHARE) * enc_pos
+    return out
+
+
+def _estimated(lsa: np.ndarray | None, enc: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """The encoder cosines of the papers not ``held``, from a line through (lsa, enc) of those held."""
+    known = enc[held]
+    missing = int(np.count_nonzero(~held))
+    if not len(known):
+        return np.zeros(missing, np.float32)
+    mean = float(known.mean())
+    if lsa is None or len(known) < FIT_MIN:
+        return np.full(missing, mean, np.float32)
+    x = lsa[held].astype(np.float64)
+    spread = float(np.var(x))
+    slope = float(np.mean((x - x.mean()) * (known - mean)) / spread) if spread > 1e-12 else 0.0
+    slope = max(0.0, slope)  # a line falling with LSA's cosine is noise: the mean, then
+    guess = mean + slope * (lsa[~held].astype(np.float64) - float(x.mean()))
+    return np.clip(guess, 0.0, 1.0).astype(np.float32)
 
 
 def nearest(cosine: np.ndarray, candidates: np.ndarray, found: Sequence[Found]) -> list[tuple[int, float]]:

@@ -109,6 +109,12 @@ class DatabasePapers:
         with self._conn() as conn:
             return read_texts(conn, ids)
 
+    def read_ids(self) -> np.ndarray:
+        """The ids of the papers marked read (int64): a build encodes the unread first."""
+        with self._conn() as conn:
+            rows = conn.execute(f"SELECT id FROM {TABLE} WHERE read = 1").fetchall()
+        return np.fromiter((r[0] for r in rows), np.int64, len(rows))
+
 
 def matching(
     ids: np.ndarray, keys: np.ndarray, wanted_ids: np.ndarray, wanted_keys: np.ndarray

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only worker threads 
     from desk.core.library.facade import Library
 
 log = logging.getLogger(__name__)
+SPOT_WINDOW = 20  # a search's first hits looked at for vectors to encode on the spot
 
 
 class VectorBuilder(QObject):
@@ -33,6 +34,8 @@ class VectorBuilder(QObject):
     carries what was done ("" for nothing)."""
 
     finished = Signal(str)
+    progress = Signal(int, int)  # papers with an encoder vector, papers (while a builder works)
+    spotted = Signal(str)  # a query whose best candidates were just encoded (encode_now)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +43,8 @@ class VectorBuilder(QObject):
         self._thread: threading.Thread | None = None
         self._again = False
         self._stopped = threading.Event()
+        self.encoding = False  # a builder is encoding the abstracts (the window waits for it)
+        self._spotting = threading.Lock()  # one on-the-spot encoding at a time
 
     def start(self, lib: Library) -> None:
         """Bring the vectors up to date (callable from any thread)."""
@@ -65,11 +70,16 @@ class VectorBuilder(QObject):
                 log.warning("the search index's flat postings could not be written", exc_info=True)
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self.finished.emit(done)
-            try:  # the sentence encoder's (minutes at 30k papers): LSA's serve meanwhile
-                encoded = lib.discovery.ensure_encoded_elsewhere(self._stopped) or ""
+            try:  # the sentence encoder's (minutes to hours): LSA's and the rows there serve meanwhile
+                self.encoding = True
+                encoded = lib.discovery.ensure_encoded_elsewhere(self._stopped, self._progress) or ""
             except Exception:  # derived and optional, as above
                 log.warning("the sentence-encoder vectors could not be built", exc_info=True)
                 encoded = ""
+            finally:
+                self.encoding = False
+            with contextlib.suppress(RuntimeError):
+                self.progress.emit(-1, -1)  # not under way now
             if encoded:
                 with contextlib.suppress(RuntimeError):
                     self.finished.emit(encoded)
@@ -79,8 +89,34 @@ class VectorBuilder(QObject):
                     return
                 self._again = False
 
+    def _progress(self, done: int, total: int) -> None:
+        with contextlib.suppress(RuntimeError):  # the window closed meanwhile
+            self.progress.emit(done, total)
+
+    def encode_now(self, lib: Library, query: str, ids: list[int], best: int = SPOT_WINDOW) -> None:
+        """While a build is under way: have the papers ``ids`` (those in view, best first)
+        encoded before the others, and the few of the ``best`` first lacking a vector encoded
+        now, on a thread of their own (~0.4 s; neither the UI thread nor the library's worker
+        waits for it); ``spotted(query)`` says when some were. Callable from any thread."""
+        if not self.encoding or self._stopped.is_set() or not self._spotting.acquire(blocking=False):
+            return
+
+        def run() -> None:
+            try:
+                lib.discovery.encode_first(ids)
+                if lib.discovery.encode_now(ids[:best]) and not self._stopped.is_set():
+                    with contextlib.suppress(RuntimeError):
+                        self.spotted.emit(query)
+            except Exception:  # derived and optional: the list stays as it is
+                log.warning("the search's best papers could not be encoded", exc_info=True)
+            finally:
+                self._spotting.release()
+
+        threading.Thread(target=run, name="desk-encode-now", daemon=True).start()
+
     def stop(self, wait_s: float = 5.0) -> None:
-        """The window is closing: kill a build under way (it is redone next time) and start no more."""
+        """The window is closing: kill a build under way (it is redone next time) and start no
+        more; a detached builder goes on (background.py) and the next open uses its rows."""
         self._stopped.set()
         with self._lock:
             thread = self._thread

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -158,6 +158,9 @@ class SearchController(QObject):
         self._model_query = ""  # the query whose hits the model holds
         self._model_sort: tuple[str, str | None] = ("relevance", None)  # its sort (and tag recommended for)
         self._model_epoch = 0  # bumped each time the model is refilled
+        # A re-run that may reorder the list (meaning joined while the user was typing): its
+        # generation, and what says, when it lands, whether the user is still in the search box.
+        self._rerank: tuple[int, Callable[[], bool]] | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -226,6 +229,13 @@ class SearchController(QObject):
         return self._model_query
 
     # -- running -----------------------------------------------------------------------------
+    def rerank(self, may_reorder: Callable[[], bool]) -> None:
+        """Search again for what the list shows, re-ranked (not in the order shown) if
+        ``may_reorder()`` still holds when the answer lands: the user is in the search box, not
+        in the list, whose rows never move under their keys."""
+        self.run_now()
+        self._rerank = (self._generation, may_reorder)
+
     def run_now(self) -> None:
         """Search for the current text and filter (newer searches make older ones moot)."""
         self._timer.stop()
@@ -286,9 +296,13 @@ class SearchController(QObject):
             self.refined = typed == self.shown_text  # same words, other filter or fresh data
             self.shown_text = typed
             hits = _hits(result)
-            if query == self._model_query and sorting == self._model_sort and self.model.rowCount():
+            rerank, self._rerank = self._rerank, None
+            reorder = rerank is not None and rerank[0] == generation and rerank[1]()
+            same = query == self._model_query and sorting == self._model_sort
+            if same and self.model.rowCount() and not reorder:
                 # The same search again (an undo, another process's change, meaning joining):
-                # the list on screen keeps its order; only a new query or filter re-ranks it.
+                # the list on screen keeps its order; only a new query or filter re-ranks it,
+                # or meaning joining while the user is still typing in the box (rerank).
                 hits = in_shown_order(self.model.ids(), hits)
             self._model_query = query
             self._model_epoch += 1

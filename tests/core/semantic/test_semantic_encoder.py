@@ -313,6 +313,7 @@ def test_an_interrupted_encoding_keeps_what_it_encoded(
 
     monkeypatch.setattr(encoded_module, "CHUNK", 4)
     monkeypatch.setattr(encoded_module, "CHECKPOINT_CHUNKS", 1)
+    monkeypatch.setattr(encoded_module, "WRITE_SHARE", 0.0)  # every chunk written, however long it takes
     cancel = threading.Event()
     seen: list[int] = []
 
