@@ -43,6 +43,7 @@ from desk.gui.keymap import build_actions
 from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
+from desk.gui.main.meaning import MeaningProgress
 from desk.gui.main.opening import FileOpener
 from desk.gui.main.placement import Placement
 from desk.gui.main.semantic import VectorBuilder
@@ -69,7 +70,6 @@ from desk.gui.workers import LibraryExecutor
 
 STATUS_MS = 5000
 DUPLICATES_DELAY_MS = 300
-FIRST_IN_VIEW = 100  # the list's first papers the encoder's build is asked to do first
 VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 
 
@@ -306,12 +306,16 @@ class MainWindow(QMainWindow):
         self.importer.finished.connect(self._imported)
         self.vectors = VectorBuilder(self)
         self.vectors.finished.connect(self._vectors_built)
-        self.vectors.progress.connect(self._encoding_progress)
-        self.vectors.spotted.connect(self._spotted)
-        self.encoding_label = QLabel(self)  # how far the sentence encoder's build is
-        self.encoding_label.setObjectName("encodingProgress")
-        self.encoding_label.hide()
-        self.statusBar().addPermanentWidget(self.encoding_label)
+        self.meaning = MeaningProgress(
+            self.vectors,
+            self.executor,
+            self.controller,
+            self.model.ids,
+            self.search_box.hasFocus,
+            self.statusBar(),
+            self,
+        )
+        self.encoding_label = self.meaning.label
         self.importer.failed.connect(self._import_failed)
         self.importer.said.connect(self.show_status)
         self.opener.show.connect(self.show_list)
@@ -394,24 +398,6 @@ class MainWindow(QMainWindow):
         if self._map is not None and self._map.isVisible():  # the map follows the import, off the UI thread
             self._map.refresh()
 
-    def _encoding_progress(self, done: int, total: int) -> None:
-        if done < 0 or total <= 0 or done >= total:
-            self.encoding_label.hide()
-            return
-        self.encoding_label.setText(f"Meaning: {done:,} of {total:,} papers")
-        self.encoding_label.setToolTip(
-            "The sentence encoder is reading the abstracts in the background; searches use the"
-            " papers it has read, and words and LSA for the others."
-        )
-        self.encoding_label.show()
-
-    def _spotted(self, query: str) -> None:
-        # The search's best papers just got their vectors: re-ranked only while the user is
-        # still in the search box; once they are in the list, its rows never move.
-        in_box = self.search_box.hasFocus
-        if query == self.controller.shown_query and in_box() and not self.controller.pending():
-            self.controller.rerank(in_box)
-
     def _library_failed(self, message: str) -> None:
         self.open_error = message
         self.hits_label.setText("The library could not be opened")
@@ -480,11 +466,7 @@ class MainWindow(QMainWindow):
         if self.model.rowCount() == 0 and self.ready:
             self.reading.show_message(empty_text(outcome.query.strip(), self.controller.filter))
         self._run_deferred()
-        ranked = self.controller.sort == "relevance" and self.controller.shown_query.strip()
-        if self.vectors.encoding and ranked:
-            # The build is under way: the papers in view first, the best few encoded now.
-            query, ids = self.controller.shown_query, self.model.ids()[:FIRST_IN_VIEW]
-            self.executor.submit(lambda lib: self.vectors.encode_now(lib, query, ids))
+        self.meaning.searched()
         if not self._edits_rehearsed:
             # The first results are on screen: the worker readies the edit path meanwhile (nothing
             # written), so that the first note or star is as quick as the ones after it.
