@@ -1,13 +1,16 @@
 """The library's sentence-encoder vectors (minilm.py): a derived store beside the LSA vectors.
 
 ``<library>/encoded/`` holds ``ids.npy``, ``keys.npy`` (the key of the text each row was
-computed from: keys.py) and ``vectors.npy`` (int16 unit rows times store.SCALE, as the LSA store
-keeps them), written by ``numpy.save`` and read with ``allow_pickle=False``, and
+computed from: keys.py) and ``vectors.npy`` (each row's int8 codes and scale: rows8.py, 388 bytes
+a paper, mapped, not read), written by ``numpy.save`` and read with ``allow_pickle=False``, and
 ``encoded.json`` naming the store's version, the model, and each file's CRC-32 and size. The
 manifest is written last and removed first: a build killed midway reads as missing and is done
 again. ``ensure`` keeps the rows of papers still in the library with the text they were computed
 from, encodes the papers lacking one (CHUNK at a time, with progress; a paper absent when its
 text is read is left for the next round, never encoded from an empty text) and drops the rest.
+
+A store of version 2 (int16 rows, twice the size) is converted when read, never encoded again;
+the conversion is written back inside the derived-store lock, unless the store changed meanwhile.
 
 Encoding costs ~20-40 ms an abstract on two cores (the network is small, the abstracts are
 many), so libraries past MAX_PAPERS are not encoded: their searches use LSA alone. Until the
@@ -26,14 +29,15 @@ from pathlib import Path
 import numpy as np
 
 from desk.core.runtime.logs import logger
-from desk.core.semantic import minilm
+from desk.core.semantic import minilm, rows8
 from desk.core.semantic.keys import Keys, Papers, key_problems, matching, write_lock
-from desk.core.semantic.store import SCALE, file_crc, quantize
+from desk.core.semantic.store import SCALE, file_crc
 
 log = logger(__name__)
 Progress = Callable[[int, int], None]
 
-STORE_VERSION = 2  # 2: rows keyed by the text they were computed from
+STORE_VERSION = 3  # 2: rows keyed by the text they were computed from; 3: int8 rows (rows8.py)
+CONVERTED_VERSION = 2  # an older store read and converted, not encoded again
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIR_NAME = "encoded"
 MANIFEST_NAME = "encoded.json"
@@ -67,8 +71,8 @@ class EncodedVectors:
         self._model: minilm.MiniLM | None = None
         self.ids: np.ndarray | None = None  # ascending, as stored
         self.keys: np.ndarray | None = None  # the key of each row's text (keys.py)
-        self.vectors: np.ndarray | None = None  # int16 rows
-        self._floats: np.ndarray | None = None
+        self.vectors: np.ndarray | None = None  # rows8.ROW rows, mapped from the store's file
+        self._pages: rows8.Pages | None = None  # the mapping they are read from
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
         self._queries_lock = threading.Lock()
         self._covered: tuple[int, np.ndarray, bool] | None = None  # (id of store, ids array, covers)
@@ -92,34 +96,60 @@ class EncodedVectors:
     # ---- the store on disk ----------------------------------------------------------------
 
     def load(self) -> bool:
-        """Read the store if it is sound and of this version; True when it was."""
+        """Read the store if it is sound and of this version (or the one before: converted);
+        True when it was."""
         try:
-            manifest = json.loads((self.directory / MANIFEST_NAME).read_text(encoding="utf-8"))
-            if manifest.get("version") != STORE_VERSION or manifest.get("model") != MODEL_NAME:
+            text = (self.directory / MANIFEST_NAME).read_text(encoding="utf-8")
+            manifest = json.loads(text)
+            version = manifest.get("version")
+            if version not in (STORE_VERSION, CONVERTED_VERSION) or manifest.get("model") != MODEL_NAME:
                 return False
             if manifest.get("max_tokens") != MAX_TOKENS:
                 return False
             arrays = {}
+            pages = None
             for name in ARRAYS:
                 path = self.directory / f"{name}.npy"
                 entry = manifest["files"][name]
                 if path.stat().st_size != entry["size"] or file_crc(path) != entry["crc32"]:
                     return False
-                arrays[name] = np.load(path, allow_pickle=False)
+                if name == "vectors" and version == STORE_VERSION:
+                    arrays[name], pages = rows8.mapped(path)
+                else:
+                    arrays[name] = np.load(path, allow_pickle=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
         ids, keys, vectors = arrays["ids"], arrays["keys"], arrays["vectors"]
-        shape = (len(ids), minilm.DIMENSIONS)
-        if ids.dtype != np.int64 or vectors.dtype != np.int16 or vectors.shape != shape:
+        if version == CONVERTED_VERSION:
+            if vectors.dtype != np.int16 or vectors.shape != (len(ids), minilm.DIMENSIONS):
+                return False
+            vectors = rows8.from_int16(vectors, SCALE)
+        if ids.dtype != np.int64 or vectors.dtype != rows8.ROW or vectors.shape != ids.shape:
             return False
         if keys.dtype != np.int64 or keys.shape != ids.shape:
             return False
-        self._set(ids, keys, vectors)
+        self._set(ids, keys, vectors, pages)
+        if version == CONVERTED_VERSION:
+            self._convert(text)
         return True
 
-    def _set(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
-        self.ids, self.keys, self.vectors = ids, keys, vectors
-        self._floats = None  # the vectors as float32, made when first needed
+    def _convert(self, read: str) -> None:
+        """Write the rows just converted from an older store in this version, unless the store
+        changed since its manifest ``read`` was read (inside the derived-store lock, as every
+        write of it: a builder's commit or ``desk restore``'s drop is not undone)."""
+        assert self.ids is not None and self.keys is not None and self.vectors is not None
+        try:
+            with write_lock(self.directory.parent):
+                if (self.directory / MANIFEST_NAME).read_text(encoding="utf-8") != read:
+                    return
+                self._write(self.ids, self.keys, self.vectors)
+        except OSError:  # a read-only folder: converted again at the next read
+            log.debug("the sentence-encoder vectors could not be written converted", exc_info=True)
+
+    def _set(
+        self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray, pages: rows8.Pages | None = None
+    ) -> None:
+        self.ids, self.keys, self.vectors, self._pages = ids, keys, vectors, pages
         self._covered = None
 
     def _write(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
@@ -133,10 +163,13 @@ class EncodedVectors:
             for name, array in zip(ARRAYS, (ids, keys, vectors), strict=True):
                 path = self.directory / f"{name}.npy"
                 partial = path.with_suffix(".npy.partial")
-                with partial.open("wb") as f:
-                    np.save(f, array, allow_pickle=False)
-                    f.flush()
-                    os.fsync(f.fileno())
+                if name == "vectors":
+                    rows8.save(partial, array)
+                else:
+                    with partial.open("wb") as f:
+                        np.save(f, array, allow_pickle=False)
+                        f.flush()
+                        os.fsync(f.fileno())
                 os.replace(partial, path)
                 files[name] = {"crc32": file_crc(path), "size": path.stat().st_size}
             manifest = {
@@ -210,7 +243,7 @@ class EncodedVectors:
             return None
         old_ids = self.ids if self.ids is not None else np.zeros(0, np.int64)
         old_keys = self.keys if self.keys is not None else np.zeros(0, np.int64)
-        old_vectors = self.vectors if self.vectors is not None else np.zeros((0, minilm.DIMENSIONS), np.int16)
+        old_vectors = self.vectors if self.vectors is not None else rows8.empty()
         keep = matching(old_ids, old_keys, wanted, wanted_keys)
         missing = wanted[~np.isin(wanted, old_ids[keep])]
         model = self.model() if len(missing) else None
@@ -232,7 +265,7 @@ class EncodedVectors:
                     parts_ids.append(np.array(present, np.int64))
                     parts_keys.append(np.array([texts[i][0] for i in present], np.int64))
                     encoded = model.encode([texts[i][1] for i in present], MAX_TOKENS)
-                    parts_vectors.append(quantize(encoded))
+                    parts_vectors.append(rows8.quantize(encoded))
                 if progress is not None:
                     progress(min(lo + CHUNK, len(missing)), len(missing))
                 due = (lo // CHUNK + 1) % CHECKPOINT_CHUNKS == 0 or time.monotonic() - written >= CHECKPOINT_S
@@ -315,13 +348,15 @@ class EncodedVectors:
         if stored_ids is None or vectors is None or not len(stored_ids) or not len(ids):
             return np.zeros(len(ids), np.float32)
         rows = np.minimum(np.searchsorted(stored_ids, ids), len(stored_ids) - 1)
-        query = vec.astype(np.float32) / np.float32(SCALE)
+        query = vec.astype(np.float32)
         if len(rows) > len(stored_ids) // 8:  # most papers (a query that lets papers join): all at once
-            floats = self._floats
-            if floats is None or len(floats) != len(vectors):
-                # float32 once, not at every query (at most MAX_PAPERS x 384: 46 MB)
-                floats = self._floats = vectors.astype(np.float32)
-            products = (floats @ query)[rows]
+            products = rows8.products(vectors, query, self._pages)[rows]
         else:
-            products = vectors[rows].astype(np.float32) @ query
+            products = rows8.products_at(vectors, rows, query)
         return np.where(stored_ids[rows] == ids, products, np.float32(0)).astype(np.float32)
+
+    def unit_rows(self) -> np.ndarray:
+        """Every row as float32 (n × 384, in id order): for the map, which lays out all of them."""
+        if self.vectors is None:
+            return np.zeros((0, minilm.DIMENSIONS), np.float32)
+        return rows8.floats(self.vectors)
