@@ -183,7 +183,9 @@ class Discovery:
         from desk.core.semantic import background
 
         known = self._all_keys()
-        if not background.SUPPORTED or self.encoded.missing(*known) <= background.inline_max():
+        if not background.SUPPORTED or (
+            self.encoded.missing(*known) <= background.inline_max() and not self.encoded.neighbours_due()
+        ):
             return None
         running = background.building(self.encoded.directory)
         if not running and background.start(self.directory) is None:
@@ -226,7 +228,7 @@ class Discovery:
     def ensure_encoded_elsewhere(self, cancel: threading.Event | None = None) -> str | None:
         """The sentence encoder's vectors brought up to date in a process of its own (minutes for
         a large library: LSA's are used meanwhile), then reloaded; what changed, or None."""
-        if not self.encoded.pending(*self._all_keys()):
+        if not self.encoded.pending(*self._all_keys()) and not self.encoded.neighbours_due():
             return None
         from desk.core.semantic.build import build_in_process
 

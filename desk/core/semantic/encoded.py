@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from desk.core.runtime.logs import logger
-from desk.core.semantic import minilm, rows8
+from desk.core.semantic import minilm, neighbours, rows8
 from desk.core.semantic.keys import Keys, Papers, key_problems, matching, write_lock
 from desk.core.semantic.store import SCALE, file_crc
 
@@ -73,6 +73,8 @@ class EncodedVectors:
         self.keys: np.ndarray | None = None  # the key of each row's text (keys.py)
         self.vectors: np.ndarray | None = None  # rows8.ROW rows, mapped from the store's file
         self._pages: rows8.Pages | None = None  # the mapping they are read from
+        self.stamp = 0  # the CRC-32 of the rows' file: what an index of them was built from
+        self.neighbours = neighbours.Neighbours(self.directory / neighbours.DIR_NAME)
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
         self._queries_lock = threading.Lock()
         self._covered: tuple[int, np.ndarray, bool] | None = None  # (id of store, ids array, covers)
@@ -129,6 +131,7 @@ class EncodedVectors:
         if keys.dtype != np.int64 or keys.shape != ids.shape:
             return False
         self._set(ids, keys, vectors, pages)
+        self.stamp = int(manifest["files"]["vectors"]["crc32"])
         if version == CONVERTED_VERSION:
             self._convert(text)
         return True
@@ -182,6 +185,7 @@ class EncodedVectors:
             partial = manifest_path.with_suffix(".json.partial")
             partial.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             os.replace(partial, manifest_path)
+            self.stamp = files["vectors"]["crc32"]
         finally:  # a full disk or a kill's next writer: no half-written file is left behind
             for partial in partials:
                 partial.unlink(missing_ok=True)
@@ -360,3 +364,34 @@ class EncodedVectors:
         if self.vectors is None:
             return np.zeros((0, minilm.DIMENSIONS), np.float32)
         return rows8.floats(self.vectors)
+
+    def vector_of(self, paper_id: int) -> np.ndarray | None:
+        """The stored unit vector of a paper (float32), or None."""
+        ids, vectors = self.ids, self.vectors
+        if ids is None or vectors is None or not len(ids):
+            return None
+        row = int(np.searchsorted(ids, paper_id))
+        if row >= len(ids) or ids[row] != paper_id:
+            return None
+        return rows8.floats(vectors[row : row + 1])[0]
+
+    def nearest(self, vec: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, cosines) of the ``k`` papers nearest the unit vector ``vec``, nearest first:
+        exact products up to neighbours.EXACT_MAX papers, the index above once it is built."""
+        ids, vectors = self.ids, self.vectors
+        if ids is None or vectors is None or not len(ids) or k <= 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        query = np.asarray(vec, np.float32)
+        at, cosines = self.neighbours.nearest(vectors, self.stamp, query, k, self._pages)
+        return ids[at], cosines
+
+    def neighbours_due(self) -> bool:
+        """Whether the store is large enough for an index of its rows and none sound is built."""
+        return self.vectors is not None and self.neighbours.due(self.stamp, len(self.vectors))
+
+    def ensure_neighbours(self, cancel: threading.Event | None = None) -> bool:
+        """Build the index of the rows when due (a builder's work: a minute or two at a million);
+        True when one was written. Raises OSError, neighbours.Cancelled."""
+        if self.vectors is None:
+            return False
+        return self.neighbours.ensure(self.vectors, self.stamp, cancel=cancel)

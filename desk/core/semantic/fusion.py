@@ -32,6 +32,10 @@ JOIN_BELOW = 50  # papers join on meaning alone only when the words match fewer 
 LSA_SHARE = 0.15
 ENCODER_SHARE = 0.5
 RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key terms' normalised BM25F
+#: With the sentence encoder's vectors, "more like this" takes RELATED_LSA_SHARE × LSA's cosine
+#: plus RELATED_ENCODER_SHARE × the encoder's (chosen with bench/recommend_bench.py's "related").
+RELATED_LSA_SHARE = 0.5
+RELATED_ENCODER_SHARE = 1.0
 
 
 def fuse(
