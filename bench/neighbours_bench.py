@@ -14,11 +14,14 @@ int8 products) the other answer finds. Times are one query at a time on one BLAS
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from desk.core.semantic import neighbours, rows8  # noqa: E402
+from desk.core.semantic.encoded import EncodedVectors  # noqa: E402
 
 K = 10
 NOISE = 0.35  # the noise's norm beside a unit mix of two real vectors
@@ -54,7 +58,7 @@ def synthesize(
         w = rng.uniform(0.5, 1.0, m).astype(np.float32)[:, None]
         x = w * real[a] + (1 - w) * real[b]
         x /= np.linalg.norm(x, axis=1, keepdims=True)
-        x += rng.normal(size=x.shape).astype(np.float32) * np.float32(NOISE / np.sqrt(real.shape[1]))
+        x += rng.standard_normal(size=x.shape, dtype=np.float32) * np.float32(NOISE / np.sqrt(real.shape[1]))
         x /= np.linalg.norm(x, axis=1, keepdims=True)
         rows[lo : lo + m] = rows8.quantize(x)
         if floats is not None:
@@ -89,14 +93,21 @@ def recall(found: list[np.ndarray], exact: np.ndarray) -> float:
     )
 
 
-def timed(fn, queries: np.ndarray) -> tuple[list[np.ndarray], float, float]:
-    """Each query's top K (self left out), p50 and p95 ms."""
+#: CPU ms a query, by what was timed (``timed``): on a machine at load 20 a process gets a tenth
+#: of a core, and wall times say more about the other jobs than about the query.
+CPU_MS: dict[str, float] = {}
+
+
+def timed(fn, queries: np.ndarray, label: str = "") -> tuple[list[np.ndarray], float, float]:
+    """Each query's top K (self left out), p50 and p95 wall ms (the mean CPU ms in CPU_MS)."""
     found, times = [], []
+    cpu = time.process_time()
     for qi in queries.tolist():
         started = time.perf_counter()
         got = fn(qi)
         times.append((time.perf_counter() - started) * 1000)
         found.append(np.array([r for r in got.tolist() if r != qi][:K], np.int64))
+    CPU_MS[label] = round((time.process_time() - cpu) * 1000 / max(1, len(queries)), 2)
     return found, float(np.percentile(times, 50)), float(np.percentile(times, 95))
 
 
@@ -113,8 +124,67 @@ def usearch_index(rows: np.ndarray, threads: int):
     return index
 
 
+@contextlib.contextmanager
+def patched_exact_max(value: int) -> Iterator[None]:
+    saved = neighbours.EXACT_MAX
+    neighbours.EXACT_MAX = value
+    try:
+        yield
+    finally:
+        neighbours.EXACT_MAX = saved
+
+
+def rss_child(folder: Path, n: int) -> dict[str, float]:
+    """VmRSS / VmHWM (MB) of a fresh process that opens the store and answers queries."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--store", str(folder), "--rss-child", str(folder), "--sizes", str(n)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _status() -> dict[str, float]:
+    out = {}
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith(("VmRSS:", "VmHWM:", "RssFile:", "RssAnon:")):
+                out[line.split(":")[0]] = round(int(line.split()[1]) / 1024, 1)
+    return out
+
+
+def rss_probe(folder: Path, n: int) -> None:
+    """In the child: open the store as a window does (CRC checked, rows mapped), then answer
+    related papers' nearest-neighbour queries (the index, since n > EXACT_MAX), queries over
+    every paper (a search's joiners, the "recommended" sort's product) and each paper's vector."""
+    out: dict[str, object] = {"start": _status()}
+    store = EncodedVectors(folder, model_folder=None)
+    started = time.perf_counter()
+    assert store.load() and store.ids is not None
+    out["load_s"] = round(time.perf_counter() - started, 2)
+    out["opened"] = _status()
+    rng = np.random.default_rng(3)
+    with patched_exact_max(n - 1):
+        for pid in rng.choice(store.ids, 100).tolist():
+            vec = store.vector_of(int(pid))
+            assert vec is not None
+            store.nearest(vec, 200)
+    out["after_100_index_queries"] = _status()
+    started = time.perf_counter()
+    cpu = time.process_time()
+    for pid in rng.choice(store.ids, 5).tolist():
+        vec = store.vector_of(int(pid))
+        assert vec is not None
+        store.cosines_of(vec, store.ids)  # one pass over every row, the pages given back
+    out["full_product_ms"] = round((time.perf_counter() - started) * 200, 1)
+    out["full_product_cpu_ms"] = round((time.process_time() - cpu) * 200, 1)
+    out["after_5_full_products"] = _status()
+    print(json.dumps(out))
+
+
 def measure(
-    real: np.ndarray, n: int, queries_n: int, probes: list[int], use_usearch: bool
+    real: np.ndarray, n: int, queries_n: int, probes: list[int], use_usearch: bool, rss: bool = False
 ) -> dict[str, object]:
     keep = n <= 200_000
     started = time.perf_counter()
@@ -123,11 +193,15 @@ def measure(
     queries = np.random.default_rng(9).choice(n, queries_n, replace=False)
     out: dict[str, object] = {"rows": n, "queries": queries_n, "load_before": os.getloadavg()[0]}
     with tempfile.TemporaryDirectory(prefix="desk-neighbours-") as tmp:
-        path = Path(tmp) / "vectors.npy"
-        rows8.save(path, rows)
-        out["store_bytes"] = path.stat().st_size
+        folder = Path(tmp) / "encoded"  # a library's encoder store, as the builder writes it
+        ids = np.arange(1, n + 1, dtype=np.int64)
+        EncodedVectors(folder, model_folder=None)._write(ids, ids, rows)
+        out["store_bytes"] = sum(p.stat().st_size for p in folder.glob("*.npy"))
+        out["vectors_bytes"] = (folder / "vectors.npy").stat().st_size
         del rows
-        rows, pages = rows8.mapped(path)
+        store = EncodedVectors(folder, model_folder=None)
+        assert store.load() and store.vectors is not None
+        rows, pages = store.vectors, store._pages
         started = time.perf_counter()
         exact_int8 = truth(None, rows, queries)
         out["truth_s"] = round(time.perf_counter() - started, 1)
@@ -140,19 +214,33 @@ def measure(
         found, p50, p95 = timed(
             lambda qi: neighbours.exact(rows, rows8.floats(rows[qi : qi + 1])[0], K + 1, pages)[0],
             queries[:50],
+            "exact",
         )
         out["exact_ms_p50"], out["exact_ms_p95"] = round(p50, 2), round(p95, 2)
+        out["exact_cpu_ms"] = CPU_MS["exact"]
         started = time.perf_counter()
-        ivf = neighbours.build(rows)
+        cpu = time.process_time()
+        with patched_exact_max(n - 1):  # the index is wanted whatever the size measured
+            store.ensure_neighbours()
+            ivf = store.neighbours.index(store.stamp, n)
+        assert ivf is not None
         out["ivf_build_s"] = round(time.perf_counter() - started, 1)
+        out["ivf_build_cpu_s"] = round(time.process_time() - cpu, 1)
+        sizes = np.diff(ivf.starts)
+        out["ivf_list_rows_p50_max"] = [int(np.median(sizes)), int(sizes.max())]
+        out["ivf_files_bytes"] = sum(p.stat().st_size for p in (folder / neighbours.DIR_NAME).glob("*.npy"))
+        if rss:
+            out["rss"] = rss_child(folder, n)
         out["ivf_lists"] = len(ivf.centroids)
         out["ivf_bytes"] = int(ivf.centroids.nbytes + ivf.order.nbytes + ivf.starts.nbytes)
         for probe in probes:
             found, p50, p95 = timed(
                 lambda qi, probe=probe: ivf.search(rows, rows8.floats(rows[qi : qi + 1])[0], K + 1, probe)[0],
                 queries,
+                "ivf",
             )
             entry = {"recall10": recall(found, exact_int8), "ms_p50": round(p50, 2), "ms_p95": round(p95, 2)}
+            entry["cpu_ms"] = CPU_MS["ivf"]
             if exact_f32 is not None:
                 entry["recall10_vs_float32"] = recall(found, exact_f32)
             out[f"ivf_probes_{probe}"] = entry
@@ -169,7 +257,7 @@ def measure(
                     got = index.search(rows8.floats(rows[qi : qi + 1])[0], K + 1, threads=1)
                     return np.asarray(got.keys, np.int64)
 
-                found, p50, p95 = timed(ann, queries)
+                found, p50, p95 = timed(ann, queries, "usearch")
                 entry = {
                     "recall10": recall(found, exact_int8),
                     "ms_p50": round(p50, 3),
@@ -177,6 +265,7 @@ def measure(
                 }
                 if exact_f32 is not None:
                     entry["recall10_vs_float32"] = recall(found, exact_f32)
+                entry["cpu_ms"] = CPU_MS["usearch"]
                 out["usearch"] = entry
         out["synthesize_s"] = round(made_s, 1)
         out["load_after"] = os.getloadavg()[0]
@@ -191,9 +280,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--probes", default="8,16,24,32")
     p.add_argument("--no-usearch", action="store_true")
+    p.add_argument("--rss", action="store_true", help="also the RSS of a process answering queries")
+    p.add_argument("--rss-child", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "neighbours.json")
     args = p.parse_args(argv)
     from threadpoolctl import threadpool_limits
+
+    if args.rss_child:
+        with threadpool_limits(1):
+            rss_probe(args.rss_child, int(args.sizes))
+        return 0
 
     real = real_vectors(args.store)
     results: dict[str, object] = {"real_vectors": len(real)}
@@ -203,9 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         results["dev_int8_recall10_vs_float32"] = recall(list(truth(None, dev, q)), truth(real, dev, q))
     for n in [int(s) for s in args.sizes.split(",")]:
         with threadpool_limits(1):
-            results[str(n)] = measure(
-                real, n, args.queries, [int(s) for s in args.probes.split(",")], not args.no_usearch
-            )
+            probes = [int(s) for s in args.probes.split(",")]
+            results[str(n)] = measure(real, n, args.queries, probes, not args.no_usearch, rss=args.rss)
         print(json.dumps(results[str(n)], indent=1), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1), encoding="utf-8")
@@ -222,9 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         us = r.get("usearch")
         us_text = (
-            f"{us['recall10']:.3f}, {us['ms_p50']}/{us['ms_p95']}"
-            if isinstance(us, dict)
-            else "not installed"
+            f"{us['recall10']:.3f}, {us['ms_p50']}/{us['ms_p95']}" if isinstance(us, dict) else "not run"
         )
         print(f"| {n} | {r['exact_ms_p50']}/{r['exact_ms_p95']} | {ivf} | {us_text} |")
     return 0

@@ -13,7 +13,8 @@ from desk.core.search.model import Marks, SearchResult
 from desk.core.search.postings import Corpus
 from desk.core.search.ranking import Ranked, bm25f, top
 from desk.core.search.snippets import Highlighter
-from desk.core.semantic.fusion import RELATED_ENCODER_SHARE, RELATED_LSA_SHARE, related_fusion
+from desk.core.semantic import fusion
+from desk.core.semantic.fusion import related_fusion
 
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
     from desk.core.semantic.encoded import EncodedVectors
@@ -61,9 +62,12 @@ def related(
         scores += s * np.float32(weight / heaviest)
         mask |= m
     if enc_vec is not None and encoded is not None:
-        cosine = np.float32(RELATED_ENCODER_SHARE) * _encoder_cosines(corpus, encoded, enc_vec, scores, mask)
-        if vec is not None and semantic is not None:
-            cosine += np.float32(RELATED_LSA_SHARE) * np.maximum(semantic.cosines(vec, corpus.ids), 0)
+        # the shares read at the call, so that a benchmark may set them
+        share = np.float32(fusion.RELATED_ENCODER_SHARE)
+        cosine = share * _encoder_cosines(corpus, encoded, enc_vec, scores, mask)
+        if vec is not None and semantic is not None and fusion.RELATED_LSA_SHARE:
+            lsa = np.maximum(semantic.cosines(vec, corpus.ids), 0)
+            cosine += np.float32(fusion.RELATED_LSA_SHARE) * lsa
         scores, mask = related_fusion(scores, mask, cosine)
     elif vec is not None and semantic is not None:
         scores, mask = related_fusion(scores, mask, semantic.cosines(vec, corpus.ids))
