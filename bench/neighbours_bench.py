@@ -232,10 +232,10 @@ def measure(
         if rss:
             out["rss"] = rss_child(folder, n)
         out["ivf_lists"] = len(ivf.centroids)
-        out["ivf_bytes"] = int(ivf.centroids.nbytes + ivf.order.nbytes + ivf.starts.nbytes)
+        out["ivf_bytes"] = int(ivf.centroids.nbytes + ivf.order.nbytes + ivf.starts.nbytes + ivf.rows.nbytes)
         for probe in probes:
             found, p50, p95 = timed(
-                lambda qi, probe=probe: ivf.search(rows, rows8.floats(rows[qi : qi + 1])[0], K + 1, probe)[0],
+                lambda qi, probe=probe: ivf.search(rows8.floats(rows[qi : qi + 1])[0], K + 1, probe)[0],
                 queries,
                 "ivf",
             )

@@ -2,14 +2,18 @@
 
 Up to EXACT_MAX rows a query is one pass over every row (~40 ms at 200k on one core). Above, an
 inverted-file index (IVF) answers: the rows are split into LISTS_PER_SQRT × √n lists by
-spherical k-means on a sample; a query reads the lists of its PROBES nearest centroids (a few
-percent of the rows) and ranks their rows exactly. The index holds no copy of the rows, only
-the order of the rows by list (4 bytes a row) and the centroids: 5.5 MB at a million rows. Its
-recall@10 against the exact products and its time a query are measured by
-bench/neighbours_bench.py on vectors with the structure of real ones.
+spherical k-means on a sample; a query reads the lists of its PROBES nearest centroids (~2 % of
+the rows at a million) and ranks their rows exactly. The index keeps its own copy of the rows,
+list by list (``rows.npy``, mapped): a list is one contiguous range of it. Read from the store,
+a query's rows lie all over the file, and the kernel maps pages around each one touched (large
+folios): a query of 16k scattered rows of a million mapped the whole 388 MB file into the
+window's resident memory; from the copy it maps the ~6 MB it reads, given back after it. So the
+index costs as much disk as the store (392 bytes a row with the row order). Its recall@10
+against the exact products and its time a query are measured by bench/neighbours_bench.py on
+vectors with the structure of real ones.
 
 The index is derived data, kept in ``<library>/encoded/neighbours/``: ``centroids.npy``,
-``order.npy``, ``starts.npy`` and ``neighbours.json`` naming its version, the *stamp* of the
+``order.npy``, ``starts.npy``, ``rows.npy`` and ``neighbours.json`` naming its version, the *stamp* of the
 rows it was built from (the CRC-32 of the store's vectors file, as the store's manifest records
 it) and each file's CRC-32 and size. An index of other rows, another version, damaged or cut
 short is not used: queries take the exact path until the builder (build.py) has made it again.
@@ -34,7 +38,7 @@ log = logger(__name__)
 
 EXACT_MAX = 200_000  # rows past which a query goes through the index (when it is built)
 LISTS_PER_SQRT = 1.0  # lists: this times √(rows)
-PROBES = 24  # lists read a query
+PROBES = 16  # lists read a query (recall@10 0.996 at 1M, 0.998 at 200k: bench/README.md)
 TRAIN_SAMPLE = 40_000  # rows the centroids are fitted on
 TRAIN_ROUNDS = 8  # k-means rounds
 ASSIGN_CHUNK = 16_384  # rows assigned to their list at once (a 16k × lists float32 block)
@@ -42,7 +46,7 @@ SEED = 11
 VERSION = 1
 DIR_NAME = "neighbours"  # inside the encoder store's folder
 MANIFEST_NAME = "neighbours.json"
-ARRAYS = ("centroids", "order", "starts")
+ARRAYS = ("centroids", "order", "starts", "rows")
 
 Progress = Callable[[int, int], None]
 
@@ -74,26 +78,32 @@ class Ivf:
     """An inverted-file index of a store's rows."""
 
     centroids: np.ndarray  # lists × DIMENSIONS float32, unit rows
-    order: np.ndarray  # int32: the rows, list by list
-    starts: np.ndarray  # int64, lists + 1: list i's rows are order[starts[i]:starts[i+1]]
+    order: np.ndarray  # int32: the store's row of each of ``rows``, list by list
+    starts: np.ndarray  # int64, lists + 1: list i is order[starts[i]:starts[i+1]]
+    rows: np.ndarray  # rows8.ROW: the store's rows in that order (a copy)
+    pages: rows8.Pages | None = None  # the mapping ``rows`` is read from, if mapped
 
     @property
     def count(self) -> int:
         """Rows indexed."""
         return len(self.order)
 
-    def search(
-        self, rows: np.ndarray, query: np.ndarray, k: int, probes: int = PROBES
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, cosines) of the ``k`` rows nearest ``query`` among the lists of its ``probes``
-        nearest centroids, nearest first: the rows read are ranked by their exact products."""
+    def search(self, query: np.ndarray, k: int, probes: int = PROBES) -> tuple[np.ndarray, np.ndarray]:
+        """(store rows, cosines) of the ``k`` rows nearest ``query`` among the lists of its
+        ``probes`` nearest centroids, nearest first: the rows read are ranked by their exact
+        products (the same codes as the store's: the same cosines)."""
         q = np.asarray(query, np.float32)
-        lists = top(self.centroids @ q, probes)
-        parts = [self.order[self.starts[i] : self.starts[i + 1]] for i in lists.tolist()]
-        candidates = np.sort(np.concatenate(parts)).astype(np.int64) if parts else np.zeros(0, np.int64)
-        scores = rows8.products_at(rows, candidates, q)  # in row order: the mapping read forward
-        best = top(scores, k)
-        return candidates[best], scores[best]
+        lists = np.sort(top(self.centroids @ q, probes))  # in file order: the mapping read forward
+        at, scores = [np.zeros(0, np.int64)], [np.zeros(0, np.float32)]
+        for i in lists.tolist():
+            lo, hi = int(self.starts[i]), int(self.starts[i + 1])
+            at.append(self.order[lo:hi].astype(np.int64))
+            scores.append(rows8.products(self.rows[lo:hi], q))
+        if self.pages is not None:
+            self.pages.release(0, len(self.rows) * rows8.ROW.itemsize)
+        candidates, products = np.concatenate(at), np.concatenate(scores)
+        best = top(products, k)
+        return candidates[best], products[best]
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -138,7 +148,11 @@ def build(
     order = np.argsort(assigned, kind="stable").astype(np.int32)
     starts = np.zeros(lists + 1, np.int64)
     np.cumsum(np.bincount(assigned, minlength=lists), out=starts[1:])
-    return Ivf(centroids, order, starts)
+    listed = np.empty(n, rows8.ROW)
+    for lo in range(0, n, ASSIGN_CHUNK):  # the copy, gathered a chunk at a time
+        _check(cancel)
+        listed[lo : lo + ASSIGN_CHUNK] = rows[order[lo : lo + ASSIGN_CHUNK]]
+    return Ivf(centroids, order, starts, listed)
 
 
 def write(folder: Path, index: Ivf, stamp: int) -> None:
@@ -152,7 +166,10 @@ def write(folder: Path, index: Ivf, stamp: int) -> None:
     try:
         for name in ARRAYS:
             path = folder / f"{name}.npy"
-            np.save(path, getattr(index, name), allow_pickle=False)
+            if name == "rows":
+                rows8.save(path, index.rows)
+            else:
+                np.save(path, getattr(index, name), allow_pickle=False)
             files[name] = {"crc32": file_crc(path), "size": path.stat().st_size}
         manifest = {"version": VERSION, "stamp": stamp, "count": index.count, "files": files}
         partial.write_text(json.dumps(manifest), encoding="utf-8")
@@ -173,21 +190,26 @@ def read(folder: Path, stamp: int, count: int) -> Ivf | None:
         ):
             return None
         arrays = {}
+        pages = None
         for name in ARRAYS:
             path = folder / f"{name}.npy"
             entry = manifest["files"][name]
             if path.stat().st_size != entry["size"] or file_crc(path) != entry["crc32"]:
                 return None
-            arrays[name] = np.load(path, allow_pickle=False)
+            if name == "rows":
+                arrays[name], pages = rows8.mapped(path)
+            else:
+                arrays[name] = np.load(path, allow_pickle=False)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    centroids, order, starts = arrays["centroids"], arrays["order"], arrays["starts"]
+    centroids, order, starts, rows = arrays["centroids"], arrays["order"], arrays["starts"], arrays["rows"]
     lists = len(centroids)
     if centroids.dtype != np.float32 or centroids.ndim != 2 or centroids.shape[1] != rows8.DIMENSIONS:
         return None
     if (
         order.dtype != np.int32
         or order.shape != (count,)
+        or rows.shape != (count,)
         or starts.dtype != np.int64
         or starts.shape != (lists + 1,)
     ):
@@ -196,7 +218,7 @@ def read(folder: Path, stamp: int, count: int) -> Ivf | None:
         return None
     if count and (int(order.min()) < 0 or int(order.max()) >= count or bool(np.any(np.bincount(order) != 1))):
         return None  # every row once
-    return Ivf(centroids, order, starts)
+    return Ivf(centroids, order, starts, rows, pages)
 
 
 class Neighbours:
@@ -235,10 +257,7 @@ class Neighbours:
         index = self.index(stamp, len(rows)) if len(rows) > EXACT_MAX else None
         if index is None:
             return exact(rows, query, k, pages)
-        found = index.search(rows, query, k)
-        if pages is not None:
-            pages.release(0, len(rows) * rows8.ROW.itemsize)
-        return found
+        return index.search(query, k)
 
     def ensure(
         self,

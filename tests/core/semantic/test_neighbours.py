@@ -52,7 +52,7 @@ def test_the_index_finds_nearly_every_exact_neighbour_of_clustered_rows() -> Non
     assert np.array_equal(np.sort(index.order), np.arange(6000))  # every row in one list
     queries = np.random.default_rng(2).choice(6000, 40, replace=False)
     recalls = [
-        _recall(index.search(rows, floats[q], 10)[0], neighbours.exact(rows, floats[q], 10)[0])
+        _recall(index.search(floats[q], 10)[0], neighbours.exact(rows, floats[q], 10)[0])
         for q in queries.tolist()
     ]
     assert float(np.mean(recalls)) >= 0.9
