@@ -373,7 +373,10 @@ class EncodedVectors:
         row = int(np.searchsorted(ids, paper_id))
         if row >= len(ids) or ids[row] != paper_id:
             return None
-        return rows8.floats(vectors[row : row + 1])[0]
+        vec = rows8.floats(vectors[row : row + 1])[0]
+        if self._pages is not None:  # one row read maps the pages around it (large folios): given back
+            self._pages.release(0, len(vectors) * rows8.ROW.itemsize)
+        return vec
 
     def nearest(self, vec: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """(ids, cosines) of the ``k`` papers nearest the unit vector ``vec``, nearest first:
