@@ -82,9 +82,7 @@ class Atlas:
     def _vectors(self, ids: np.ndarray, source: str) -> np.ndarray:
         """The unit rows of the papers ``ids`` (ascending) from ``source``'s store."""
         if source == "minilm":
-            vectors = self.discovery.encoded.vectors
-            assert vectors is not None
-            return np.asarray(vectors, np.float32) / np.float32(32767.0)
+            return self.discovery.encoded.unit_rows()
         data = self.discovery.vectors.current
         if data is None or not np.array_equal(data.ids, ids):
             raise DeskError("The map needs the semantic vectors, which could not be built here.")

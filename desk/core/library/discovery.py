@@ -185,7 +185,9 @@ class Discovery:
         from desk.core.semantic import background
 
         known = self._all_keys()
-        if not background.SUPPORTED or self.encoded.missing(*known) <= background.inline_max():
+        if not background.SUPPORTED or (
+            self.encoded.missing(*known) <= background.inline_max() and not self.encoded.neighbours_due()
+        ):
             return None
         running = background.building(self.encoded.directory)
         if not running and background.start(self.directory) is None:
@@ -238,7 +240,7 @@ class Discovery:
         there are) and saying how far it got through ``progress`` (papers with a vector, papers).
         Setting ``cancel`` stops the waiting, not the builder."""
         known = self._all_keys()
-        if not self.encoded.pending(*known):
+        if not self.encoded.pending(*known) and not self.encoded.neighbours_due():
             return None
         from desk.core.semantic import background
 

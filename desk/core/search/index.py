@@ -531,7 +531,7 @@ class SearchIndex:
             if corpus is None:
                 return empty(f"related:{doc_id}", started, NOT_INDEXED)
             try:
-                return related(corpus, self.semantic, doc_id, limit, started)
+                return related(corpus, self.semantic, doc_id, limit, started, self.encoded)
             finally:
                 corpus.cache.release_mapped()
 

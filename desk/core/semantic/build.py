@@ -60,6 +60,11 @@ def build_vectors(directory: Path, part: Part = "all", wait: bool = True) -> str
                     done = encoded.ensure(papers, known=known, read=papers.read_ids()) or done
             except ModelError:
                 pass
+            try:  # a large library's rows: their nearest-neighbour index (neighbours.py), once they are
+                if encoded.ids is not None and encoded.ensure_neighbours():
+                    done = done or "indexed"
+            except OSError as exc:  # derived: the exact products answer meanwhile
+                log.info("the nearest-neighbour index could not be written: %s", exc)
             return done
     finally:
         db.close()

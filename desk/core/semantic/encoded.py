@@ -1,13 +1,16 @@
 """The library's sentence-encoder vectors (minilm.py): a derived store beside the LSA vectors.
 
 ``<library>/encoded/`` holds ``ids.npy``, ``keys.npy`` (the key of the text each row was
-computed from: keys.py) and ``vectors.npy`` (int16 unit rows times store.SCALE, as the LSA store
-keeps them), written by ``numpy.save`` and read with ``allow_pickle=False``, and
+computed from: keys.py) and ``vectors.npy`` (each row's int8 codes and scale: rows8.py, 388 bytes
+a paper, mapped, not read), written by ``numpy.save`` and read with ``allow_pickle=False``, and
 ``encoded.json`` naming the store's version, the model, and each file's CRC-32 and size. The
 manifest is written last and removed first: a build killed midway reads as missing and is done
 again. ``ensure`` keeps the rows of papers still in the library with the text they were computed
 from, encodes the papers lacking one (CHUNK at a time, with progress; a paper absent when its
 text is read is left for the next round, never encoded from an empty text) and drops the rest.
+
+A store of version 2 (int16 rows, twice the size) is converted when read, never encoded again;
+the conversion is written back inside the derived-store lock, unless the store changed meanwhile.
 
 Encoding costs ~20-40 ms an abstract on two cores (the network is small, the abstracts are
 many): a large library is hours of work, so every library is encoded, in the order a reader
@@ -30,14 +33,15 @@ from pathlib import Path
 import numpy as np
 
 from desk.core.runtime.logs import logger
-from desk.core.semantic import minilm
+from desk.core.semantic import minilm, neighbours, rows8
 from desk.core.semantic.keys import Keys, Papers, key_problems, matching, write_lock
-from desk.core.semantic.store import SCALE, file_crc, quantize
+from desk.core.semantic.store import SCALE, file_crc
 
 log = logger(__name__)
 Progress = Callable[[int, int], None]
 
-STORE_VERSION = 2  # 2: rows keyed by the text they were computed from
+STORE_VERSION = 3  # 2: rows keyed by the text they were computed from; 3: int8 rows (rows8.py)
+CONVERTED_VERSION = 2  # an older store read and converted, not encoded again
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIR_NAME = "encoded"
 MANIFEST_NAME = "encoded.json"
@@ -116,12 +120,14 @@ class EncodedVectors:
         self._model: minilm.MiniLM | None = None
         self.ids: np.ndarray | None = None  # ascending, as stored
         self.keys: np.ndarray | None = None  # the key of each row's text (keys.py)
-        self.vectors: np.ndarray | None = None  # int16 rows
-        self._floats: np.ndarray | None = None
+        self.vectors: np.ndarray | None = None  # rows8.ROW rows, mapped from the store's file
+        self._pages: rows8.Pages | None = None  # the mapping they are read from
+        self.stamp = 0  # the CRC-32 of the rows' file: what an index of them was built from
+        self.neighbours = neighbours.Neighbours(self.directory / neighbours.DIR_NAME)
         self._queries: dict[str, np.ndarray] = {}  # query text -> its vector (QUERIES_KEPT at most)
         self._queries_lock = threading.Lock()
         self._covered: tuple[int, np.ndarray, bool] | None = None  # (id of store, ids array, covers)
-        # Rows encoded on the spot (encode_now) that the store does not hold: id -> (key, int16 row).
+        # Rows encoded on the spot (encode_now) that the store does not hold: id -> (key, float32 unit row).
         self._spot: dict[int, tuple[int, np.ndarray]] = {}
         self._lock = threading.RLock()  # the arrays are swapped whole (load) while searches read them
         self._loaded: tuple[int, int] | None = None  # the manifest's (mtime, size) as last read
@@ -145,31 +151,44 @@ class EncodedVectors:
     # ---- the store on disk ----------------------------------------------------------------
 
     def load(self) -> bool:
-        """Read the store if it is sound and of this version; True when it was."""
+        """Read the store if it is sound and of this version (or the one before: converted);
+        True when it was."""
         try:
             stat = (self.directory / MANIFEST_NAME).stat()
-            manifest = json.loads((self.directory / MANIFEST_NAME).read_text(encoding="utf-8"))
-            if manifest.get("version") != STORE_VERSION or manifest.get("model") != MODEL_NAME:
+            text = (self.directory / MANIFEST_NAME).read_text(encoding="utf-8")
+            manifest = json.loads(text)
+            version = manifest.get("version")
+            if version not in (STORE_VERSION, CONVERTED_VERSION) or manifest.get("model") != MODEL_NAME:
                 return False
             if manifest.get("max_tokens") != MAX_TOKENS:
                 return False
             arrays = {}
+            pages = None
             for name in ARRAYS:
                 path = self.directory / f"{name}.npy"
                 entry = manifest["files"][name]
                 if path.stat().st_size != entry["size"] or file_crc(path) != entry["crc32"]:
                     return False
-                arrays[name] = np.load(path, allow_pickle=False)
+                if name == "vectors" and version == STORE_VERSION:
+                    arrays[name], pages = rows8.mapped(path)
+                else:
+                    arrays[name] = np.load(path, allow_pickle=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
         ids, keys, vectors = arrays["ids"], arrays["keys"], arrays["vectors"]
-        shape = (len(ids), minilm.DIMENSIONS)
-        if ids.dtype != np.int64 or vectors.dtype != np.int16 or vectors.shape != shape:
+        if version == CONVERTED_VERSION:
+            if vectors.dtype != np.int16 or vectors.shape != (len(ids), minilm.DIMENSIONS):
+                return False
+            vectors = rows8.from_int16(vectors, SCALE)
+        if ids.dtype != np.int64 or vectors.dtype != rows8.ROW or vectors.shape != ids.shape:
             return False
         if keys.dtype != np.int64 or keys.shape != ids.shape:
             return False
-        self._set(ids, keys, vectors)
+        self._set(ids, keys, vectors, pages)
+        self.stamp = int(manifest["files"]["vectors"]["crc32"])
         self._loaded = (stat.st_mtime_ns, stat.st_size)
+        if version == CONVERTED_VERSION:
+            self._convert(text)
         return True
 
     def changed(self) -> bool:
@@ -180,10 +199,26 @@ class EncodedVectors:
             return False
         return (stat.st_mtime_ns, stat.st_size) != self._loaded
 
-    def _set(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
+    def _convert(self, read: str) -> None:
+        """Write the rows just converted from an older store in this version, unless the store
+        changed since its manifest ``read`` was read (inside the derived-store lock, as every
+        write of it: a builder's commit or ``desk restore``'s drop is not undone)."""
+        assert self.ids is not None and self.keys is not None and self.vectors is not None
+        try:
+            with write_lock(self.directory.parent):
+                if (self.directory / MANIFEST_NAME).read_text(encoding="utf-8") != read:
+                    return
+                self._write(self.ids, self.keys, self.vectors)
+            stat = (self.directory / MANIFEST_NAME).stat()
+            self._loaded = (stat.st_mtime_ns, stat.st_size)  # its own write: nothing to load again
+        except OSError:  # a read-only folder: converted again at the next read
+            log.debug("the sentence-encoder vectors could not be written converted", exc_info=True)
+
+    def _set(
+        self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray, pages: rows8.Pages | None = None
+    ) -> None:
         with self._lock:
-            self.ids, self.keys, self.vectors = ids, keys, vectors
-            self._floats = None  # the vectors as float32, made when first needed
+            self.ids, self.keys, self.vectors, self._pages = ids, keys, vectors, pages
             self._covered = None
             if self._spot:  # rows encoded on the spot that the store now holds are its own
                 spot_ids = np.array(sorted(self._spot), np.int64)
@@ -207,10 +242,13 @@ class EncodedVectors:
             for name, array in zip(ARRAYS, (ids, keys, vectors), strict=True):
                 path = self.directory / f"{name}.npy"
                 partial = path.with_suffix(".npy.partial")
-                with partial.open("wb") as f:
-                    np.save(f, array, allow_pickle=False)
-                    f.flush()
-                    os.fsync(f.fileno())
+                if name == "vectors":
+                    rows8.save(partial, array)
+                else:
+                    with partial.open("wb") as f:
+                        np.save(f, array, allow_pickle=False)
+                        f.flush()
+                        os.fsync(f.fileno())
                 os.replace(partial, path)
                 files[name] = {"crc32": file_crc(path), "size": path.stat().st_size}
             manifest = {
@@ -223,6 +261,7 @@ class EncodedVectors:
             partial = manifest_path.with_suffix(".json.partial")
             partial.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             os.replace(partial, manifest_path)
+            self.stamp = files["vectors"]["crc32"]
         finally:  # a full disk or a kill's next writer: no half-written file is left behind
             for partial in partials:
                 partial.unlink(missing_ok=True)
@@ -287,7 +326,7 @@ class EncodedVectors:
             return None
         old_ids = self.ids if self.ids is not None else np.zeros(0, np.int64)
         old_keys = self.keys if self.keys is not None else np.zeros(0, np.int64)
-        old_vectors = self.vectors if self.vectors is not None else np.zeros((0, minilm.DIMENSIONS), np.int16)
+        old_vectors = self.vectors if self.vectors is not None else rows8.empty()
         keep = matching(old_ids, old_keys, wanted, wanted_keys)
         missing = wanted[~np.isin(wanted, old_ids[keep])]
         model = self.model() if len(missing) else None
@@ -311,7 +350,7 @@ class EncodedVectors:
                 if present:
                     parts_ids.append(np.array(present, np.int64))
                     parts_keys.append(np.array([texts[i][0] for i in present], np.int64))
-                    parts_vectors.append(quantize(self._encode(model, [texts[i][1] for i in present])))
+                    parts_vectors.append(rows8.quantize(self._encode(model, [texts[i][1] for i in present])))
                 done, chunks = done + len(chunk), chunks + 1
                 if progress is not None:
                     progress(done, len(missing))
@@ -493,30 +532,22 @@ class EncodedVectors:
         out = self._stored_cosines(vec, ids)
         spot = self._spot
         if spot and len(ids):
-            query = vec.astype(np.float32) / np.float32(SCALE)
+            query = vec.astype(np.float32)
             for at in np.flatnonzero(np.isin(ids, np.fromiter(spot, np.int64, len(spot)))).tolist():
-                out[at] = spot[int(ids[at])][1].astype(np.float32) @ query
+                out[at] = spot[int(ids[at])][1] @ query
         return out
 
     def _stored_cosines(self, vec: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        with self._lock:  # the three arrays of one store, not of a load's half-way point
-            stored_ids, vectors = self.ids, self.vectors
-            floats = self._floats
+        with self._lock:  # the arrays of one store, not of a load's half-way point
+            stored_ids, vectors, pages = self.ids, self.vectors, self._pages
         if stored_ids is None or vectors is None or not len(stored_ids) or not len(ids):
             return np.zeros(len(ids), np.float32)
         rows = np.minimum(np.searchsorted(stored_ids, ids), len(stored_ids) - 1)
-        query = vec.astype(np.float32) / np.float32(SCALE)
+        query = vec.astype(np.float32)
         if len(rows) > len(stored_ids) // 8:  # most papers (a query that lets papers join): all at once
-            if floats is None or len(floats) != len(vectors):
-                # float32 once, not at every query (100k x 384: 154 MB; the rows in use at 1M
-                # are the scale of the store's own format)
-                floats = vectors.astype(np.float32)
-                with self._lock:
-                    if self.vectors is vectors:
-                        self._floats = floats
-            products = (floats @ query)[rows]
+            products = rows8.products(vectors, query, pages)[rows]
         else:
-            products = vectors[rows].astype(np.float32) @ query
+            products = rows8.products_at(vectors, rows, query)
         return np.where(stored_ids[rows] == ids, products, np.float32(0)).astype(np.float32)
 
     def encode_now(self, papers: Papers, ids: Sequence[int], limit: int = SPOT_MAX) -> int:
@@ -535,9 +566,49 @@ class EncodedVectors:
         if not present:
             return 0
         # One batch, on this thread, with BLAS as the process has it (a window's: every core).
-        rows = quantize(self.model().encode([texts[i][1] for i in present], MAX_TOKENS))
+        rows = self.model().encode([texts[i][1] for i in present], MAX_TOKENS).astype(np.float32)
         with self._lock:
             spot = dict(self._spot)
             spot.update((i, (texts[i][0], rows[n])) for n, i in enumerate(present))
             self._spot = spot  # replaced whole: a search reading the old dict meanwhile is unharmed
         return len(present)
+
+    def unit_rows(self) -> np.ndarray:
+        """Every row as float32 (n × 384, in id order): for the map, which lays out all of them."""
+        if self.vectors is None:
+            return np.zeros((0, minilm.DIMENSIONS), np.float32)
+        return rows8.floats(self.vectors)
+
+    def vector_of(self, paper_id: int) -> np.ndarray | None:
+        """The stored unit vector of a paper (float32), or None."""
+        ids, vectors = self.ids, self.vectors
+        if ids is None or vectors is None or not len(ids):
+            return None
+        row = int(np.searchsorted(ids, paper_id))
+        if row >= len(ids) or ids[row] != paper_id:
+            return None
+        vec = rows8.floats(vectors[row : row + 1])[0]
+        if self._pages is not None:  # one row read maps the pages around it (large folios): given back
+            self._pages.release(0, len(vectors) * rows8.ROW.itemsize)
+        return vec
+
+    def nearest(self, vec: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, cosines) of the ``k`` papers nearest the unit vector ``vec``, nearest first:
+        exact products up to neighbours.EXACT_MAX papers, the index above once it is built."""
+        ids, vectors = self.ids, self.vectors
+        if ids is None or vectors is None or not len(ids) or k <= 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        query = np.asarray(vec, np.float32)
+        at, cosines = self.neighbours.nearest(vectors, self.stamp, query, k, self._pages)
+        return ids[at], cosines
+
+    def neighbours_due(self) -> bool:
+        """Whether the store is large enough for an index of its rows and none sound is built."""
+        return self.vectors is not None and self.neighbours.due(self.stamp, len(self.vectors))
+
+    def ensure_neighbours(self, cancel: threading.Event | None = None) -> bool:
+        """Build the index of the rows when due (a builder's work: a minute or two at a million);
+        True when one was written. Raises OSError, neighbours.Cancelled."""
+        if self.vectors is None:
+            return False
+        return self.neighbours.ensure(self.vectors, self.stamp, cancel=cancel)

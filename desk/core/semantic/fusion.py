@@ -38,6 +38,11 @@ RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key term
 #: vector is ranked as one of its LSA cosine would be, neither dropped below nor lifted above.
 FIT_MIN = 8
 
+#: With the sentence encoder's vectors, "more like this" takes RELATED_LSA_SHARE × LSA's cosine
+#: plus RELATED_ENCODER_SHARE × the encoder's (chosen with bench/recommend_bench.py's "related").
+RELATED_LSA_SHARE = 0.5
+RELATED_ENCODER_SHARE = 1.0
+
 
 def fuse(
     found: list[Found],

@@ -24,7 +24,7 @@ from semantic_corpus import ALL, NERF, POINTS, SPEECH, TARGET, write_list
 from desk.core.library.facade import Library
 from desk.core.library.restore import restore_library
 from desk.core.runtime.paths import DATABASE_NAME
-from desk.core.semantic import background, minilm
+from desk.core.semantic import background, minilm, rows8
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic.encoded import MAX_TOKENS, EncodedVectors
 
@@ -174,7 +174,7 @@ def test_a_paper_trashed_and_put_back_during_a_build_gets_its_true_vector(
         assert lib.encoded.ids is not None and lib.encoded.ids.tolist() == lib.paper_ids()
         text = lib.paper(victim).abstract
         rows = dict(zip(lib.encoded.ids.tolist(), lib.encoded.vectors, strict=True))
-        assert cosine(rows[victim].astype(np.float32), true_vectors([text])[0]) > 0.999
+        assert cosine(rows8.floats(rows[victim][None])[0], true_vectors([text])[0]) > 0.999
 
 
 @needs_model
@@ -274,7 +274,7 @@ def assert_true_rows(library: Path, store: EncodedVectors) -> None:
     assert store.ids is not None and store.vectors is not None
     assert store.ids.tolist() == sorted(texts)
     expected = true_vectors([texts[i] for i in store.ids.tolist()])
-    got = store.vectors.astype(np.float32) / encoded_module.SCALE
+    got = rows8.floats(store.vectors)
     for row in range(len(expected)):
         assert cosine(got[row], expected[row]) > 0.999
 

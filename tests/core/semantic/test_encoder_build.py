@@ -16,7 +16,7 @@ import pytest
 from semantic_corpus import ALL, write_list
 
 from desk.core.library.facade import Library
-from desk.core.semantic import background, fusion, minilm
+from desk.core.semantic import background, fusion, minilm, rows8
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic.encoded import EncodedVectors, build_order
 from desk.core.semantic.keys import DatabasePapers
@@ -126,8 +126,8 @@ def test_a_searchs_best_papers_are_encoded_on_the_spot_until_the_store_holds_the
     assert topics.encoded.held(np.array(spotted)).all()
     assert not topics.encoded.held(np.array(lacking[encoded_module.SPOT_MAX :])).any()
     rows = np.searchsorted(whole[0], spotted)
-    expected = whole[1][rows].astype(np.float32) @ (vec / np.float32(encoded_module.SCALE))
-    assert np.allclose(topics.encoded.cosines_of(vec, np.array(spotted)), expected, atol=2e-3)
+    expected = rows8.floats(whole[1][rows]) @ vec  # the store's int8 rows: within their rounding
+    assert np.allclose(topics.encoded.cosines_of(vec, np.array(spotted)), expected, atol=1e-2)
     assert topics.discovery.encode_now(spotted) == 0  # nothing twice
     topics.discovery.ensure_vectors()  # the store itself holds them all now
     assert topics.encoded.count() == len(ids)  # the spot rows gave way to the store's
