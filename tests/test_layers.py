@@ -224,6 +224,7 @@ def problems(root: Path) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_desk_imports_only_downwards_with_no_cycle_and_no_private_name() -> None:
     assert problems(ROOT) == []
 

@@ -117,6 +117,7 @@ def test_real_text_corpus_is_real_sentences_deterministic_and_prefix_stable(tmp_
     assert len(queries) == 110 and sum(q["kind"] == "prefix" for q in queries) == 50
 
 
+@pytest.mark.slow
 def test_open_and_triage_benches_run_on_a_small_library(seeded_dir: Path, tmp_path: Path) -> None:
     """The scripts that measure the index's signature check and filters keep working."""
     opened = _run("open_bench.py", "--library", str(seeded_dir), "--reps", "1", timeout=300)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 ABSTRACTS = [
@@ -47,6 +49,7 @@ def _corpus(tmp: Path) -> tuple[Path, Path]:
     return corpus, queries
 
 
+@pytest.mark.slow
 def test_dev_benchmark_reports_every_engine_on_every_set(tmp_path: Path) -> None:
     """Titles, their four-word forms and the judged queries, for desk and both FTS5 modes."""
     corpus, queries = _corpus(tmp_path)

@@ -223,6 +223,7 @@ def test_map_draws_a_png_and_an_svg_offscreen_and_a_missing_folder_is_said_in_on
     assert code == 1 and err.count("\n") == 1 and "folder does not exist" in err
 
 
+@pytest.mark.slow
 def test_a_map_drawn_in_a_process_leaves_an_application_a_window_can_use(
     seeded_dir: Path, tmp_path: Path
 ) -> None:

@@ -30,6 +30,7 @@ def hit_ids(proc: subprocess.CompletedProcess[str]) -> list[int]:
     return [r["id"] for r in json.loads(proc.stdout)["results"]]
 
 
+@pytest.mark.slow
 def test_three_thousand_balanced_parentheses_are_answered_with_an_accurate_note(seeded_dir: Path) -> None:
     plain = desk(seeded_dir, "search", "policy", "--json", "--limit", "500")
     nested = desk(seeded_dir, "search", "(" * 3000 + "policy" + ")" * 3000, "--json", "--limit", "500")
@@ -70,6 +71,7 @@ def test_undecodable_bytes_beside_a_word_search_the_word(seeded_dir: Path) -> No
     assert hit_ids(mixed) == hit_ids(desk(seeded_dir, "search", "policy", "--json", "--limit", "500"))
 
 
+@pytest.mark.slow
 def test_a_saved_searchs_name_too_long_is_said_so(seeded_dir: Path) -> None:
     proc = desk(seeded_dir, "save-search", "n" * 10_000, "policy")
     assert proc.returncode == 1
@@ -80,6 +82,7 @@ def test_a_saved_searchs_name_too_long_is_said_so(seeded_dir: Path) -> None:
     assert at_limit.returncode == 0, at_limit.stderr
 
 
+@pytest.mark.slow
 def test_a_paragraph_too_long_is_skipped_and_said_the_rest_imported(tmp_path: Path) -> None:
     lst = tmp_path / "long.txt"
     huge = "word " * (MAX_ABSTRACT_CHARS // 5 + 1)

@@ -120,6 +120,7 @@ def test_a_read_command_on_a_stale_index_opens_the_whole_library_and_repairs(see
     assert _loaded(_modules(seeded_dir, "stats"), NOT_FOR_READS) == []  # rebuilt and stamped
 
 
+@pytest.mark.slow
 def test_search_on_a_current_index_and_vectors_loads_no_orm(seeded_dir: Path) -> None:
     first = _modules(seeded_dir, "search", "policy")  # builds the semantic vectors: the whole Library
     assert "desk.core.library.facade" in first
@@ -133,6 +134,7 @@ def test_search_on_a_current_index_and_vectors_loads_no_orm(seeded_dir: Path) ->
     assert "desk.core.library.facade" in _modules(seeded_dir, "search", "tag:x policy")
 
 
+@pytest.mark.slow
 def test_a_search_and_a_note_start_no_worker_machinery(seeded_dir: Path) -> None:
     """The index's worker-process side (desk.core.runtime.processes: multiprocessing, a process pool) is
     for imports and rebuilds: a search or a note's commit from the command line loads none of it."""
@@ -146,6 +148,7 @@ def test_a_search_and_a_note_start_no_worker_machinery(seeded_dir: Path) -> None
     assert _loaded(noted, workers) == []
 
 
+@pytest.mark.slow
 def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
     """`desk note --set` writes one small segment and exits: the searcher, the posting arrays and
     the ranking (numpy, whoosh.searching and the query classes it brings) are for searching."""
@@ -176,6 +179,7 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
     assert [r["id"] for r in json.loads(found.stdout)["results"]] == [1]
 
 
+@pytest.mark.slow
 def test_a_search_and_a_note_create_only_the_records_they_use(seeded_dir: Path) -> None:
     """desk.core.records.page defines the records of a search's page; the others (a paper in full,
     counts, an import's report, ...) wait in desk.core.records.detail until asked for: eleven frozen
@@ -189,6 +193,7 @@ def test_a_search_and_a_note_create_only_the_records_they_use(seeded_dir: Path) 
     assert "desk.core.records.detail" in _modules(seeded_dir, "stats")  # Stats is one of them
 
 
+@pytest.mark.slow
 def test_a_search_and_a_note_import_neither_logging_nor_importlib_abc(seeded_dir: Path) -> None:
     """They log nothing unless something went wrong: ``logging`` (with ``traceback`` and
     ``string``, ≈ 4 ms) is imported by desk.core.runtime.logs' loggers when a record is made; nor do they

@@ -46,5 +46,5 @@ def test_show_and_the_export_number_sources_from_one(capsys, seeded_dir: Path) -
         source = lib.paper(pid).sources[0]
     out = run(capsys, "--library", str(seeded_dir), "show", str(pid))
     assert f"{source.file} #{source.index + 1}\n" in out
-    exported = run(capsys, "--library", str(seeded_dir), "export", "--query", f"in:\"{source.collection}\"")
+    exported = run(capsys, "--library", str(seeded_dir), "export", "--query", f'in:"{source.collection}"')
     assert f"#{source.index + 1}" in exported

@@ -224,6 +224,7 @@ def _on_a_terminal(library: Path, answer: str, *argv: str) -> subprocess.Complet
         os.close(master)
 
 
+@pytest.mark.slow
 def test_delete_asks_on_a_real_terminal_and_yes_does_not_ask(desk: Desk, seeded_dir: Path) -> None:
     a, b, c = _ids(desk, "list")[:3]
     desk.ok("note", str(a), "--set", "keep this thought")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import bibtexparser
+import pytest
 from rich_files import bibtex, dev_records, needs_dev_records, real_authors
 
 from desk.core.library.facade import Library
@@ -96,6 +97,7 @@ def test_markdown_export_gains_authors_and_the_link(tmp_path: Path) -> None:
     assert "A \\*title\\*" in text
 
 
+@pytest.mark.slow
 def test_desk_export_format_bibtex_to_a_file(tmp_path: Path) -> None:
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([_paper(tmp_path, "Kernels", "An abstract. Fine.", ["Ann Lee"])])

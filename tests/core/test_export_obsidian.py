@@ -200,6 +200,7 @@ def _desk(*args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_desk_export_obsidian_writes_the_folder_and_refuses_without_one(tmp_path: Path) -> None:
     lib_dir = _library(tmp_path, RECORDS)
     vault = tmp_path / "vault"

@@ -34,6 +34,7 @@ def _paper(i: int, raw: str, collection: str) -> PaperDetail:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=4))
 def test_file_text_never_becomes_structure_or_html(items: list[tuple[str, str]]) -> None:
@@ -150,6 +151,7 @@ def _links(md: str) -> list[tuple[str, str]]:
 @example(
     ["Code: \\href{http://evil.example}{https://github.com/x/y} and [https://a.b/](http://evil.example)"]
 )
+@pytest.mark.slow
 def test_every_link_of_an_abstract_shows_its_own_address(abstracts: list[str]) -> None:
     papers = [_paper(i, raw, "C") for i, raw in enumerate(abstracts)]
     md = to_markdown(papers, what="starred papers", when=datetime(2026, 11, 30, tzinfo=UTC))

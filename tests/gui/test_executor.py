@@ -41,6 +41,7 @@ def test_a_job_without_an_open_library_fails_in_plain_words(qtbot: QtBot, tmp_pa
     assert executor.shutdown()
 
 
+@pytest.mark.slow
 def test_edits_are_folded_in_the_pause_after_them(
     qtbot: QtBot, seeded_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

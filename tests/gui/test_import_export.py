@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gui_helpers import SEEDS, press, wait_ready
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -222,6 +223,7 @@ def test_a_big_list_dropped_is_imported_on_worker_processes_from_the_window(
         assert lib.check() == []
 
 
+@pytest.mark.slow
 def test_typing_goes_on_during_an_import_and_the_outcome_is_said_inline(
     open_window, library_dir: Path, tmp_path: Path, qtbot
 ) -> None:

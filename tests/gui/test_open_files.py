@@ -93,6 +93,7 @@ def test_a_bad_file_opened_is_said_and_the_list_in_view_stays(
 
 
 # -- the hand-over ---------------------------------------------------------------------------
+@pytest.mark.slow
 @unix_only
 def test_a_second_start_with_a_file_hands_it_to_the_window_already_open(
     open_window, library_dir: Path, tmp_path: Path, qtbot

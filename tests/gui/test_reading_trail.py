@@ -31,6 +31,7 @@ def read_ids(library_dir: Path) -> set[int]:
         return {p.id for p in lib.list_papers() if p.read}
 
 
+@pytest.mark.slow
 def test_alt_left_and_right_go_back_and_forward_between_papers_read(
     open_window, library_dir: Path, qtbot
 ) -> None:
@@ -68,6 +69,7 @@ def test_alt_left_and_right_go_back_and_forward_between_papers_read(
     window.close()
 
 
+@pytest.mark.slow
 def test_a_note_editing_session_is_one_undo_step_whatever_the_autosave_did(
     open_window, library_dir: Path, qtbot
 ) -> None:

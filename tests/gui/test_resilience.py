@@ -268,6 +268,7 @@ def stored_note(library: Path, pid: int) -> str | None:
     return row[0] if row else None
 
 
+@pytest.mark.slow
 def test_a_note_is_saved_while_a_long_job_holds_the_worker(open_window, library_dir: Path, qtbot) -> None:
     window = open_window(library_dir)
     pid = window.current_id
@@ -388,6 +389,7 @@ def hold_write_lock(library: Path) -> sqlite3.Connection:
     return conn
 
 
+@pytest.mark.slow
 def test_a_busy_library_is_said_in_plain_words_and_notes_wait_for_it(
     open_window, library_dir: Path, qtbot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -494,6 +496,7 @@ def anchors(doc: QTextDocument) -> list[tuple[str, int]]:
     return found
 
 
+@pytest.mark.slow
 def test_hostile_text_is_shown_as_text_and_nothing_is_fetched(
     open_window, tmp_path: Path, qtbot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

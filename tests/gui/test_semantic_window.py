@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from desk.core.semantic import store
 from desk.core.semantic.store import StoreState
 
 
+@pytest.mark.slow
 def test_the_window_builds_the_vectors_in_the_background(qtbot, open_window, library_dir: Path) -> None:
     assert store.state(library_dir / store.DIR_NAME) is StoreState.MISSING  # the import did not build them
     window = open_window(library_dir)
@@ -76,6 +79,7 @@ def test_closing_the_window_during_a_build_ends_the_build_process(
     assert store.state(library_dir / store.DIR_NAME) is not StoreState.OK  # redone next time
 
 
+@pytest.mark.slow
 def test_meaning_joining_while_the_user_types_re_ranks_only_while_they_are_in_the_search_box(
     qtbot, open_window, library_dir: Path, monkeypatch
 ) -> None:

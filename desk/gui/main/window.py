@@ -40,12 +40,12 @@ from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_file
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.review import DuplicatesReview
 from desk.gui.keymap import build_actions
+from desk.gui.main import placement
 from desk.gui.main.appearance import appearance_menu
 from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.meaning import MeaningProgress
 from desk.gui.main.opening import FileOpener
-from desk.gui.main.placement import Placement
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.undo_keys import UndoKeys
@@ -217,9 +217,7 @@ class MainWindow(QMainWindow):
             self.search_bar,
         )
         self.sidebar = self.places.sidebar
-        self.placement = Placement(
-            self, self.settings, self.places.dock, {"main": self.main_splitter, "right": self.reading}
-        )
+        self.splitters = {"main": self.main_splitter, "right": self.reading}  # kept between runs
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.places.dock)
         self.resizeDocks([self.places.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.sorting = SortMenu(self.executor, self, self.controller, self.settings)
@@ -623,14 +621,14 @@ class MainWindow(QMainWindow):
 
     # -- state kept between runs -------------------------------------------------------------
     def _restore(self) -> None:
-        self.placement.restore()
+        placement.restore(self, self.settings, self.places.dock, self.splitters)
         self.tabs.setCurrentIndex(min(max(self.settings.note_tab, 0), 1))
         self.search_bar.check_filter(self.settings.filter)
         self.search_box.setText(self.settings.last_query)
         self._last_paper = self.settings.last_paper
 
     def _save_settings(self) -> None:
-        self.placement.save()
+        placement.save(self, self.settings, self.splitters)
         self.settings.last_query = self.search_box.text()
         self.settings.last_paper = self.current_id
         self.settings.filter = self.controller.filter

@@ -25,6 +25,7 @@ def blobs(groups: int = 4, per: int = 60, dims: int = 64, seed: int = 3) -> tupl
     return layout.unit_rows(points.astype(np.float32)), truth
 
 
+@pytest.mark.slow
 def test_the_same_vectors_and_seed_give_the_same_layout_and_clusters_and_another_seed_another() -> None:
     vectors, _ = blobs()
     a_xy, a_graph, a_reduced = layout.lay_out(vectors, seed=5)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
+
 from desk.core.dedup import Candidate, NearDuplicateIndex
 
 BASE = (
@@ -180,6 +182,7 @@ def test_many_copies_of_one_text_are_one_exact_group() -> None:
     assert index.groups() == [Candidate(tuple(range(150)), 1.0, True)]
 
 
+@pytest.mark.slow
 def test_texts_hashed_on_worker_processes_give_the_same_groups(monkeypatch) -> None:
     import desk.core.dedup.detector as detector
     from desk.core.runtime.processes import WorkerPool

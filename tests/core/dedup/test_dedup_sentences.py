@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from dedup_texts import PAPER, SAME_TOPIC, SECOND, head, reordered, revised, shared_opening
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,6 +119,7 @@ _PIECES = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_sentence_ends_are_marked_as_the_lookbehind_pattern_marked_them(text: str) -> None:

@@ -47,6 +47,7 @@ def test_the_set_is_built_from_every_seed_abstract() -> None:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ds.POSITIVE_KINDS)
 def test_each_kind_of_copy_is_linked_to_its_original(labelled, kind: str) -> None:
     data, _, index = labelled

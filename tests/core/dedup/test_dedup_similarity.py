@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ def test_a_paper_opening_like_another_is_not_its_truncated_copy() -> None:
     assert similarity(truncated, other) < DEFAULT_THRESHOLD
 
 
+@pytest.mark.slow
 def test_signatures_are_datasketch_minhash_values() -> None:
     from datasketch import MinHash
 

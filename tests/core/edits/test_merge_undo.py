@@ -214,6 +214,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("copy", [5, 6, 7])  # one of each group: the one merged first, last, between
 def test_undo_of_a_merge_all_after_undoing_an_unmerge_leaves_nothing_merged(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, copy: int

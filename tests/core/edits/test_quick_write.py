@@ -160,6 +160,7 @@ def test_an_edit_on_the_fast_path_writes_what_the_library_writes(
     assert _desk_here(capsys, fast, "check")[0] == 0
 
 
+@pytest.mark.slow
 def test_the_fast_edit_is_undone_and_redone_by_the_library(
     dev_template: Path, copy_library: Callable[..., Path]
 ) -> None:

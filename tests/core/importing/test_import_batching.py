@@ -126,6 +126,7 @@ def test_kill_9_in_the_middle_of_a_folder_leaves_every_committed_file_searchable
         assert lib.check() == []
 
 
+@pytest.mark.slow
 @needs_dev_corpus
 def test_big_files_are_gathered_into_batches_of_import_batch_papers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

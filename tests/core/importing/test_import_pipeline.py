@@ -53,6 +53,7 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(tmp_path: Path, seeds_dir
     assert not multiprocessing.active_children()  # the workers stop with the import
 
 
+@pytest.mark.slow
 def test_a_bad_file_between_good_ones_is_reported_and_the_rest_imported(
     tmp_path: Path, seeds_dir: Path
 ) -> None:
@@ -82,6 +83,7 @@ def test_cancelling_after_a_file_stores_nothing_of_the_next(tmp_path: Path, seed
     assert not multiprocessing.active_children()
 
 
+@pytest.mark.slow
 def test_segments_of_papers_changed_while_they_were_written_are_dropped(
     tmp_path: Path, seeds_dir: Path
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from rich_files import bibtex, dev_records, needs_dev_records
 
 from desk.core.library.facade import Library
@@ -59,6 +60,7 @@ def test_a_broken_entry_is_reported_and_the_others_imported(tmp_path: Path) -> N
     assert report.skipped_files == 0  # the file was imported, without one entry
 
 
+@pytest.mark.slow
 def test_json_lines_import_in_parts_numbered_across_the_file(tmp_path: Path) -> None:
     path = tmp_path / "snapshot.jsonl"
     path.write_text("\n".join(_line(n) for n in range(PART_LINES + 3)) + "\n", encoding="utf-8")
@@ -103,8 +105,12 @@ def test_a_rich_lists_papers_take_the_same_titles_and_names_on_the_workers_and_h
         with Library(tmp_path / f"lib-{len(shown)}", tuning=tuning) as lib:
             assert lib.import_paths([path]).added == 3
             shown.append([(p.title, p.short_name) for p in sorted(lib.list_papers(), key=lambda p: p.id)])
-    assert shown[0] == shown[1] == [
-        ("RACER: Rational Sock Sorting", "RACER"),
-        ("Sorting Shoes Slowly", "SHOE"),
-        ("Revisiting: Plain Titles", None),
-    ]
+    assert (
+        shown[0]
+        == shown[1]
+        == [
+            ("RACER: Rational Sock Sorting", "RACER"),
+            ("Sorting Shoes Slowly", "SHOE"),
+            ("Revisiting: Plain Titles", None),
+        ]
+    )

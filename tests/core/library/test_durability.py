@@ -247,6 +247,7 @@ def test_index_behind_the_database_is_caught_up(seeded_dir: Path) -> None:
         assert [h.id for h in lib.search_ids("axolotl").hits] == [pid]
 
 
+@pytest.mark.slow
 def test_check_reports_an_index_that_disagrees(seeded_dir: Path) -> None:
     with Library(seeded_dir) as lib:
         pid = lib.paper_ids()[0]

@@ -128,6 +128,7 @@ STALE: dict[str, Callable[[Path], None]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(STALE))
 def test_every_stale_case_opens_the_whole_library_which_repairs(seeded_dir: Path, case: str) -> None:
     assert QuickLibrary.open(seeded_dir) is not None  # the template's import stamped its index

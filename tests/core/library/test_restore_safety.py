@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from desk.core.library.facade import Library
 from desk.core.runtime.paths import DATABASE_NAME
 
@@ -40,6 +42,7 @@ def test_restore_refuses_a_file_that_is_not_a_whole_desk_library(seeded_dir: Pat
         assert lib.count() == 94 and lib.check() == []
 
 
+@pytest.mark.slow
 def test_restore_puts_back_every_row_and_keeps_what_was_there(seeded_dir: Path, tmp_path: Path) -> None:
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()
@@ -60,6 +63,7 @@ def test_restore_puts_back_every_row_and_keeps_what_was_there(seeded_dir: Path, 
     assert kept and sqlite3.connect(kept[-1]).execute("SELECT count(*) FROM paper").fetchone()[0] == 94
 
 
+@pytest.mark.slow
 def test_a_restore_and_an_import_at_once_end_in_one_state_or_the_other(
     seeded_dir: Path, tmp_path: Path
 ) -> None:

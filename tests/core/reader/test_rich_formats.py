@@ -52,6 +52,7 @@ def assert_same_papers(parsed_titles: list[str | None], parsed_authors: list[tup
 
 
 # -- each format on the real papers ---------------------------------------------------------------
+@pytest.mark.slow
 @needs_dev_records
 @pytest.mark.parametrize("latex", [True, False], ids=["latex-accents", "utf8-names"])
 def test_bibtex_of_the_dev_papers_gives_their_real_titles_and_authors(tmp_path: Path, latex: bool) -> None:

@@ -15,7 +15,11 @@ from desk.core.runtime.paths import shipped_dir
 
 #: The list formats desk reads, as the entry offers them to a file manager.
 MIME_TYPES = {
-    "text/plain", "text/x-bibtex", "application/x-research-info-systems", "text/csv", "application/json"
+    "text/plain",
+    "text/x-bibtex",
+    "application/x-research-info-systems",
+    "text/csv",
+    "application/json",
 }
 
 

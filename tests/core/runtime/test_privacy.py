@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from desk.core.library.facade import Library
 from desk.core.runtime.paths import DATABASE_NAME
 
@@ -47,6 +49,7 @@ def _under_umask_022(*cmd: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_new_library_is_private_under_a_umask_of_022(tmp_path: Path, seeds_dir: Path) -> None:
     folder = tmp_path / "library"
     script = tmp_path / "use_every_part.py"
@@ -71,6 +74,7 @@ def test_a_new_library_is_private_under_a_umask_of_022(tmp_path: Path, seeds_dir
     assert {n: oct(m) for n, m in modes.items() if m & 0o077} == {}
 
 
+@pytest.mark.slow
 def test_the_command_line_makes_a_library_private_and_an_export_as_the_umask_says(
     tmp_path: Path, seeds_dir: Path
 ) -> None:

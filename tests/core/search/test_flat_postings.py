@@ -102,6 +102,7 @@ def _unsign_flat(ix: SearchIndex) -> None:
     manifest.record(ix.directory)
 
 
+@pytest.mark.slow
 def test_the_flat_lists_equal_each_segments_own_after_imports_edits_and_deletes(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 300)
     texts = dev_abstracts()
@@ -125,6 +126,7 @@ def test_searches_rank_the_same_from_flat_lists_as_from_whooshs_blocks(tmp_path:
     assert all(with_flat[:6])
 
 
+@pytest.mark.slow
 def test_a_merge_writes_the_merged_segments_flat_lists(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 4, 250)
     ix.delete([3, 260])  # left out of the merged segment
@@ -155,6 +157,7 @@ def test_big_files_are_mapped_small_ones_read_and_both_answer_alike(
     assert all(f is not None and f.mapped for f in ix._cache.flat.values())
 
 
+@pytest.mark.slow
 def test_segments_written_by_worker_processes_bring_their_flat_lists(tmp_path: Path) -> None:
     texts = dev_abstracts()[:600]
     pool = WorkerPool(2)
@@ -205,6 +208,7 @@ def test_a_file_the_record_does_not_list_or_a_damaged_one_is_not_read(tmp_path: 
     assert [h.id for h in ix.search(QUERIES[0], limit=50).hits][:10] == [h for h, _ in expected[0]][:10]
 
 
+@pytest.mark.slow
 def test_backfill_writes_and_signs_what_an_older_index_lacks(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 200)
     expected = _answers(ix)
@@ -268,6 +272,7 @@ def test_the_file_gives_back_every_list_and_prefix_written(
         assert got == expected[:5] and whole == (len(expected) <= 5)
 
 
+@pytest.mark.slow
 def test_an_open_index_completes_its_flat_postings_in_a_process_and_reads_them(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 2, 200)
     _unsign_flat(ix)

@@ -61,6 +61,7 @@ def desk(library: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[st
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [("stats",), ("check",), ("search", "policy")])
 def test_a_planted_index_whose_table_of_contents_runs_code_is_never_opened(
     seeded_dir: Path, tmp_path: Path, command: tuple[str, ...]
@@ -104,6 +105,7 @@ def test_a_planted_index_with_a_signature_that_verifies_still_runs_nothing(
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 
+@pytest.mark.slow
 def test_an_index_signed_under_another_key_rebuilds_once(seeded_dir: Path, tmp_path: Path) -> None:
     """A library moved to another machine or user: its index is rebuilt once, then trusted."""
     env = {**os.environ, "DESK_KEY_DIR": str(tmp_path / "other-user" / "desk")}
@@ -179,6 +181,7 @@ def test_data_pickles_read_as_pickle_reads_them(values: list[object]) -> None:
         assert unpickling.loads(data) == pickle.loads(data)
 
 
+@pytest.mark.slow
 def test_check_says_in_plain_words_an_index_it_cannot_verify_nor_rebuild(
     seeded_dir: Path, tmp_path: Path
 ) -> None:
@@ -226,6 +229,7 @@ with Library(Path(sys.argv[1])) as lib:
 """
 
 
+@pytest.mark.slow
 def test_a_reader_beside_a_writer_between_commit_and_signature_waits(
     seeded_dir: Path, tmp_path: Path
 ) -> None:
@@ -272,6 +276,7 @@ def _two_libraries_of_the_same_revisions(tmp_path: Path, seeds_dir: Path) -> tup
     return tmp_path / "one", tmp_path / "two"
 
 
+@pytest.mark.slow
 def test_an_index_copied_from_another_library_of_the_same_revisions_is_rebuilt(
     tmp_path: Path, seeds_dir: Path
 ) -> None:
@@ -295,6 +300,7 @@ def test_an_index_copied_from_another_library_of_the_same_revisions_is_rebuilt(
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 
+@pytest.mark.slow
 def test_a_library_copied_with_cp_r_opens_without_rebuilding_its_index(
     seeded_dir: Path, tmp_path: Path
 ) -> None:
@@ -317,6 +323,7 @@ def test_a_library_copied_with_cp_r_opens_without_rebuilding_its_index(
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 
+@pytest.mark.slow
 def test_a_key_file_of_the_wrong_length_is_replaced_once(seeded_dir: Path, tmp_path: Path) -> None:
     """A short key is replaced by a whole one: the first command rebuilds the index it cannot
     verify, the next ones trust it (before, every command signed for itself alone and rebuilt)."""

@@ -67,6 +67,7 @@ def _damage_segments(index: Path, *, keep_times: bool = False) -> list[Path]:
     return segments
 
 
+@pytest.mark.slow
 def test_check_reads_the_segments_it_vouches_for(seeded_dir: Path) -> None:
     # Same sizes and times: only reading every byte again finds it (opening compares sizes and times).
     _damage_segments(seeded_dir / INDEX_DIR_NAME, keep_times=True)
@@ -89,6 +90,7 @@ def test_check_reads_the_segments_it_vouches_for(seeded_dir: Path) -> None:
     assert desk(seeded_dir, "check").returncode == 0
 
 
+@pytest.mark.slow
 def test_a_segment_changed_since_it_was_signed_is_rebuilt_on_open(seeded_dir: Path) -> None:
     _damage_segments(seeded_dir / INDEX_DIR_NAME)
     proc = desk(seeded_dir, "check")
@@ -97,6 +99,7 @@ def test_a_segment_changed_since_it_was_signed_is_rebuilt_on_open(seeded_dir: Pa
     assert json.loads(desk(seeded_dir, "search", "policy", "--json").stdout)["total"] > 0
 
 
+@pytest.mark.slow
 def test_an_index_without_its_signed_record_is_rebuilt_not_read(seeded_dir: Path) -> None:
     """A kill between a commit and its record, or a folder from elsewhere: never opened, rebuilt."""
     (seeded_dir / INDEX_DIR_NAME / "desk-files.json").unlink()

@@ -65,6 +65,7 @@ def _words(index: SearchIndex) -> list[str]:
     return sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)}) or ["learn"]
 
 
+@pytest.mark.slow
 def test_the_index_has_segments_with_and_without_notes(index: SearchIndex) -> None:
     corpus = _corpus(index)
     assert len(corpus.leaves) >= 2
@@ -72,6 +73,7 @@ def test_the_index_has_segments_with_and_without_notes(index: SearchIndex) -> No
     assert 0 < len(with_notes) < len(corpus.leaves)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 @pytest.mark.fast_paths
@@ -118,6 +120,7 @@ def test_a_longer_prefix_is_not_narrowed_from_a_cut_expansion(index: SearchIndex
     assert set(corpus.expand("abstract", longer)) - set(full[:MAX_EXPANSION])
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_postings_are_whooshs_own_across_segments_and_fields(index: SearchIndex, data: st.DataObject) -> None:
@@ -161,6 +164,7 @@ def test_a_search_answers_the_same_from_kept_postings_as_cold(
         assert warm == cold
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_doc_frequency_counts_the_postings(index: SearchIndex, data: st.DataObject) -> None:
@@ -208,6 +212,7 @@ def _whoosh_postings(corpus: Corpus, fieldname: str, term: str) -> tuple[list[in
     return want_ids, want_w
 
 
+@pytest.mark.slow
 @pytest.mark.fast_paths
 def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_deletions: SearchIndex) -> None:
     corpus = _corpus(with_deletions)
@@ -297,6 +302,7 @@ def test_a_phrases_common_words_are_read_only_where_its_rare_ones_stand(index: S
     assert 0 < corpus.positions_read < len(candidates) * 2 + len(phrase)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["index", "with_deletions"])
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
@@ -359,6 +365,7 @@ def test_intersections_and_union_sizes_of_sorted_docnums(sets: list[set[int]]) -
     assert ranking._intersect(a, b).tolist() == sorted(sets[0] & sets[-1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["index", "with_deletions"])
 def test_how_often_a_pair_stands_together_is_counted_or_estimated_from_a_sample(
     which: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch

@@ -264,6 +264,7 @@ class TestWrites:
         assert "platypus" in hit.snippet  # the note matched, so the snippet comes from it
         assert ix.search("platypuss").suggestion == "platypus"
 
+    @pytest.mark.slow
     def test_flags_after_update(self, ix: SearchIndex) -> None:
         docs = by_id(make_docs())
         ix.update([replace(docs[903], starred=True, read=True), replace(docs[904], rev=5)])

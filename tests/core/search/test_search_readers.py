@@ -78,6 +78,7 @@ def built(tmp_path: Path) -> tuple[SearchIndex, list[str]]:
     return ix, texts
 
 
+@pytest.mark.slow
 def test_a_reader_reused_across_edits_answers_as_a_fresh_one(
     built: tuple[SearchIndex, list[str]], tmp_path: Path
 ) -> None:

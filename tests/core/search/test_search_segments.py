@@ -173,6 +173,7 @@ def test_a_phrase_of_rare_words_is_found_in_a_segment_with_deletions(tmp_path: P
     assert index.search("quokka").total == 1
 
 
+@pytest.mark.slow
 def test_a_note_rewrites_a_few_papers_not_every_edit_so_far(seeded_dir: Path) -> None:
     """Each save of a note writes its paper and now and then a few small segments (their papers
     written again from the database): about log3(n) rewrites a paper, not n/2 (a growing segment

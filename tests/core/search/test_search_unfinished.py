@@ -120,6 +120,7 @@ PIECES = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(st.lists(PIECES, max_size=14).map("".join), st.booleans())
 def test_every_prefix_of_a_typed_query_parses(query: str, typing: bool) -> None:

@@ -9,6 +9,7 @@ import tracemalloc
 from bisect import bisect_left, bisect_right
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_search_lexicon import _dev_lexicon, _parsed
@@ -71,6 +72,7 @@ def _typos(words: list[str], n: int, seed: int = 5) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_dev_corpus_lexicon_answers_as_the_dict(tmp_path: Path) -> None:
     """Every word's count, the neighbours within one and two edits of typed words and the
     correction chosen for each are the dict lexicon's, on the dev corpus's words with edits
@@ -149,6 +151,7 @@ _LINE_CHARS = st.sampled_from([*"abcz09\t\t\t", "é", "中", "²", "٣", "\r", "
     order=st.randoms(use_true_random=False),
     trailing=st.booleans(),
 )
+@pytest.mark.slow
 def test_a_file_parses_as_the_line_rule_says(
     words: list[str], junk: list[str], counts: list[int], order: random.Random, trailing: bool
 ) -> None:
@@ -173,6 +176,7 @@ def _parsed_decimal(text: str) -> dict[str, int]:
     return out
 
 
+@pytest.mark.slow
 def test_the_parsed_lexicon_holds_a_fraction_of_a_dicts_memory(tmp_path: Path) -> None:
     """40,000 words (a recombined corpus's mutated acronyms are words of their own): the parsed
     lexicon holds no object per word (24 bytes a word and its text); a dict of them held over

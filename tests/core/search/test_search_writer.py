@@ -142,6 +142,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.fast_paths
 def test_the_fast_writer_writes_the_same_segment_as_whoosh(tmp_path: Path) -> None:
     docs = _docs(700)  # more postings for common terms than a block holds (1024 is not reached: 700)
@@ -372,6 +373,7 @@ _BYTEY = st.builds(
     items=st.lists(st.one_of(_BYTEY, st.integers(-5, 5)), max_size=60),
     wanted=st.lists(st.one_of(_BYTEY, st.integers(-5, 5), st.integers(2**63, 2**64)), max_size=32),
 )
+@pytest.mark.slow
 def test_a_few_ids_are_found_where_they_stand_whole_never_across_two_items(
     items: list[int], wanted: list[int]
 ) -> None:
@@ -384,6 +386,7 @@ def test_a_few_ids_are_found_where_they_stand_whole_never_across_two_items(
     assert docnums_of(column, wanted) == [k for k, v in enumerate(items) if v in set(wanted)]
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), texts, dotted))
 def test_lowered_tokens_of_ascii_text_are_the_tokens_lowered_one_by_one(text: str) -> None:

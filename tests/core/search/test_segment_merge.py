@@ -120,6 +120,7 @@ def test_a_merge_writes_what_whooshs_merge_writes(tmp_path: Path) -> None:
         assert abs(got["lengths"][field] - total) <= 0.02 * total + 1
 
 
+@pytest.mark.slow
 def test_without_deletions_the_field_totals_are_the_sources_own(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 300)
     segments = ix._index()._segments()
@@ -130,6 +131,7 @@ def test_without_deletions_the_field_totals_are_the_sources_own(tmp_path: Path) 
     }
 
 
+@pytest.mark.slow
 def test_merged_segments_replace_their_sources_and_searches_answer_the_same(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 4, 300)
     queries = [
@@ -153,6 +155,7 @@ def test_merged_segments_replace_their_sources_and_searches_answer_the_same(tmp_
     assert not list(ix.directory.glob(".stage-*"))
 
 
+@pytest.mark.slow
 @needs_dev_corpus
 def test_papers_deleted_while_a_merge_ran_stay_deleted(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 200)
@@ -169,6 +172,7 @@ def test_papers_deleted_while_a_merge_ran_stay_deleted(tmp_path: Path) -> None:
     assert [h.id for h in hits] == [410]
 
 
+@pytest.mark.slow
 def test_a_merge_whose_sources_are_gone_is_dropped_whole(tmp_path: Path) -> None:
     ix = _segmented(tmp_path / "index", 3, 200)
     segments = ix._index()._segments()

@@ -165,6 +165,7 @@ def test_the_public_read_path_finds_what_the_fast_one_finds(
         reread.close()
 
 
+@pytest.mark.slow
 def test_the_public_write_path_writes_an_index_that_searches_the_same(
     fast_index: SearchIndex,
     fast_answers: list[tuple[object, ...]],

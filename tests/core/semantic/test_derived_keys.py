@@ -67,6 +67,7 @@ def desk(library: Path, *args: str, encoder: bool = False) -> subprocess.Complet
 # ---- a restore gives ids back ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_after_a_restore_new_papers_get_their_own_vectors_and_related_lists(tmp_path: Path) -> None:
     """The issue's steps: import a list, back up, import 40 more, search, restore the backup,
     import 40 others: their related lists are those of a fresh library of the same files."""
@@ -198,6 +199,7 @@ def test_a_builder_cut_short_before_its_count_checkpoint_keeps_what_it_encoded(
     assert resumed.load() and resumed.ids is not None and len(resumed.ids) >= 4
 
 
+@pytest.mark.slow
 @needs_model
 @pytest.mark.parametrize("how", ["a file in its place", "a read-only folder"])
 def test_check_notes_an_encoder_store_it_cannot_write_and_exits_0(tmp_path: Path, how: str) -> None:
@@ -237,6 +239,7 @@ def tmpfs(where: Path, size: str) -> Iterator[None]:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
+@pytest.mark.slow
 @needs_model
 def test_check_notes_an_encoder_store_on_a_full_mount_and_leaves_no_partial_file(tmp_path: Path) -> None:
     """The encoder's folder on a mount too small for its files (the database has room)."""

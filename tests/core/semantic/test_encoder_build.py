@@ -225,6 +225,7 @@ def test_a_builder_killed_mid_build_leaves_a_sound_store_and_the_build_resumes_w
         assert np.array_equal(lib.encoded.vectors[rows], kept.vectors)  # the rows kept, kept
 
 
+@pytest.mark.slow
 @needs_model
 @pytest.mark.skipif(not background.SUPPORTED, reason="needs flock")
 def test_a_command_s_search_while_a_builder_works_fuses_the_rows_it_wrote(topics: Library) -> None:

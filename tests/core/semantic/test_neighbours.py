@@ -70,6 +70,7 @@ def test_a_build_stops_when_cancelled() -> None:
 @pytest.mark.parametrize(
     "damage", ["other rows", "other count", "other version", "flipped byte", "a row twice", "cut short"]
 )
+@pytest.mark.slow
 def test_an_index_is_used_only_when_sound_and_of_the_same_rows(tmp_path: Path, damage: str) -> None:
     rows = rows8.quantize(_clustered(2000))
     folder = tmp_path / "neighbours"

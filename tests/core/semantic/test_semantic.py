@@ -352,6 +352,7 @@ def test_cosines_of_some_papers_equal_the_product_over_all(real: Library) -> Non
     assert np.array_equal(sem.cosines_of(vec, np.asarray([10**9], np.int64)), np.zeros(1, np.float32))
 
 
+@pytest.mark.slow
 @needs_dev_corpus
 def test_a_query_whose_words_fill_a_page_reads_only_its_hits_cosines(
     real: Library, monkeypatch: pytest.MonkeyPatch

@@ -104,6 +104,7 @@ def test_one_builder_holds_the_lock_at_a_time(tmp_path: Path) -> None:
         assert again
 
 
+@pytest.mark.slow
 def test_an_import_returns_before_the_builder_it_started_has_finished(tmp_path: Path) -> None:
     library = tmp_path / "library"
     listing = write_list(tmp_path / "list.txt", ALL)
@@ -121,6 +122,7 @@ def test_an_import_returns_before_the_builder_it_started_has_finished(tmp_path: 
     assert check.returncode == 0 and "background" not in check.stderr, check.stderr
 
 
+@pytest.mark.slow
 def test_a_search_while_a_builder_works_answers_with_words_and_lsa(tmp_path: Path) -> None:
     library = imported(tmp_path)
     with background.build_lock(store_of(library), wait=False) as held:  # a builder at work
@@ -135,6 +137,7 @@ def test_a_search_while_a_builder_works_answers_with_words_and_lsa(tmp_path: Pat
         assert "sentence encoder is encoding the abstracts in the background (0 of" in check.stderr
 
 
+@pytest.mark.slow
 def test_the_window_s_build_waits_for_a_builder_at_work(tmp_path: Path) -> None:
     library = imported(tmp_path)
     results: list[str | None] = []
@@ -149,6 +152,7 @@ def test_the_window_s_build_waits_for_a_builder_at_work(tmp_path: Path) -> None:
     assert not EncodedVectors(store_of(library)).pending(paper_ids(library))
 
 
+@pytest.mark.slow
 def test_a_few_missing_vectors_are_encoded_in_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     library = imported(tmp_path)
     monkeypatch.setenv(background.INLINE_MAX_VARIABLE, str(len(ALL)))
@@ -184,6 +188,7 @@ def test_a_builder_killed_midway_leaves_a_sound_library_and_is_started_again(tmp
     assert ranked(with_encoder) != ranked(words_and_lsa)  # the encoder's vectors are used now
 
 
+@pytest.mark.slow
 def test_where_the_store_cannot_be_written_no_builder_is_started_nor_said(tmp_path: Path) -> None:
     """A file where the store's folder should be (as a read-only folder, which root may write)."""
     library = imported(tmp_path)

@@ -201,6 +201,7 @@ def test_the_layers_are_read_where_the_file_maps_them() -> None:
             assert weight.flags.c_contiguous and weight.dtype == np.float32
 
 
+@pytest.mark.slow
 @needs_model
 def test_a_query_alone_and_in_a_batch_of_abstracts_gets_the_same_vector() -> None:
     """A query's few rows take the weight-first product, a batch's thousands the other order:

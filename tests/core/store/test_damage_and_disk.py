@@ -45,6 +45,7 @@ def damage_pages(db: Path, seed: int = 3) -> None:
             fh.write(bytes(rng.randrange(256) for _ in range(300)))
 
 
+@pytest.mark.slow
 def test_a_damaged_database_is_reported_in_plain_words_with_a_way_out(
     seeded_dir: Path, tmp_path: Path
 ) -> None:
@@ -80,6 +81,7 @@ def test_a_damaged_database_is_reported_in_plain_words_with_a_way_out(
     assert stats["papers"] == 94 and stats["starred"] == 3
 
 
+@pytest.mark.slow
 def test_salvage_keeps_every_readable_paper_note_and_star(seeded_dir: Path, tmp_path: Path) -> None:
     with Library(seeded_dir) as lib:
         ids = lib.paper_ids()
@@ -95,6 +97,7 @@ def test_salvage_keeps_every_readable_paper_note_and_star(seeded_dir: Path, tmp_
     assert refused.returncode == 1 and "not empty" in refused.stderr
 
 
+@pytest.mark.slow
 def test_an_emptied_database_is_not_silently_a_new_library(seeded_dir: Path) -> None:
     (seeded_dir / DATABASE_NAME).write_bytes(b"")
     for name in ("library.sqlite3-wal", "library.sqlite3-shm"):
@@ -119,6 +122,7 @@ def tiny_disk(where: Path, size: str = "700k") -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_said_as_such_and_keeps_what_was_imported(tmp_path: Path, seeds_dir: Path) -> None:
     corpus = Path(__file__).resolve().parents[3] / ".." / "shared" / "dev-corpus" / "cvpr2023.txt"
     lists = tmp_path / "lists"
@@ -143,6 +147,7 @@ def test_a_full_disk_is_said_as_such_and_keeps_what_was_imported(tmp_path: Path,
     assert kept >= 0
 
 
+@pytest.mark.slow
 def test_a_read_only_library_is_said_as_such_and_still_reads(seeded_dir: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("a read-only bind mount needs root")
@@ -172,6 +177,7 @@ def test_a_read_only_library_is_said_as_such_and_still_reads(seeded_dir: Path) -
         subprocess.run(["umount", str(seeded_dir)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_bytes_that_are_not_utf8_in_names_and_arguments(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -191,6 +197,7 @@ def test_bytes_that_are_not_utf8_in_names_and_arguments(tmp_path: Path) -> None:
     assert json.loads(desk(lib, "show", "1", "--json").stdout)["note"] == "x\ufffdy"
 
 
+@pytest.mark.slow
 def test_odd_ids_and_a_query_starting_with_a_dash(seeded_dir: Path) -> None:
     proc = desk(seeded_dir, "show", "99999999999999999999")
     assert proc.returncode == 2 and "is not a paper id" in proc.stderr and "Traceback" not in proc.stderr
@@ -204,6 +211,7 @@ def test_odd_ids_and_a_query_starting_with_a_dash(seeded_dir: Path) -> None:
     assert json.loads(desk(seeded_dir, "show", "1", "--json").stdout)["note"].startswith("-a note")
 
 
+@pytest.mark.slow
 def test_export_and_backup_never_replace_a_link_a_fifo_or_a_device(seeded_dir: Path, tmp_path: Path) -> None:
     desk(seeded_dir, "star", "1")
     real = tmp_path / "real.md"
@@ -239,6 +247,7 @@ def test_export_and_backup_never_replace_a_link_a_fifo_or_a_device(seeded_dir: P
     ),
     st.booleans(),
 )
+@pytest.mark.slow
 def test_any_query_that_names_no_option_reaches_search_as_typed(query: str, json_first: bool) -> None:
     from desk.cli.main import _parsers, _words_starting_with_a_dash
 

@@ -9,6 +9,7 @@ import string
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def _agrees(lib: Library, directory: Path) -> None:
         ]
 
 
+@pytest.mark.slow
 def test_every_kind_of_change_keeps_the_listing(seeded_dir: Path, tmp_path: Path) -> None:
     """Each step changes what a list row shows in another table or way; after each, the kept
     objects still equal the rows'. Without the triggers of one kind, its step fails."""
@@ -196,6 +198,7 @@ _TEXT = st.text(
 )
 
 
+@pytest.mark.slow
 def test_any_title_note_or_tag_is_kept_as_json_dumps_writes_it(seeded_dir: Path) -> None:
     with Library(seeded_dir) as lib:
         paper = lib.paper_ids()[0]

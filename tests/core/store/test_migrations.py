@@ -75,6 +75,7 @@ def test_no_step_builds_tables_from_todays_models() -> None:
     assert sorted(migrations.MIGRATIONS) == list(range(1, migrations.SCHEMA_VERSION + 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", range(1, migrations.SCHEMA_VERSION))
 def test_every_earlier_version_upgrades_to_the_new_librarys_shape(tmp_path: Path, version: int) -> None:
     old = tmp_path / "old"

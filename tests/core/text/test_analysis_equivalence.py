@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pytest
 from dev_texts import DEV, ROOT, needs_dev_corpus
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -69,6 +70,7 @@ SEED_DIGESTS = {
 }
 
 
+@pytest.mark.slow
 @needs_dev_corpus
 def test_every_dev_corpus_abstract_is_analysed_and_prepared_as_before() -> None:
     assert _digests(_corpus([DEV])) == DEV_DIGESTS
@@ -109,6 +111,7 @@ def _old_window(sentence: str, start: int) -> str:
     return sentence[start : start + 180]
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(hostile_text, st.text(alphabet="ab (),;:", max_size=400)), st.integers(0, 420))
 @example("x" * 179 + ",", 0)
@@ -146,6 +149,7 @@ def _old_runs(window: str) -> list[list[str]]:
     return runs
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(hostile_text)
 @example("we present Frequency regularized NeRF (FreeNeRF) for x")
@@ -156,6 +160,7 @@ def test_the_name_runs_skip_lowercase_words_as_the_full_test_did(window: str) ->
     assert short_names._runs(window) == _old_runs(window)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(hostile_text, st.integers(0, 300), st.integers(0, 300))
 @example("ΣNOVEL", 1, 6)
@@ -247,6 +252,7 @@ def _old_structure(hashes: np.ndarray, counts: np.ndarray, starts: Sequence[Sequ
     return Structured(words, out_starts, keys)
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.one_of(st.text(max_size=200), st.text(alphabet=st.characters(max_codepoint=127), max_size=200)))
 @example("a\x7fb")

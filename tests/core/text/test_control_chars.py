@@ -95,6 +95,7 @@ JSON_VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(JSON_VALUES)
 def test_json_escapes_every_control_character_and_stays_the_same_json(value: object) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import unicodedata
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,7 @@ url_text = st.lists(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(st.one_of(st.text(max_size=100), url_text), st.sampled_from([" ", ""]))
 def test_url_stripping_runs_the_regex_only_where_an_address_can_be(text: str, replacement: str) -> None:
@@ -103,6 +105,7 @@ cue_text = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(cue_text)
 @example("In thıs paper propose RACER. Thiſ work introduces STAR. wE Design it, called OGPO.")
@@ -145,6 +148,7 @@ paragraph_text = st.one_of(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(paragraph_text)
 def test_cleaning_a_paragraph_skips_only_the_passes_that_would_change_nothing(text: str) -> None:
@@ -172,6 +176,7 @@ own_words = st.sampled_from(
         st.lists(own_words, max_size=12).map("".join),
     )
 )
+@pytest.mark.slow
 @example("This is enabled by A NOVEL framework")
 @example("we extend thE PROPOſED method")
 def test_the_own_sentence_filter_passes_every_sentence_the_regex_matches(sentence: str) -> None:
@@ -189,6 +194,7 @@ title_words = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(st.text(max_size=80), st.lists(title_words, max_size=20).map(" ".join)))
 @example("In thıs paper we propose RACER by using x.")
@@ -209,6 +215,7 @@ markup_text = st.lists(
 ).map("".join)  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(st.text(max_size=80), markup_text), st.integers(0, 10))
 def test_markup_starts_are_found_where_the_two_alternatives_found_them(text: str, start: int) -> None:

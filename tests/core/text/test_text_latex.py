@@ -136,6 +136,7 @@ def test_pylatexenc_warns_about_nothing(caplog: pytest.LogCaptureFixture) -> Non
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
+@pytest.mark.slow
 def test_importing_stray_macros_prints_nothing_on_stderr(tmp_path: Path) -> None:
     lst = tmp_path / "list.txt"
     lst.write_text(

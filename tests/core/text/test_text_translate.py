@@ -26,6 +26,7 @@ interesting = st.sampled_from(
 texts = st.one_of(st.text(max_size=200), st.lists(interesting, max_size=120).map("".join))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TABLES))
 @settings(max_examples=300, deadline=None)
 @given(text=texts)
