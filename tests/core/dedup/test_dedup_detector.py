@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
 import pytest
 
 from desk.core.dedup import Candidate, NearDuplicateIndex
@@ -198,3 +199,28 @@ def test_texts_hashed_on_worker_processes_give_the_same_groups(monkeypatch) -> N
         assert pool._pool is not None
     assert ids(there.groups()) == ids(here.groups())
     assert (100, 101, 102) in ids(there.groups())
+
+
+def test_each_paper_verifies_its_likeliest_candidates_only() -> None:
+    from desk.core.dedup.detector import likeliest_per_row
+
+    pairs = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [3, 4]])
+    score = np.array([0.9, 0.5, 0.7, 0.6, 0.1])
+    # row 0 keeps its two best (with 1 and 3); [0, 2] stays only if row 2 ranks it among its own
+    assert likeliest_per_row(pairs, score, 2).tolist() == [True, True, True, True, True]
+    assert likeliest_per_row(pairs, score, 1).tolist() == [True, False, True, True, True]
+    assert not likeliest_per_row(pairs[:0], score[:0], 3).any()
+
+
+def test_a_list_of_templated_copies_is_checked_in_time_linear_in_its_size() -> None:
+    """Sixty copies of one abstract, each a number apart: every paper has every other as a
+    candidate; each verifies its few likeliest, and the copies still form one group (links join)."""
+    from desk.core.dedup.detector import MAX_CANDIDATES
+
+    n = 60
+    texts = [(i, BASE.replace("multiple constraints", f"{i} constraints")) for i in range(n)]
+    index = NearDuplicateIndex()
+    index.add_many(texts)
+    groups = index.groups()
+    assert index.checks <= 2 * MAX_CANDIDATES * n < n * (n - 1) // 2  # a pair is one of either end's best
+    assert [g.ids for g in groups] == [tuple(range(n))]
