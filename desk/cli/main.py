@@ -245,9 +245,19 @@ def _run(args: argparse.Namespace) -> int:
         return 1
 
 
+# Read-only commands, nothing left to write when they return: their process ends without the
+# interpreter's teardown (desk.core.runtime.exiting.exit_if_idle).
+QUICK_EXIT = frozenset({"search", "list", "show", "stats"})
+
+
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    code = main()
+    if _command_named(sys.argv[1:]) in QUICK_EXIT:
+        from desk.core.runtime.exiting import exit_if_idle
+
+        exit_if_idle(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
