@@ -345,7 +345,7 @@ def test_the_window_and_the_command_line_at_once(
     window.focus_search()
     type_text(qtbot, "quokka")
     wait_search(qtbot, window, "quokka")
-    qtbot.waitUntil(lambda: window.model.total == 40)
+    qtbot.waitUntil(lambda: window.model.total == 40, timeout=30_000)  # the other process's writes read first
     pid = window.current_id
     assert pid is not None
     wait_paper(qtbot, window, pid)

@@ -107,13 +107,16 @@ def test_one_builder_holds_the_lock_at_a_time(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_an_import_returns_before_the_builder_it_started_has_finished(tmp_path: Path) -> None:
     library = tmp_path / "library"
-    listing = write_list(tmp_path / "list.txt", ALL)
+    # Ten readings of each abstract: encoding them takes the builder seconds, the import's own
+    # end a fraction of that (with ~30 papers a quiet machine's builder sometimes won the race).
+    texts = [f"{text} Reading {n} of the study." for n in range(10) for text in ALL]
+    listing = write_list(tmp_path / "list.txt", texts)
     cmd = [sys.executable, "-m", "desk.cli.main", "--library", str(library), "import", str(listing), "--json"]
     # Pipes, read to their end: a builder holding the command's stdout would keep this waiting.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
-    assert json.loads(out)["added"] == len(ALL)
+    assert json.loads(out)["added"] == len(texts)
     assert not (store_of(library) / MANIFEST_NAME).exists()  # nothing encoded yet: not waited for
 
     store = wait_until_encoded(library)
