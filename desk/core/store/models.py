@@ -151,7 +151,7 @@ class DistinctPair(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-# ---- version 4: tags, saved searches, the undo history and the trash (issue #15) ----------------
+# ---- version 4: tags, saved searches, the undo history and the trash ---------------------------
 
 
 class Tag(Base):

@@ -66,7 +66,7 @@ V1_DDL = (
     "CREATE INDEX ix_source_import_id ON source (import_id)",
 )
 
-# Version 2: merge records, key aliases and "not a duplicate" pairs (issue #5).
+# Version 2: merge records, key aliases and "not a duplicate" pairs.
 V2_DDL = (
     """CREATE TABLE merge_record (
 	id INTEGER NOT NULL,
@@ -127,7 +127,7 @@ def upgrade_3_hashed_keys(conn: Connection) -> None:
 
 
 # Version 4: tags (reading lists are tags with an order), saved searches, the undo history and
-# the trash (issue #15). Nothing existing is altered: a removed list's import_record keeps its row.
+# the trash. Nothing existing is altered: a removed list's import_record keeps its row.
 V4_DDL = (
     """CREATE TABLE tag (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
