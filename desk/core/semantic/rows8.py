@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from desk.core.runtime import resident
+from desk.core.semantic.store import npy_header
 
 DIMENSIONS = 384  # minilm.DIMENSIONS (not imported: a search reads rows without the network's code)
 LEVELS = 127.0  # int8 codes in [-127, 127]: symmetric, -128 unused
@@ -112,12 +113,8 @@ def mapped(path: Path) -> tuple[np.ndarray, Pages | None]:
     for any other dtype or shape, or a file shorter than its header says. Nothing is unpickled:
     a header naming another dtype (an object one included) is refused before any data is read."""
     with path.open("rb") as f:
-        fmt = np.lib.format
-        version = fmt.read_magic(f)
-        header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-        shape, fortran, dtype = header(f)
-        offset = f.tell()
-        if np.dtype(dtype) != ROW or len(shape) != 1 or fortran:
+        shape, fortran, dtype, offset = npy_header(f)
+        if dtype != ROW or len(shape) != 1 or fortran:
             raise ValueError(f"{path.name} holds {dtype} {shape}, not the rows")
         count = int(shape[0])
         size = path.stat().st_size

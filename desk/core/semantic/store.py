@@ -24,7 +24,7 @@ import shutil
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 import numpy as np
 
@@ -252,6 +252,16 @@ def _manifest(directory: Path) -> dict[str, object]:
     return manifest
 
 
+def npy_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype[Any], int]:
+    """(shape, Fortran order, dtype, where the data starts) of the .npy file open in ``f``, read
+    from its header alone: nothing is unpickled, whatever dtype the header names."""
+    fmt = np.lib.format
+    version = fmt.read_magic(f)
+    header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+    shape, fortran, dtype = header(f)
+    return shape, fortran, np.dtype(dtype), f.tell()
+
+
 def _mapped(
     path: Path, kind: type[np.generic] = np.int16, any_order: bool = False
 ) -> tuple[np.ndarray, Pages] | None:
@@ -263,11 +273,7 @@ def _mapped(
     The mapping keeps the file it opened: a store written again replaces the file (os.replace),
     so the rows held stay those of the store read. Raises ValueError for a file too short."""
     with path.open("rb") as f:
-        fmt = np.lib.format
-        version = fmt.read_magic(f)
-        header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-        shape, fortran, dtype = header(f)
-        offset = f.tell()
+        shape, fortran, dtype, offset = npy_header(f)
         if (fortran and not any_order) or np.dtype(dtype) != np.dtype(kind) or len(shape) != 2 or 0 in shape:
             return None
         mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
