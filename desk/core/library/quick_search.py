@@ -92,8 +92,14 @@ def _lagging(vectors: SemanticVectors, reader: QuickLibrary) -> bool:
 def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) -> EncodedVectors | bool:
     """The sentence encoder's store, read: current, or part-way while a builder process encodes
     the rest (background.py); True when the library has none to use (no model, or a builder
-    at work that wrote nothing yet); False when it is due (missing, damaged or behind, and
-    nobody at work on it)."""
+    at work that wrote nothing yet); False when a few vectors are due, which the Library
+    encodes in line (background.inline_max).
+
+    More due and nobody at work on them (a builder killed, the machine restarted): a builder is
+    started here and the search uses the rows there are, as while any builder works, rather
+    than opening the whole Library to start it."""
+    import numpy as np
+
     from desk.core.semantic import background
     from desk.core.semantic.encoded import DIR_NAME
     from desk.core.semantic.encoded import EncodedVectors as Store
@@ -105,9 +111,12 @@ def _encoded(directory: Path, vectors: SemanticVectors, reader: QuickLibrary) ->
         return True
     if encoded.load() and encoded.ids is not None and id_digest_of(encoded.ids) == reader.id_digest():
         return encoded
-    if background.building(encoded.directory):  # the rows there are fused, the others estimated
-        return encoded if encoded.ids is not None else True
-    return False
+    if not background.building(encoded.directory):
+        held = encoded.ids if encoded.ids is not None else np.empty(0, np.int64)
+        due = int(np.count_nonzero(~np.isin(data.ids, held)))
+        if due <= background.inline_max() or background.start(directory) is None:
+            return False
+    return encoded if encoded.ids is not None else True  # its rows fused, the others estimated
 
 
 def search(reader: QuickLibrary, directory: Path, query: str, limit: int, sort: str) -> ResultPage | None:

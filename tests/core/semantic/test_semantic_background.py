@@ -141,6 +141,29 @@ def test_a_search_while_a_builder_works_answers_with_words_and_lsa(tmp_path: Pat
 
 
 @pytest.mark.slow
+def test_a_search_with_vectors_due_and_no_builder_starts_one_and_answers_without_the_library(
+    tmp_path: Path,
+) -> None:
+    """A builder killed, or a machine restarted: the quick search starts a builder itself and
+    answers with the words and LSA (the whole Library's open took seconds to do the same)."""
+    from desk.core.library.quick import QuickLibrary
+    from desk.core.library.quick_search import search
+
+    library = imported(tmp_path)
+    first = desk(library, "search", "neural radiance fields", "--json", encoder=False)  # LSA's vectors
+    assert first.returncode == 0, first.stderr
+    assert not background.building(store_of(library)) and not (store_of(library) / MANIFEST_NAME).exists()
+    reader = QuickLibrary.open(library)
+    assert reader is not None
+    with reader:
+        page = search(reader, library, "neural radiance fields", 10, "relevance")
+    assert page is not None
+    assert [r.paper.id for r in page.rows] == [r[0] for r in ranked(first)][:10]  # words and LSA
+    store = wait_until_encoded(library)  # the builder it started encodes every paper
+    assert store.ids is not None and store.ids.tolist() == paper_ids(library)
+
+
+@pytest.mark.slow
 def test_the_window_s_build_waits_for_a_builder_at_work(tmp_path: Path) -> None:
     library = imported(tmp_path)
     results: list[str | None] = []
