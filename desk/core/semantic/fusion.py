@@ -26,6 +26,11 @@ Found = tuple[int, int, float]  # (docnum, parts matched, relevance), as SearchI
 WEIGHT = 0.3
 SEMANTIC_DEPTH = 50  # papers nearest in meaning considered beside the lexical candidates
 MIN_COSINE = 0.05  # a paper this far in meaning never joins on meaning alone
+#: Nor one farther than JOIN_SHARE × the median cosine of the best lexical hits (up to
+#: JOIN_REFERENCE of them): a word the library holds (a rare name, "quokka") matches papers at a
+#: cosine well above the rest, whose own cosines are then chance, not a paraphrase.
+JOIN_SHARE = 0.5
+JOIN_REFERENCE = 10
 JOIN_BELOW = 50  # papers join on meaning alone only when the words match fewer than this
 #: With the sentence encoder's vectors (encoded.py): the cosine is LSA_SHARE × LSA's plus
 #: ENCODER_SHARE × the encoder's, at weight 1 (dev set, even papers: 4 words 0.890 → 0.895).
@@ -112,13 +117,23 @@ def _estimated(lsa: np.ndarray | None, enc: np.ndarray, held: np.ndarray) -> np.
 
 def nearest(cosine: np.ndarray, candidates: np.ndarray, found: Sequence[Found]) -> list[tuple[int, float]]:
     """The SEMANTIC_DEPTH ``candidates`` (docnums) nearest in meaning, by ``cosine`` (one per
-    docnum), that are not in ``found`` and not farther than MIN_COSINE: (docnum, cosine)."""
+    docnum), that are not in ``found`` and as near as join_floor allows: (docnum, cosine)."""
     if not len(candidates):
         return []
     depth = min(SEMANTIC_DEPTH, len(candidates))
     near = candidates[np.argpartition(-cosine[candidates], depth - 1)[:depth]]
     held = {d for d, _, _ in found}
-    return [(d, float(cosine[d])) for d in near.tolist() if d not in held and cosine[d] >= MIN_COSINE]
+    floor = join_floor(cosine, found)
+    return [(d, float(cosine[d])) for d in near.tolist() if d not in held and cosine[d] >= floor]
+
+
+def join_floor(cosine: np.ndarray, found: Sequence[Found]) -> float:
+    """The least cosine a paper needs to join on meaning alone: MIN_COSINE, or JOIN_SHARE of the
+    median cosine of the JOIN_REFERENCE best lexical hits when that is more."""
+    reference = [float(cosine[d]) for d, _, _ in found[:JOIN_REFERENCE]]
+    if not reference:
+        return MIN_COSINE
+    return max(MIN_COSINE, JOIN_SHARE * float(np.median(reference)))
 
 
 def related_fusion(scores: np.ndarray, mask: np.ndarray, cosine: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -83,6 +83,22 @@ def test_fused_search_finds_a_paraphrase_bm25_alone_misses(topics: Library) -> N
     assert fused.total == len(lexical) + sum(1 for r in fused.rows if r.paper.id not in lexical)
 
 
+def test_papers_join_on_meaning_only_when_about_as_near_as_the_words_matches() -> None:
+    """A word the library holds (a rare name) matches its papers at a cosine far above the rest:
+    the rest, at chance cosines, do not join. Without word matches the absolute floor holds."""
+    from desk.core.semantic import fusion
+
+    cosine = np.array([0.30, 0.28, 0.32, 0.08, 0.06, 0.20, 0.02], np.float32)
+    everyone = np.arange(len(cosine))
+    found = [(0, 1, 5.0), (1, 1, 4.0), (2, 1, 3.0)]  # the words' matches, best first
+    joined = fusion.nearest(cosine, everyone, found)
+    assert [d for d, _ in joined] == [5]  # 0.20 ≥ half the matches' median 0.30; 0.08 is chance
+    assert fusion.join_floor(cosine, found) == pytest.approx(fusion.JOIN_SHARE * 0.30)
+    assert {d for d, _ in fusion.nearest(cosine, everyone, [])} == {0, 1, 2, 3, 4, 5}
+    far = [(6, 1, 2.0)]  # a match far in meaning itself: the floor is MIN_COSINE, not below
+    assert fusion.join_floor(cosine, far) == fusion.MIN_COSINE
+
+
 def test_a_query_product_runs_blas_on_one_thread(topics: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     """A query's matrix-vector product never lets BLAS spin a second thread against the window's."""
     from threadpoolctl import threadpool_info
