@@ -6,14 +6,19 @@ distractors) is kept in ``--library``. Its encoder store is computed once per wo
 every query of bench/relevance_dev.py's sets is answered by ``Library.search_ids`` in each
 configuration:
 
+- ``words``: the words alone (neither LSA's vectors nor the encoder's: the moment an import of
+  a big list returns, before the background builds);
 - ``lsa``: words and LSA alone (no encoder vector: the build has not begun);
 - ``cover-P-T``: P % of the papers, drawn at random (seed 7), have their vector at T pieces, as
   part-way through a build; the others wait for theirs (fusion.mixed_cosines estimates them);
 - ``cover-100-T``: the build done.
 
-MRR@10 per set (mean of the even and odd papers), printed as each configuration ends:
+MRR@10 per set (mean of the even and odd papers), printed as each configuration ends; ``--fts``
+adds FTS5-OR and -AND over the same abstracts (distractors included) in the same run:
 
     nice -n 19 python bench/encoder_dev.py --library /tmp/enc-dev --tokens 128,64 --cover 0,25,50,100
+    python bench/encoder_dev.py --library /tmp/e90/dev --distractors 90000 --tokens 128 \
+        --cover 0,25,50,100 --fts --sets title,4words,rare,researcher
 """
 
 from __future__ import annotations
@@ -117,6 +122,22 @@ def covered(lib: Any, share: float, seed: int = 7) -> int:
     return len(chosen)
 
 
+def fts_results(library: Path, corpus: Path, sets: dict[str, Any]) -> dict[str, Any]:
+    """FTS5-OR's and -AND's MRR@10 (recall@10, nDCG@10) per set over the library's abstracts."""
+    import tempfile
+
+    from relevance_dev import mean_metrics, run_fts
+
+    extra = sorted((library.parent / f"{library.name}-distractors").rglob("*.txt"))
+    with tempfile.TemporaryDirectory() as tmp:
+        run_fts(corpus / "cvpr2023.txt", sets, Path(tmp), extra)
+    out: dict[str, Any] = {}
+    for engine in ("fts5_or", "fts5_and"):
+        out[engine] = {name: mean_metrics(qs, engine) for name, qs in sets.items()}
+        print(f"{engine:<14} " + "  ".join(f"{s} {r['mrr']:.4f}" for s, r in out[engine].items()), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run each configuration; print one line each; write JSON."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -126,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cover", default="0,25,50,100", help="coverages (%%) at the first cut")
     p.add_argument("--sets", default=",".join(SETS))
     p.add_argument("--distractors", type=int, default=0)
+    p.add_argument("--fts", action="store_true", help="also FTS5-OR and -AND on the same abstracts")
     p.add_argument("--out", type=Path, default=HERE / "out" / "encoder_dev.json")
     args = p.parse_args(argv)
     if not (args.corpus / "cvpr2023.txt").is_file():
@@ -137,7 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     index_of = {p.id: s.index for p in lib.list_papers() for s in p.sources if s.file == "cvpr2023.txt"}
     tokens = [int(t) for t in args.tokens.split(",")]
     covers = [int(c) for c in args.cover.split(",")]
-    results: dict[str, Any] = {}
+    results: dict[str, Any] = {"library": {"papers": lib.count(), "distractors": args.distractors}}
+    if args.fts:
+        results.update(fts_results(args.library, args.corpus, sets))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
     def run(name: str, extra: dict[str, Any]) -> None:
         load0, t0 = os.getloadavg()[0], time.perf_counter()
@@ -165,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"encoded at {cut} pieces: {info}", flush=True)
         for share in covers if n == 0 else [100]:
             if share == 0:
+                semantic, encoded = lib.index.semantic, lib.index.encoded
+                lib.index.semantic = lib.index.encoded = None
+                try:
+                    run("words", {})
+                finally:
+                    lib.index.semantic, lib.index.encoded = semantic, encoded
                 encoded, lib.index.encoded = lib.index.encoded, None
                 try:
                     run("lsa", {})
