@@ -77,14 +77,14 @@ def open_library(path: Path, corpus: Path, distractors: int) -> Any:
 
 def full_store(lib: Any, tokens: int) -> dict[str, Any]:
     """The library's encoder store at ``tokens`` pieces, from its copy or encoded now (timed)."""
-    from desk.core.semantic import encoded
+    from desk.core.semantic import encoded, encoded_files
     from desk.core.semantic.keys import DatabasePapers
 
     encoded.MAX_TOKENS = tokens
     kept = lib.directory.parent / f"{lib.directory.name}-encoded-{tokens}"
     store = lib.encoded.directory
     info: dict[str, Any] = {"tokens": tokens}
-    if (kept / encoded.MANIFEST_NAME).is_file():
+    if (kept / encoded_files.MANIFEST_NAME).is_file():
         shutil.rmtree(store, ignore_errors=True)
         shutil.copytree(kept, store)
         info.update(json.loads((kept / "timing.json").read_text()))

@@ -7,6 +7,8 @@ The layers, bottom first (a package may import those below it, never those above
     → export → library → gui → cli (`desk` with no command opens the window)
 
 ``desk.core`` never imports Qt; ``desk.gui`` never imports SQL or Whoosh (tests/gui/test_structure.py).
+No module is longer than MODULE_MAX_LINES: a file a reader can hold in their head, split along a
+seam of meaning when it grows past that.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ ALLOWED["gui"] = CORE | {"main"}
 ALLOWED["cli"] = CORE | {"main", "gui"}  # `desk` with no command opens the window
 ALLOWED["main"] = CORE | {"cli", "gui"}  # desk/__main__.py
 ALLOWED["root"] = set()
+
+#: The most lines a module of desk/ may have.
+MODULE_MAX_LINES = 600
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,32 @@ def test_the_core_has_few_loose_modules_and_every_package_says_what_it_may_impor
     for init in core.glob("*/__init__.py"):
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert "May import:" in doc, f"{init} does not say what its package may import"
+
+
+def long_modules(root: Path, most: int = MODULE_MAX_LINES) -> list[str]:
+    """The modules under ``root``/desk longer than ``most`` lines, with their lengths."""
+    found = []
+    for path in sorted((root / "desk").rglob("*.py")):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > most:
+            found.append(f"{path.relative_to(root)}: {lines} lines (at most {most})")
+    return found
+
+
+def test_no_module_is_longer_than_a_reader_holds_in_their_head() -> None:
+    assert long_modules(ROOT) == []
+
+
+def test_a_planted_long_module_is_caught(tmp_path: Path) -> None:
+    root = _plant(
+        tmp_path,
+        {
+            "desk/core/text/long.py": "x = 1\n" * (MODULE_MAX_LINES + 1),
+            "desk/core/text/short.py": "x = 1\n" * MODULE_MAX_LINES,
+        },
+    )
+    expected = f"desk/core/text/long.py: {MODULE_MAX_LINES + 1} lines (at most {MODULE_MAX_LINES})"
+    assert long_modules(root) == [expected]
 
 
 def _plant(tmp_path: Path, files: dict[str, str]) -> Path:

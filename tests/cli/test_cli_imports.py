@@ -161,6 +161,7 @@ def test_a_note_commits_without_the_searcher_or_numpy(seeded_dir: Path) -> None:
         "whoosh.query",
         "desk.core.search.query",  # the query language: a note's words are counted, not corrected
         "desk.core.search.postings",
+        "desk.core.search.posting_decode",
         "desk.core.search.ranking",
     )
     noted = _modules(seeded_dir, "note", "1", "--set", "policy gradients, read again")

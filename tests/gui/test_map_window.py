@@ -21,7 +21,7 @@ Key = Qt.Key
 
 def opened_map(qtbot, window):
     window.map_action.trigger()
-    shown = window._map
+    shown = window.map.map_window
     qtbot.waitUntil(lambda: shown.map is not None and shown.view.scene is not None, timeout=30_000)
     qtbot.waitUntil(lambda: shown.view.scene.starred is not None, timeout=10_000)
     shown.activateWindow()

@@ -25,10 +25,10 @@ def test_when_the_vectors_land_the_list_on_screen_keeps_its_order_until_the_next
     from gui_helpers import press, type_text, wait_search
     from PySide6.QtCore import Qt
 
-    import desk.gui.main.window as window_module
+    import desk.gui.main.meaning as meaning_module
     from desk.core.library.facade import Library
 
-    monkeypatch.setattr(window_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
+    monkeypatch.setattr(meaning_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
     window = open_window(library_dir)
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")
@@ -68,9 +68,9 @@ def test_closing_the_window_during_a_build_ends_the_build_process(
 ) -> None:
     import multiprocessing
 
-    import desk.gui.main.window as window_module
+    import desk.gui.main.meaning as meaning_module
 
-    monkeypatch.setattr(window_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
+    monkeypatch.setattr(meaning_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
     window = open_window(library_dir)
     window.executor.submit(window.vectors.start)
     qtbot.waitUntil(lambda: bool(multiprocessing.active_children()), timeout=30_000)  # under way
@@ -88,10 +88,10 @@ def test_meaning_joining_while_the_user_types_re_ranks_only_while_they_are_in_th
     from gui_helpers import press, type_text, wait_search
     from PySide6.QtCore import Qt
 
-    import desk.gui.main.window as window_module
+    import desk.gui.main.meaning as meaning_module
     from desk.core.library.facade import Library
 
-    monkeypatch.setattr(window_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
+    monkeypatch.setattr(meaning_module, "VECTORS_DELAY_MS", 600_000)  # built when this test says
     window = open_window(library_dir)
     type_text(qtbot, "policy")
     wait_search(qtbot, window, "policy")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from desk.core.search.acronyms import definitions, normal_short
+from desk.core.search.acronym_definitions import definitions, normal_short
 from desk.core.text.sentences import strip_urls
 from desk.core.text.stemming import stem
 

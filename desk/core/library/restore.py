@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, inspect
 from desk.core.runtime.errors import DeskError, LibraryBusy
 from desk.core.runtime.paths import BACKUP_DIR_NAME, CACHE_DIR_NAME, DATABASE_NAME, INDEX_DIR_NAME
 from desk.core.search.schema import remove_marker
-from desk.core.semantic import encoded, store
+from desk.core.semantic import encoded, encoded_files, store
 from desk.core.semantic.background import LOCK_NAME as BUILD_LOCK_NAME
 from desk.core.semantic.keys import write_lock
 from desk.core.store.backup import online_copy
@@ -118,7 +118,7 @@ def _drop_derived(directory: Path) -> None:
     # incomplete, and is rebuilt.
     for folder, manifest in (
         (store.DIR_NAME, store.MANIFEST_NAME),
-        (encoded.DIR_NAME, encoded.MANIFEST_NAME),
+        (encoded.DIR_NAME, encoded_files.MANIFEST_NAME),
     ):
         with contextlib.suppress(OSError):
             (directory / folder / manifest).unlink(missing_ok=True)

@@ -144,7 +144,7 @@ def live_revisions(reader: Any) -> tuple[Any, Any]:
     """(ids, revs) arrays of every live document a Whoosh reader holds (bulk column reads)."""
     import numpy as np
 
-    from desk.core.search.postings import column_array
+    from desk.core.search.posting_decode import column_array
 
     ids: list[Any] = []
     revs: list[Any] = []
@@ -188,7 +188,7 @@ def verify_segments(directory: Path) -> list[str]:
 
 
 def _read_whole(leaf: Any) -> None:
-    from desk.core.search.postings import decode_postings
+    from desk.core.search.posting_decode import decode_postings
 
     count = leaf.doc_count_all()
     for colname in ("id", "rev"):

@@ -2,28 +2,35 @@
 
 Whoosh's matcher trees cost several Python calls per posting, which a common word at 100k
 abstracts turns into hundreds of milliseconds. Here posting blocks are decoded whole into numpy
-arrays (cached per immutable segment), and field lengths, flags and ids become dense per-document
-arrays that ranking.py scores over.
+arrays (posting_decode.py) or read from a segment's flat postings (flat_postings.py), kept per
+immutable segment (``PostingCache``), and field lengths, flags and ids become dense per-document
+arrays of one searcher generation (``Corpus``) that ranking.py scores over.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.columns import NumericColumn
-from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
-from whoosh.util.numeric import byte_to_length
 
 from desk.core.search.flat_postings import EXT, FlatPostings, open_trusted
 from desk.core.search.positions import positions
+from desk.core.search.posting_decode import (
+    EMPTY,
+    LENGTH_LUT,
+    column_array,
+    decode_postings,
+    expand_prefix,
+    leaf_prefix,
+    position_pairs,
+)
 from desk.core.search.sorted_arrays import sorted_distinct
 from desk.core.search.stored_column import prime
 from desk.core.search.whoosh_internals import fast
@@ -39,9 +46,6 @@ ENTRY_COST = 16
 NORM_CACHE = 2_000_000
 MAX_EXPANSION = 256  # terms a prefix expands to, per field
 EXPANSIONS_KEPT = 256  # prefix expansions kept per generation (narrowed as the prefix grows)
-
-_LENGTH_LUT = np.array([byte_to_length(b) for b in range(256)], dtype=np.float32)
-EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.float32))
 UNKNOWN: Any = object()  # a term's entry in a segment not read yet (PostingCache.get)
 #: (segment, field, term) entries that prefix walks read, kept per generation for the postings.
 INFOS_KEPT = 200_000
@@ -54,98 +58,6 @@ FLAT_RELEASE_BYTES = 32 << 20
 FLAT_LOOKUP_BYTES = 256 << 10  # what a term's lookup counts towards it (the pages its probes map)
 FLAT_KEPT = 4096  # segments' flat postings kept open (a few per segment ever read)
 DELETED_SETS_KEPT = 256  # segments' deleted-docnum arrays kept (a few per segment reader ever opened)
-
-
-def column_array(reader: Any, doccount: int) -> np.ndarray:
-    """A whole numeric column as an array (bulk read when the layout is known)."""
-    if fast() and isinstance(reader, NumericColumn.Reader) and reader._typecode in "BHILQbhilq":
-        n = min(reader._count, doccount)
-        raw = reader._dbfile.get(reader._basepos, n * reader._fixedlen)
-        arr = np.frombuffer(raw, dtype=np.dtype(reader._typecode).newbyteorder(">")).astype(np.int64)
-        if n < doccount:
-            arr = np.concatenate([arr, np.full(doccount - n, int(reader._default or 0), np.int64)])
-        return arr
-    return np.fromiter((int(v or 0) for v in reader), dtype=np.int64, count=doccount)
-
-
-def unfiltered(matcher: Any) -> tuple[Any, frozenset[int]]:
-    """(the matcher under a segment's deleted-document filter, the deleted docnums), or
-    (``matcher``, empty) when it is not such a filter.
-
-    A segment with deleted documents wraps each posting list in a FilterMatcher, which costs
-    several Python calls per posting (at 100k real abstracts, most of a first query's time);
-    the block matcher underneath is decoded whole instead and the deleted docnums dropped.
-    """
-    if (
-        fast()
-        and type(matcher) is FilterMatcher
-        and matcher._exclude
-        and isinstance(matcher.child, W3LeafMatcher)
-        and not matcher.child._byteids
-    ):
-        return matcher.child, matcher._ids
-    return matcher, frozenset()
-
-
-def decode_postings(
-    matcher: Any, dead: Callable[[frozenset[int]], np.ndarray] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(ids, weights) of a whole posting list (``dead``: the sorted array of a deleted set)."""
-    matcher, deleted = unfiltered(matcher)
-    if deleted:
-        ids_all, weights_all = decode_postings(matcher)
-        gone = dead(deleted) if dead is not None else np.fromiter(sorted(deleted), np.int64, len(deleted))
-        keep = ~np.isin(ids_all, gone, assume_unique=True)
-        return ids_all[keep], weights_all[keep]
-    ids: list[np.ndarray] = []
-    weights: list[np.ndarray] = []
-    if fast() and isinstance(matcher, W3LeafMatcher) and not matcher._byteids:
-        while matcher.is_active():
-            if matcher._data is None:
-                matcher._read_data()
-            deltas, w = matcher._data[0], matcher._data[1]
-            block = np.cumsum(np.asarray(deltas, dtype=np.int64))
-            ids.append(block)
-            if w is None or isinstance(w, float):
-                weights.append(np.full(len(block), 1.0 if w is None else w, np.float32))
-            else:
-                weights.append(np.asarray(w, dtype=np.float32))
-            matcher._next_block()
-    else:
-        plain_ids: list[int] = []
-        plain_w: list[float] = []
-        while matcher.is_active():
-            plain_ids.append(matcher.id())
-            plain_w.append(matcher.weight())
-            matcher.next()
-        return np.array(plain_ids, np.int64), np.array(plain_w, np.float32)
-    if not ids:
-        return EMPTY
-    return np.concatenate(ids), np.concatenate(weights)
-
-
-def _expand(reader: Any, fieldname: str, prefix: str) -> tuple[tuple[str, ...], bool]:
-    """(the first MAX_EXPANSION terms starting with ``prefix``, whether there are no more)."""
-    out: list[str] = []
-    for term in reader.expand_prefix(fieldname, prefix):
-        if len(out) >= MAX_EXPANSION:
-            return tuple(out), False
-        out.append(term.decode("utf-8") if isinstance(term, bytes) else term)
-    return tuple(out), True
-
-
-def _leaf_prefix(leaf: Any, fieldname: str, prefix: bytes) -> tuple[list[tuple[bytes, Any]], bool]:
-    """(the first MAX_EXPANSION + 1 (term, term info) of a segment starting with ``prefix``,
-    whether that is all of them): one walk of the segment's ordered term table."""
-    terms = leaf._terms
-    out: list[tuple[bytes, Any]] = []
-    for (fname, btext), info in terms.items_from(fieldname, prefix):
-        if fname != fieldname or not btext.startswith(prefix):
-            return out, True
-        out.append((btext, info))
-        if len(out) > MAX_EXPANSION:
-            return out, False
-    return out, True
 
 
 def _cost(value: tuple[np.ndarray, np.ndarray]) -> int:
@@ -402,7 +314,7 @@ class Corpus:
                     continue
                 col = perdoc._cached_reader(f"_{fieldname}_len", NumericColumn("B", default=0))
                 if col is not None:  # absent when no document of the segment has the field
-                    arr[offset : offset + count] = _LENGTH_LUT[column_array(col, count)]
+                    arr[offset : offset + count] = LENGTH_LUT[column_array(col, count)]
             self._lengths[fieldname] = arr
         return arr
 
@@ -485,7 +397,7 @@ class Corpus:
             else:
                 hit = self._walk(fieldname, prefix) if fast() else None
                 if hit is None:
-                    hit = _expand(self.searcher.reader(), fieldname, prefix)
+                    hit = expand_prefix(self.searcher.reader(), fieldname, prefix, MAX_EXPANSION)
             self._expansions[key] = hit
             if len(self._expansions) > EXPANSIONS_KEPT:
                 self._expansions.popitem(last=False)
@@ -513,7 +425,7 @@ class Corpus:
                     terms, whole = flat.prefixed(fieldname, bprefix, MAX_EXPANSION + 1)
                     flat_walks.append((terms, whole))
                 else:
-                    walks.append((segid, *_leaf_prefix(leaf, fieldname, bprefix)))
+                    walks.append((segid, *leaf_prefix(leaf, fieldname, bprefix, MAX_EXPANSION + 1)))
         except (AttributeError, KeyError, TypeError):  # not a segment of the layout expected
             return None
         union = sorted(
@@ -570,7 +482,7 @@ class Corpus:
                         d, p = flat.positions(fieldname, btext, wanted)
                         self.cache.flat_read(4 * len(wanted))
                     elif (fieldname, btext) in leaf:
-                        d, p = _pairs(positions(leaf.postings(fieldname, btext), wanted))
+                        d, p = position_pairs(positions(leaf.postings(fieldname, btext), wanted))
                     else:
                         continue
                     docs.append(d)
@@ -591,11 +503,3 @@ class Corpus:
             mask[self.postings(fieldname, value)[0]] = True  # type: ignore[arg-type]
             self._flags[(fieldname, value)] = mask
         return mask
-
-
-def _pairs(at: dict[int, Collection[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """A docnum -> positions map as (docnum, position) int64 arrays, docnums ascending."""
-    docs = sorted(at)
-    counts = [len(at[d]) for d in docs]
-    where = [p for d in docs for p in sorted(at[d])]
-    return np.repeat(np.asarray(docs, np.int64), counts), np.asarray(where, np.int64)

@@ -24,7 +24,7 @@ FEW_IDS = 32  # deletes of up to this many ids scan the id columns without numpy
 
 
 def _column_ints(reader: Any, doccount: int) -> array[int]:
-    """A whole numeric column as int64s (``postings.column_array`` without numpy: a one-shot
+    """A whole numeric column as int64s (``posting_decode.column_array`` without numpy: a one-shot
     command's note commit does not load it)."""
     from whoosh.columns import NumericColumn
 

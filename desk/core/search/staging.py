@@ -21,7 +21,7 @@ from typing import Any
 from whoosh.filedb.filestore import FileStorage
 from whoosh.writing import NO_MERGE
 
-from desk.core.search.acronyms import Definition
+from desk.core.search.acronym_definitions import Definition
 from desk.core.search.fields import writer_fields
 from desk.core.search.model import IndexDoc
 from desk.core.search.schema import INDEX_NAME, build_schema, codec

@@ -1,10 +1,11 @@
 """The private parts of Whoosh that desk's fast paths use, and the start-up check that they are there.
 
-desk reads posting lists whole into numpy (``postings.py``), writes segments without Whoosh's
-per-token objects (``writer.py``, the codec in ``schema.py``) and moves segments written by
-worker processes into the index (``staging.py``). All of that reaches into whoosh-reloaded's
-internals, which any release may change. They were verified (by the tests comparing each fast
-path with Whoosh's own) against :data:`VERIFIED_VERSION`, the version ``pyproject.toml`` pins.
+desk reads posting lists whole into numpy (``posting_decode.py``, ``postings.py``), writes
+segments without Whoosh's per-token objects (``writer.py``, the codec in ``schema.py``) and moves
+segments written by worker processes into the index (``staging.py``). All of that reaches into
+whoosh-reloaded's internals, which any release may change. They were verified (by the tests
+comparing each fast path with Whoosh's own) against :data:`VERIFIED_VERSION`, the version
+``pyproject.toml`` pins.
 
 :func:`fast` says whether to take those paths; it runs :func:`check` once per process (the
 search index calls it when a library opens). When the installed Whoosh is another version or
@@ -15,8 +16,9 @@ to write and to search at scale, and no segments written by worker processes.
 What is used, where (instance attributes are set in ``__init__`` and cannot be checked without
 building an index: the version pin and the equivalence tests stand for them):
 
-* ``postings.py`` and ``positions.py`` (read): a prefix walk of a segment's term table
-  (``SegmentReader._terms`` ``items_from()``, ``_codec.postings_reader()``, ``_postfile``);
+* ``posting_decode.py``, ``postings.py`` and ``positions.py`` (read): a prefix walk of a
+  segment's term table (``SegmentReader._terms`` ``items_from()``, ``_codec.postings_reader()``,
+  ``_postfile``);
   ``W3LeafMatcher`` ``_byteids``, ``_data`` (deltas, weights, values),
   ``_read_data()``, ``_next_block()``, ``block_max_id()``; ``ListMatcher._format``; a
   ``WrappingMatcher``'s ``child``; ``FilterMatcher`` ``_ids`` / ``_exclude`` (a segment's deleted set);
@@ -51,7 +53,7 @@ building an index: the version pin and the equivalence tests stand for them):
   (``W3TermsReader`` ``_tindex.items_from()``, ``_fieldmap``, ``_codec``, ``_postfile``) and
   ``_perdoc`` (``column_reader()``, ``has_column()``, ``_cached_reader()``); the stored-fields
   column as ``VarBytesColumn`` bytes under ``W3PerDocWriter._colwriters["_stored"]._child``;
-  ``W3LeafMatcher`` as in ``postings.py`` plus ``_read_values()`` / ``_values``;
+  ``W3LeafMatcher`` as in ``posting_decode.py`` plus ``_read_values()`` / ``_values``;
   ``SegmentWriter`` ``_assemble_segment()``, ``get_segment()``; ``W3Segment._fieldlengths``.
 
 Whoosh's pickle readers (``unpickling.py``; not a fast path, a wall: with any Whoosh they are

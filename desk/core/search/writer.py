@@ -45,7 +45,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
 
 from desk.core.runtime.logs import logger
-from desk.core.search.acronyms import Definition, definitions
+from desk.core.search.acronym_definitions import Definition, definitions
 from desk.core.search.fields import words_of_tokens
 from desk.core.search.flat_postings import FlatWriter, PositionTable, float32_bytes, path_of
 from desk.core.search.manifest import record

@@ -1,12 +1,10 @@
 """The library's sentence-encoder vectors (minilm.py): a derived store beside the LSA vectors.
 
-``<library>/encoded/`` holds ``ids.npy``, ``keys.npy`` (the key of the text each row was
-computed from: keys.py) and ``vectors.npy`` (each row's int8 codes and scale: rows8.py, 388 bytes
-a paper, mapped, not read), written by ``numpy.save`` and read with ``allow_pickle=False``, and
-``encoded.json`` naming the store's version, the model, and each file's CRC-32 and size. The
-manifest is written last and removed first: a build killed midway reads as missing and is done
+``<library>/encoded/`` holds each paper's id, the key of the text its row was computed from
+(keys.py) and its int8 row (rows8.py, 388 bytes a paper, mapped, not read), checksummed, the
+manifest written last (encoded_files.py): a build killed midway reads as missing and is done
 again. ``ensure`` keeps the rows of papers still in the library with the text they were computed
-from, encodes the papers lacking one (CHUNK at a time, with progress; a paper absent when its
+from, encodes the papers lacking one (a chunk at a time, with progress; a paper absent when its
 text is read is left for the next round, never encoded from an empty text) and drops the rest.
 
 A store of version 2 (int16 rows, twice the size) is converted when read, never encoded again;
@@ -14,7 +12,7 @@ the conversion is written back inside the derived-store lock, unless the store c
 
 Encoding costs ~20-40 ms an abstract on two cores (the network is small, the abstracts are
 many): a large library is hours of work, so every library is encoded, in the order a reader
-needs (``build_order``: the papers in view, then unread before read, newest first), and
+needs (encoded_build.py: the papers in view, then unread before read, newest first), and
 searches fuse the rows there are while the build goes on (fusion.mixed_cosines). A few papers a
 search needs now are encoded on the spot (``encode_now``), held in memory beside the store
 until the builder's rows hold them.
@@ -22,85 +20,45 @@ until the builder's rows hold them.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from desk.core.runtime.logs import logger
 from desk.core.semantic import minilm, neighbours, rows8
+from desk.core.semantic.encoded_build import (
+    Checkpoints,
+    build_order,
+    chunk_size,
+    encode_side_by_side,
+    one_blas_thread,
+)
+from desk.core.semantic.encoded_files import (
+    CONVERTED_VERSION,
+    MANIFEST_NAME,
+    ask_first,
+    first_ids,
+    first_stamp,
+    manifest_stamp,
+    read_store,
+    write_store,
+)
 from desk.core.semantic.keys import Keys, Papers, key_problems, matching, write_lock
-from desk.core.semantic.store import SCALE, file_crc
 
 log = logger(__name__)
 Progress = Callable[[int, int], None]
 
-STORE_VERSION = 3  # 2: rows keyed by the text they were computed from; 3: int8 rows (rows8.py)
-CONVERTED_VERSION = 2  # an older store read and converted, not encoded again
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIR_NAME = "encoded"
-MANIFEST_NAME = "encoded.json"
 SWITCH = "DESK_SENTENCE_ENCODER"  # "0": no sentence encoder, even when its model is installed
 MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening and aims
-CHUNK = 64  # abstracts read and encoded between two progress reports (and looks at the time)
 SPOT_MAX = 10  # a search's candidates encoded on the spot at most (~0.4 s on two cores)
 QUERIES_KEPT = 512  # query vectors kept, 1.5 KB each (typing a query searches its words again and again)
 PROBLEM_PREFIX = "sentence-encoder vectors:"  # how each of ``problems`` begins
-CHECKPOINT_CHUNKS = 8  # chunks encoded between two writes of the store (a kill loses at most these)
-#: ...or this long since the last write, whichever comes first: on a loaded machine 8 chunks
-#: (2,048 abstracts at ~40 ms each) take minutes, and a builder killed before them kept nothing.
-CHECKPOINT_S = 30.0
-WRITE_SHARE = 10.0  # the time since the last write is at least this many times that write's
-CHUNK_VARIABLE = "DESK_ENCODE_CHUNK"  # another chunk (tests: a few abstracts)
-CHECKPOINT_VARIABLE = "DESK_ENCODE_CHECKPOINT_S"  # another time between two writes (tests: 0)
-WORKERS_VARIABLE = "DESK_ENCODE_WORKERS"  # threads a build encodes with (default: one a core)
-FIRST_NAME = "first.json"  # the ids of the papers in view, encoded before the others (build_order)
-FIRST_KEPT = 1000  # ids of FIRST_NAME read at most
-ARRAYS = ("ids", "keys", "vectors")
-
-
-def workers_wanted() -> int:
-    """Threads a build encodes with: one a core (WORKERS_VARIABLE sets another number)."""
-    try:
-        return max(1, int(os.environ.get(WORKERS_VARIABLE, os.cpu_count() or 1)))
-    except ValueError:
-        return os.cpu_count() or 1
-
-
-def chunk_size() -> int:
-    """Abstracts encoded between two looks at the clock (CHUNK unless CHUNK_VARIABLE sets another)."""
-    try:
-        return max(1, int(os.environ.get(CHUNK_VARIABLE, CHUNK)))
-    except ValueError:
-        return CHUNK
-
-
-def checkpoint_seconds() -> float:
-    """Seconds between two writes of the store during a build (CHECKPOINT_S unless set)."""
-    try:
-        return max(0.0, float(os.environ.get(CHECKPOINT_VARIABLE, CHECKPOINT_S)))
-    except ValueError:
-        return CHECKPOINT_S
-
-
-def build_order(missing: np.ndarray, read: np.ndarray, first: Sequence[int] = ()) -> np.ndarray:
-    """The ids of ``missing`` in the order a reader needs them: those of ``first`` (the papers in
-    view) in its order, then the unread before the ``read``, the newest (highest id: the papers
-    just imported) first."""
-    missing = np.asarray(missing, np.int64)
-    if not len(missing):
-        return missing
-    wanted = set(missing.tolist())
-    head = list(dict.fromkeys(i for i in first if i in wanted))
-    rest = missing[~np.isin(missing, np.array(head, np.int64))] if head else missing
-    was_read = np.isin(rest, read)
-    rest = rest[np.lexsort((-rest, was_read))]  # unread (False) first, then by id descending
-    return np.concatenate([np.array(head, np.int64), rest])
 
 
 _MODELS: dict[Path, minilm.MiniLM] = {}  # model folder -> the encoder loaded from it
@@ -153,51 +111,22 @@ class EncodedVectors:
     def load(self) -> bool:
         """Read the store if it is sound and of this version (or the one before: converted);
         True when it was."""
-        try:
-            stat = (self.directory / MANIFEST_NAME).stat()
-            text = (self.directory / MANIFEST_NAME).read_text(encoding="utf-8")
-            manifest = json.loads(text)
-            version = manifest.get("version")
-            if version not in (STORE_VERSION, CONVERTED_VERSION) or manifest.get("model") != MODEL_NAME:
-                return False
-            if manifest.get("max_tokens") != MAX_TOKENS:
-                return False
-            arrays = {}
-            pages = None
-            for name in ARRAYS:
-                path = self.directory / f"{name}.npy"
-                entry = manifest["files"][name]
-                if path.stat().st_size != entry["size"] or file_crc(path) != entry["crc32"]:
-                    return False
-                if name == "vectors" and version == STORE_VERSION:
-                    arrays[name], pages = rows8.mapped(path)
-                else:
-                    arrays[name] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        stored = read_store(self.directory, MODEL_NAME, MAX_TOKENS)
+        if stored is None:
             return False
-        ids, keys, vectors = arrays["ids"], arrays["keys"], arrays["vectors"]
-        if version == CONVERTED_VERSION:
-            if vectors.dtype != np.int16 or vectors.shape != (len(ids), minilm.DIMENSIONS):
-                return False
-            vectors = rows8.from_int16(vectors, SCALE)
-        if ids.dtype != np.int64 or vectors.dtype != rows8.ROW or vectors.shape != ids.shape:
-            return False
-        if keys.dtype != np.int64 or keys.shape != ids.shape:
-            return False
-        self._set(ids, keys, vectors, pages)
-        self.stamp = int(manifest["files"]["vectors"]["crc32"])
-        self._loaded = (stat.st_mtime_ns, stat.st_size)
-        if version == CONVERTED_VERSION:
-            self._convert(text)
+        self._set(stored.ids, stored.keys, stored.vectors, stored.pages)
+        self.stamp = stored.stamp
+        self._loaded = stored.loaded
+        if stored.version == CONVERTED_VERSION:
+            self._convert(stored.manifest)
         return True
 
     def changed(self) -> bool:
         """Whether the store on disk was written since it was read here (a builder's checkpoint)."""
         try:
-            stat = (self.directory / MANIFEST_NAME).stat()
+            return manifest_stamp(self.directory) != self._loaded
         except OSError:
             return False
-        return (stat.st_mtime_ns, stat.st_size) != self._loaded
 
     def _convert(self, read: str) -> None:
         """Write the rows just converted from an older store in this version, unless the store
@@ -209,8 +138,7 @@ class EncodedVectors:
                 if (self.directory / MANIFEST_NAME).read_text(encoding="utf-8") != read:
                     return
                 self._write(self.ids, self.keys, self.vectors)
-            stat = (self.directory / MANIFEST_NAME).stat()
-            self._loaded = (stat.st_mtime_ns, stat.st_size)  # its own write: nothing to load again
+            self._loaded = manifest_stamp(self.directory)  # its own write: nothing to load again
         except OSError:  # a read-only folder: converted again at the next read
             log.debug("the sentence-encoder vectors could not be written converted", exc_info=True)
 
@@ -232,39 +160,7 @@ class EncodedVectors:
             return self.ids, self.vectors
 
     def _write(self, ids: np.ndarray, keys: np.ndarray, vectors: np.ndarray) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        manifest_path = self.directory / MANIFEST_NAME
-        manifest_path.unlink(missing_ok=True)  # removed first: a write cut short reads as missing
-        files = {}
-        partials = [self.directory / f"{name}.npy.partial" for name in ARRAYS]
-        partials.append(manifest_path.with_suffix(".json.partial"))
-        try:
-            for name, array in zip(ARRAYS, (ids, keys, vectors), strict=True):
-                path = self.directory / f"{name}.npy"
-                partial = path.with_suffix(".npy.partial")
-                if name == "vectors":
-                    rows8.save(partial, array)
-                else:
-                    with partial.open("wb") as f:
-                        np.save(f, array, allow_pickle=False)
-                        f.flush()
-                        os.fsync(f.fileno())
-                os.replace(partial, path)
-                files[name] = {"crc32": file_crc(path), "size": path.stat().st_size}
-            manifest = {
-                "version": STORE_VERSION,
-                "model": MODEL_NAME,
-                "max_tokens": MAX_TOKENS,
-                "count": len(ids),
-                "files": files,
-            }
-            partial = manifest_path.with_suffix(".json.partial")
-            partial.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-            os.replace(partial, manifest_path)
-            self.stamp = files["vectors"]["crc32"]
-        finally:  # a full disk or a kill's next writer: no half-written file is left behind
-            for partial in partials:
-                partial.unlink(missing_ok=True)
+        self.stamp = write_store(self.directory, ids, keys, vectors, MODEL_NAME, MAX_TOKENS)
 
     # ---- keeping up with the database -----------------------------------------------------
 
@@ -332,16 +228,15 @@ class EncodedVectors:
         model = self.model() if len(missing) else None
         parts_ids, parts_keys, parts_vectors = [old_ids[keep]], [old_keys[keep]], [old_vectors[keep]]
         read_ids = np.asarray(read if read is not None else np.zeros(0, np.int64), np.int64)
-        first, first_stamp = self.first(), self._first_stamp()
+        first, first_seen = self.first(), first_stamp(self.directory)
         queue = build_order(missing, read_ids, first)
-        checkpoint_s, size = checkpoint_seconds(), chunk_size()
-        written, done, chunks, writing = time.monotonic(), 0, 0, 0.0
-        with self._encoding():
+        size, done, checkpoints = chunk_size(), 0, Checkpoints()
+        with one_blas_thread():
             while len(queue):
                 if cancel is not None and cancel.is_set():
                     return None
-                if self._first_stamp() != first_stamp:  # the window shows other papers now
-                    first, first_stamp = self.first(), self._first_stamp()
+                if first_stamp(self.directory) != first_seen:  # the window shows other papers now
+                    first, first_seen = self.first(), first_stamp(self.directory)
                     queue = build_order(queue, read_ids, first)
                 chunk, queue = queue[:size], queue[size:]
                 texts = papers.texts(chunk.tolist())  # each text read with its key, in one snapshot
@@ -350,96 +245,30 @@ class EncodedVectors:
                 if present:
                     parts_ids.append(np.array(present, np.int64))
                     parts_keys.append(np.array([texts[i][0] for i in present], np.int64))
-                    parts_vectors.append(rows8.quantize(self._encode(model, [texts[i][1] for i in present])))
-                done, chunks = done + len(chunk), chunks + 1
+                    parts_vectors.append(
+                        rows8.quantize(encode_side_by_side(model, [texts[i][1] for i in present], MAX_TOKENS))
+                    )
+                done += len(chunk)
                 if progress is not None:
                     progress(done, len(missing))
-                since = time.monotonic() - written
-                due = chunks % CHECKPOINT_CHUNKS == 0 or since >= checkpoint_s
-                # Each write is of the whole store (a million rows: seconds): never more than a
-                # tenth of the build's time goes to writing.
-                if due and len(queue) and since >= WRITE_SHARE * writing:  # a build cut short resumes here
+                due = checkpoints.chunk_done()
+                if due and len(queue):  # a build cut short resumes here
                     started = time.monotonic()
                     self._commit(papers, parts_ids, parts_keys, parts_vectors)
-                    written = time.monotonic()
-                    writing = written - started
+                    checkpoints.wrote(started)
         self._commit(papers, parts_ids, parts_keys, parts_vectors)
         return "encoded" if len(old_ids) == 0 else "updated"
 
-    @contextmanager
-    def _encoding(self) -> Iterator[None]:
-        """One BLAS thread for each of WORKERS threads encoding side by side, for the block."""
-        # Imported here: once loaded, BLAS products are limited around each call (blas.pinned).
-        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-
-        with threadpool_limits(1):
-            yield
-
-    def _encode(self, model: minilm.MiniLM, texts: list[str]) -> np.ndarray:
-        """The unit vectors of ``texts`` (float32), encoded by ``workers()`` threads side by side.
-
-        Each thread takes every n-th text of the texts sorted by length (so each pads as little
-        and works as long as the others). numpy gives the interpreter's lock back inside its
-        products and element-wise loops, which are most of the time; a thread of BLAS each beat
-        one process with BLAS's threads over both cores here (bench/encoder_rate.py)."""
-        workers = min(workers_wanted(), max(1, len(texts) // minilm.BATCH))
-        if workers <= 1:
-            return model.encode(texts, MAX_TOKENS)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        shares = [order[w::workers] for w in range(workers)]
-        out = np.zeros((len(texts), minilm.DIMENSIONS), np.float32)
-        failed: list[BaseException] = []
-
-        def work(share: list[int]) -> None:
-            try:
-                out[share] = model.encode([texts[i] for i in share], MAX_TOKENS)
-            except BaseException as exc:  # raised again on the caller's thread
-                failed.append(exc)
-
-        threads = [threading.Thread(target=work, args=(share,), daemon=True) for share in shares[1:]]
-        for thread in threads:
-            thread.start()
-        work(shares[0])
-        for thread in threads:
-            thread.join()
-        if failed:
-            raise failed[0]
-        return out
-
     # ---- what to encode first -------------------------------------------------------------
-
-    def _first_stamp(self) -> tuple[int, int] | None:
-        try:
-            stat = (self.directory / FIRST_NAME).stat()
-        except OSError:
-            return None
-        return (stat.st_mtime_ns, stat.st_size)
 
     def first(self) -> list[int]:
         """The ids a window asked to have encoded first (the papers in view; [] when none)."""
-        try:
-            found = json.loads((self.directory / FIRST_NAME).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return []
-        if not isinstance(found, list):
-            return []
-        return [int(i) for i in found[:FIRST_KEPT] if isinstance(i, int) and not isinstance(i, bool)]
+        return first_ids(self.directory)
 
     def ask_first(self, ids: Sequence[int]) -> None:
-        """Have a builder at work encode the papers ``ids`` before the others (those in view).
-
-        Written beside the store (not part of it) and replaced whole; a builder reads it between
-        two chunks. Does nothing when the store's folder cannot be written."""
-        wanted = [int(i) for i in ids[:FIRST_KEPT]]
-        if wanted == self.first():
-            return
-        partial = self.directory / (FIRST_NAME + ".partial")
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            partial.write_text(json.dumps(wanted), encoding="utf-8")
-            os.replace(partial, self.directory / FIRST_NAME)
-        except OSError:
-            partial.unlink(missing_ok=True)
+        """Have a builder at work encode the papers ``ids`` before the others (those in view);
+        nothing when the store's folder cannot be written (encoded_files.ask_first)."""
+        ask_first(self.directory, ids)
 
     def _commit(
         self,

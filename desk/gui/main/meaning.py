@@ -1,7 +1,10 @@
-"""The sentence encoder's build as the window shows it: how far it is, and what it does for a search.
+"""The library's vectors as the window builds and shows them: when they are built, how far the
+sentence encoder's build is, and what it does for a search.
 
-While the build is under way, the status bar says "Meaning: N of M papers"; each search asks
-for its papers in view to be encoded first and its best few now (``VectorBuilder.encode_now``).
+The vectors are built a moment after the library is ready or an import landed (``build_soon``),
+off the UI thread; the status bar says when better matches are ready (``said``). While the
+sentence encoder's build is under way, the status bar says "Meaning: N of M papers"; each search
+asks for its papers in view to be encoded first and its best few now (``VectorBuilder.encode_now``).
 When those land, the list re-ranks only if the user is still in the search box: once they are
 in the list, its rows never move under their keys.
 """
@@ -10,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.search.controller import SearchController
 from desk.gui.workers import LibraryExecutor
 
+VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 FIRST_IN_VIEW = 100  # the list's first papers the encoder's build is asked to do first
 PROGRESS_TIP = (
     "The sentence encoder is reading the abstracts in the background; searches use the"
@@ -25,7 +29,10 @@ PROGRESS_TIP = (
 
 
 class MeaningProgress(QObject):
-    """The build's progress label in ``status``, and the on-the-spot encoding of a search."""
+    """The vectors' build, its progress label in ``status``, and the on-the-spot encoding of a
+    search; ``said(text)``: what the status bar says when a build ends."""
+
+    said = Signal(str)
 
     def __init__(
         self,
@@ -47,8 +54,21 @@ class MeaningProgress(QObject):
         self.label.setObjectName("encodingProgress")
         self.label.hide()
         status.addPermanentWidget(self.label)
+        vectors.finished.connect(self._built)
         vectors.progress.connect(self.show_progress)
         vectors.spotted.connect(self._spotted)
+
+    def build_soon(self) -> None:
+        """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
+        QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
+
+    def _built(self, done: str) -> None:
+        # A list the user is looking at never reorders by itself (a fast typist's ↓↓s would star
+        # what moved into those rows): meaning joins from the next change of query or filter.
+        if done and not done.startswith("could not") and self.controller.shown_query.strip():
+            self.said.emit("Better matches by meaning are ready: they show from your next search.")
+        elif done == "built":
+            self.said.emit("Searches now find papers by meaning too.")
 
     def show_progress(self, done: int, total: int) -> None:
         """ "Meaning: N of M papers" while the build is under way; nothing otherwise."""

@@ -7,6 +7,7 @@ back through signals:
 - `SearchController` (search/controller.py): runs the searches and fills the list's model;
 - `ResultList` (search/results.py): the hits and the highlighted one;
 - `ReadingPane` (reading/pane.py): the paper in view, its note and related papers;
+- `ResultFlow` (main/result_flow.py): the list as searches land, the keys that wait for them;
 - `Startup` (main/startup.py): opening the library, the sample lists on a first run;
 - `DuplicatesReview`, `ImportRunner`, `Exporter`: the review and the two dialogs' work.
 """
@@ -15,13 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -36,7 +35,7 @@ from desk.core.records.detail import ImportReport
 from desk.core.runtime.paths import bundled_seeds_dir
 from desk.gui import theme
 from desk.gui.dialogs.export import Exporter, ask_export
-from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder, local_paths
+from desk.gui.dialogs.importing import FileDropFilter, ImportRunner, choose_files, choose_folder
 from desk.gui.dialogs.shortcut_sheet import ShortcutSheet
 from desk.gui.duplicates.review import DuplicatesReview
 from desk.gui.keymap import build_actions
@@ -46,31 +45,31 @@ from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.meaning import MeaningProgress
 from desk.gui.main.opening import FileOpener
+from desk.gui.main.result_flow import ResultFlow
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.undo_keys import UndoKeys
 from desk.gui.main.welcome import WelcomeNote
+from desk.gui.map.launcher import MapLauncher
 from desk.gui.map.menu import add_map_action
-from desk.gui.map.window import MapWindow
 from desk.gui.organize.actions import Organizer
 from desk.gui.organize.history_nav import PaperTrail
 from desk.gui.organize.keys import PaperKeys
 from desk.gui.organize.places import DOCK_WIDTH, Places
 from desk.gui.organize.read_marker import ReadMarker
 from desk.gui.organize.sort_menu import SortMenu
-from desk.gui.organize.tag_numbers import TagNumbers
+from desk.gui.organize.tag_numbers import TagNumbers, add_digit_keys
 from desk.gui.organize.triage import TriageView
 from desk.gui.reading.citation_keys import CitationKeys
 from desk.gui.reading.pane import ReadingPane
 from desk.gui.search.bar import SearchBar
-from desk.gui.search.controller import Outcome, SearchController
-from desk.gui.search.results import EMPTY_LIBRARY, ResultList, empty_text
+from desk.gui.search.controller import SearchController
+from desk.gui.search.results import EMPTY_LIBRARY, ResultList
 from desk.gui.settings import WindowSettings
 from desk.gui.workers import LibraryExecutor
 
 STATUS_MS = 5000
 DUPLICATES_DELAY_MS = 300
-VECTORS_DELAY_MS = 1500  # the semantic vectors are built a moment after the library is ready
 
 
 class MainWindow(QMainWindow):
@@ -87,24 +86,30 @@ class MainWindow(QMainWindow):
         self.ready = False
         self.open_error: str | None = None
         self._closed = False
-        self._deferred: list[Callable[[], object]] = []  # keys pressed while a search was on its way
-        self._suggestion: str | None = None
         self._sheet: ShortcutSheet | None = None
-        self._edits_rehearsed = False  # see _searched
-        self._last_paper: int | None = None  # the paper to highlight again once the list is there
         self.executor = LibraryExecutor(self)
         self.settings = WindowSettings(library_dir)
         # Qt adds " — desk" (the application's name) to a title not ending in it.
         name = library_dir.name
         self.setWindowTitle("desk" if name.lower() == "desk" else f"{name} — desk")
         self.setAcceptDrops(True)
+        self.installEventFilter(FileDropFilter(self.import_paths, self))  # files dropped on the window
         self._build()
         self.named_actions = build_actions(self, self._handlers(), (self.search_box, self.results_view))
         self.sorting.install(self.menuBar(), self.statusBar())
         self.read_marker.add_menu(self)
         self.appearance = appearance_menu(self, self.settings.scheme, self.set_scheme)
         self.map_action = add_map_action(self, self.open_map)
-        self._map: MapWindow | None = None
+        self.map = MapLauncher(
+            self.executor,
+            self.paper_keys.actions,
+            self.flow.after_search,
+            self.controller,
+            self.show_paper,
+            self._read_from_map,
+            self._search_for,
+            self,
+        )
         if self.settings.scheme != "system":  # "system": as the application started (follow_system)
             self.set_scheme(self.settings.scheme)
         self.importer = ImportRunner(self.executor, self)
@@ -143,6 +148,15 @@ class MainWindow(QMainWindow):
         self.reading = ReadingPane(
             self.executor, lambda: self.controller.terms, lambda: self.controller.marks
         )
+        self.flow = ResultFlow(
+            self.controller,
+            self.results_view,
+            self.search_bar,
+            self.reading,
+            self.executor,
+            lambda: self.ready,
+            self,
+        )
         # The widgets tests and scripts look at, by the names they have always had.
         self.search_box = self.search_bar.box
         self.query_message = self.search_bar.hint
@@ -161,7 +175,7 @@ class MainWindow(QMainWindow):
             (self.abstract_view, self.related.list),
             self.note,
             (self.search_box, self.results_view, self.abstract_view, self.note_editor, self.note.preview),
-            lambda rows: self._after_search(lambda: self.move_selection(rows)),
+            lambda rows: self.flow.after_search(lambda: self.move_selection(rows)),
             self,
         )
 
@@ -200,7 +214,7 @@ class MainWindow(QMainWindow):
             self.triage_view,
             lambda: self.controller.shown_query,
             lambda: self.model.total,
-            self._after_search,
+            self.flow.after_search,
         )
         self.trail = PaperTrail(lambda pid: self.show_paper(pid, select=True), self)  # Alt+← / Alt+→
         self.read_marker = ReadMarker(
@@ -226,8 +240,7 @@ class MainWindow(QMainWindow):
         status = QStatusBar()
         status.setObjectName("statusBar")
         self.setStatusBar(status)
-        self.hits_label = QLabel("Opening the library…")
-        self.hits_label.setObjectName("hitsLabel")
+        self.hits_label = self.flow.hits_label
         status.addPermanentWidget(self.paper_keys.count_label)
         status.addPermanentWidget(self.hits_label)  # not hidden by passing messages
 
@@ -239,7 +252,7 @@ class MainWindow(QMainWindow):
             theme.choose_scheme(app, choice)
 
     def _handlers(self) -> dict[str, Callable[[], object]]:
-        r, later = self.reading, self._after_search
+        r, later = self.reading, self.flow.after_search
         return {
             "import_files": lambda: self.import_paths(choose_files(self)),
             "import_folder": lambda: self.import_paths(choose_folder(self)),
@@ -250,8 +263,8 @@ class MainWindow(QMainWindow):
             "filter_starred": lambda: self.set_filter("starred"),
             "filter_unread": lambda: self.set_filter("unread"),
             "filter_notes": lambda: self.set_filter("notes"),
-            "use_suggestion": self.use_suggestion,
-            "open": self.open_current,
+            "use_suggestion": self.flow.use_suggestion,
+            "open": self.flow.open_current,
             "next": lambda: later(lambda: self.move_selection(1)),
             "previous": lambda: later(lambda: self.move_selection(-1)),
             **self.paper_keys.handlers(),
@@ -280,20 +293,19 @@ class MainWindow(QMainWindow):
         bar.filterChosen.connect(self.set_filter)
         self.controller.filterChanged.connect(bar.check_filter)  # the buttons and the chip follow
         bar.stepRequested.connect(self._step_from_box)
-        bar.suggestionChosen.connect(self.use_suggestion)
+        bar.suggestionChosen.connect(self.flow.use_suggestion)
         drop = FileDropFilter(self.import_paths, self)
         for w in (self.search_box, self.abstract_view.viewport(), self.note_editor.viewport()):
             w.installEventFilter(drop)
         self.note.preview.viewport().installEventFilter(drop)
         results.paperChanged.connect(reading.follow)
-        results.openRequested.connect(self.open_current)
-        self.model.modelReset.connect(self._results_reset)
-        self.controller.searched.connect(self._searched)
+        results.openRequested.connect(self.flow.open_current)
+        self.model.modelReset.connect(self.flow.results_reset)
+        self.controller.searched.connect(self.flow.searched)
         self.controller.failed.connect(self.show_status)
-        self.controller.failed.connect(lambda _m: self._run_deferred())
+        self.controller.failed.connect(lambda _m: self.flow.run_deferred())
         self.executor.failed.connect(self.show_status)
         reading.summariesChanged.connect(self.model.set_summaries)
-        reading.status.connect(self.show_status)
         reading.relatedChosen.connect(lambda pid: self.show_paper(pid, focus=True, select=True))
         self.startup.progress.connect(self.hits_label.setText)
         self.startup.importingSamples.connect(
@@ -303,7 +315,6 @@ class MainWindow(QMainWindow):
         self.startup.failed.connect(self._library_failed)
         self.importer.finished.connect(self._imported)
         self.vectors = VectorBuilder(self)
-        self.vectors.finished.connect(self._vectors_built)
         self.meaning = MeaningProgress(
             self.vectors,
             self.executor,
@@ -314,14 +325,13 @@ class MainWindow(QMainWindow):
             self,
         )
         self.encoding_label = self.meaning.label
+        self.flow.landed.connect(self.meaning.searched)
+        self.vectors.finished.connect(lambda _done: self.map.refresh())  # the map follows the import
         self.importer.failed.connect(self._import_failed)
-        self.importer.said.connect(self.show_status)
         self.opener.show.connect(self.show_list)
-        self.opener.status.connect(self.show_status)
         self.duplicates.changed.connect(self.refresh)
         org = self.organizer
         org.rows.connect(reading.apply)
-        org.status.connect(self.show_status)
         org.everything.connect(self.refresh)
         org.triageReady.connect(self.start_triage)
         self.paper_keys.changed.connect(reading.apply)
@@ -332,26 +342,29 @@ class MainWindow(QMainWindow):
         self.controller.searched.connect(lambda _outcome: self.tag_numbers.look())
         self.tag_numbers.changed.connect(self.model.set_tag_numbers)
         self.tag_numbers.changed.connect(self.paper_view.set_tag_numbers)
-        self.paper_keys.status.connect(self.show_status)
         self.citation_keys.search.connect(self._search_for)
-        self.citation_keys.status.connect(self.show_status)
         self.paper_keys.gone.connect(lambda _ids: self.refresh())
         self.paper_keys.gone.connect(self.trail.forget)
         reading.paperShown.connect(self.trail.visited)
         reading.paperShown.connect(self.read_marker.shown)
         self.read_marker.marked.connect(reading.apply)
-        self.trail.status.connect(self.show_status)
-        self.places.status.connect(self.show_status)
         self.places.triageRequested.connect(org.triage)
-        self.sorting.status.connect(self.show_status)
-        self.triage_view.status.connect(self.show_status)
+        for says in (  # what each piece says goes to the status bar
+            reading.status,
+            self.importer.said,
+            self.opener.status,
+            org.status,
+            self.meaning.said,
+            self.paper_keys.status,
+            self.citation_keys.status,
+            self.trail.status,
+            self.places.status,
+            self.sorting.status,
+            self.triage_view.status,
+        ):
+            says.connect(self.show_status)
         self.triage_view.left.connect(self.leave_triage)
-        for n in range(1, 10):
-            digit = QAction(f"Toggle tag {n}", self)
-            digit.setObjectName(f"action_tag_{n}")
-            digit.setShortcut(QKeySequence(str(n)))
-            digit.triggered.connect(lambda _c=False, k=n: self.paper_keys.toggle_nth(k))
-            self.addAction(digit)
+        add_digit_keys(self, self.paper_keys.toggle_nth)  # 1-9: the tags, in the digits' order
         self.exporter.exported.connect(
             lambda n, path: self.show_status(f"Exported {n} paper{'s' if n != 1 else ''} to {path}")
         )
@@ -379,22 +392,8 @@ class MainWindow(QMainWindow):
             self.reading.show_message(EMPTY_LIBRARY)
         self.controller.run_now()
         self.duplicates.refresh(delay_ms=DUPLICATES_DELAY_MS)  # after the first search, not before it
-        self._build_vectors()
+        self.meaning.build_soon()
         self.opener.library_ready()
-
-    def _build_vectors(self) -> None:
-        """Semantic vectors off the UI thread: the list is usable at once, meaning joins when ready."""
-        QTimer.singleShot(VECTORS_DELAY_MS, self, lambda: self.executor.submit(self.vectors.start))
-
-    def _vectors_built(self, done: str) -> None:
-        # A list the user is looking at never reorders by itself (a fast typist's ↓↓s would star
-        # what moved into those rows): meaning joins from the next change of query or filter.
-        if done and not done.startswith("could not") and self.controller.shown_query.strip():
-            self.show_status("Better matches by meaning are ready: they show from your next search.")
-        elif done == "built":
-            self.show_status("Searches now find papers by meaning too.")
-        if self._map is not None and self._map.isVisible():  # the map follows the import, off the UI thread
-            self._map.refresh()
 
     def _library_failed(self, message: str) -> None:
         self.open_error = message
@@ -411,7 +410,7 @@ class MainWindow(QMainWindow):
             self.welcome.dismiss()  # the user's own lists are in
         self.refresh()
         self.duplicates.refresh()
-        self._build_vectors()
+        self.meaning.build_soon()
 
     def _import_failed(self, _message: str) -> None:
         if self.startup.importing_samples:  # the importer said why; the empty library is usable
@@ -455,80 +454,19 @@ class MainWindow(QMainWindow):
 
         self.executor.submit(lambda lib: len(lib.paper_ids(starred=True)), counted)
 
-    # -- search and the result list ----------------------------------------------------------
-    def _searched(self, outcome: Outcome) -> None:
-        total = self.model.total
-        self.hits_label.setText(f"{total} paper{'s' if total != 1 else ''} · {outcome.took_ms:.0f} ms")
-        self.search_bar.show_outcome(outcome)
-        self._suggestion = outcome.suggestion
-        if self.model.rowCount() == 0 and self.ready:
-            self.reading.show_message(empty_text(outcome.query.strip(), self.controller.filter))
-        self._run_deferred()
-        self.meaning.searched()
-        if not self._edits_rehearsed:
-            # The first results are on screen: the worker readies the edit path meanwhile (nothing
-            # written), so that the first note or star is as quick as the ones after it.
-            self._edits_rehearsed = True
-            self.executor.submit(lambda lib: lib.rehearse_edits())
-
-    # -- keys pressed while a search is on its way -------------------------------------------
-    def _after_search(self, action: Callable[[], object]) -> None:
-        """Run a key's action now, or once the search for what was typed has landed.
-
-        "diffusion ↓ ↓ s" typed quickly stars the third hit for "diffusion", never a hit of
-        the half-typed query whose results happened to be on screen.
-        """
-        if self.controller.pending():
-            self._deferred.append(action)
-            self.controller.hurry()
-        else:
-            action()
-
-    def _run_deferred(self) -> None:
-        while self._deferred and not self.controller.pending():
-            self._deferred.pop(0)()
-
+    # -- search and the result list (the list as searches land: main/result_flow.py) ---------
     def _step_from_box(self, step: int) -> None:
         """↑/↓ in the search box: move the highlight, and the keys into the list."""
-        self._after_search(lambda: self.move_selection(step))
+        self.flow.after_search(lambda: self.move_selection(step))
         self.focus.to_list()
-
-    def _results_reset(self) -> None:
-        # New words highlight the best hit; a filter change or a re-run keeps the paper in view;
-        # the first list after a start highlights the paper highlighted when the window closed.
-        keep = self.current_id if self.controller.refined else None
-        if self._last_paper is not None and self.model.rowCount():
-            keep, self._last_paper = self._last_paper, None
-        before = self.current_id
-        pid = self.results_view.select_after_reset(keep)
-        if pid is None:
-            self.reading.clear()
-        elif pid == before:
-            self.reading.reload()  # the same paper: load it again for the new highlights
 
     def set_filter(self, name: str) -> None:
         self.search_bar.check_filter(name)
         self.controller.set_filter(name)
 
-    def use_suggestion(self) -> None:
-        if self._suggestion:
-            self.search_box.setText(self._suggestion)
-            self.controller.set_text(self._suggestion)
-            self.controller.run_now()
-
     def move_selection(self, step: int) -> None:
         """Move the highlight in the result list `step` rows."""
         self.results_view.move_highlight(step)
-
-    def open_current(self) -> None:
-        """Enter: read the highlighted paper (once the search for what was typed has landed)."""
-        if self.controller.pending():
-            self._after_search(self.open_current)
-            return
-        if not self.results_view.currentIndex().isValid() and self.model.rowCount():
-            self.results_view.select_row(0)
-        if self.current_id is not None:
-            self.reading.focus_abstract()
 
     def show_paper(self, pid: int, *, focus: bool = False, select: bool = False) -> None:
         """Load a paper into the reading pane; `select` highlights it in the list too."""
@@ -548,15 +486,7 @@ class MainWindow(QMainWindow):
     # -- the map -----------------------------------------------------------------------------
     def open_map(self) -> None:
         """View → Map: the library's map in a window of its own (desk/gui/map/)."""
-        if self._map is None:
-            shown = MapWindow(self.executor, self.paper_keys.actions, self._after_search, self)
-            shown.paperHighlighted.connect(self.show_paper)
-            shown.readRequested.connect(self._read_from_map)
-            shown.queryRequested.connect(self._search_for)
-            self.controller.searched.connect(lambda _o: shown.set_query(self.controller.shown_query))
-            self._map = shown
-        self._map.set_query(self.controller.shown_query)
-        self._map.open()
+        self.map.open()
 
     def _read_from_map(self, pid: int) -> None:
         """Enter on the map: the paper in the reading pane, the keys there."""
@@ -625,7 +555,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(min(max(self.settings.note_tab, 0), 1))
         self.search_bar.check_filter(self.settings.filter)
         self.search_box.setText(self.settings.last_query)
-        self._last_paper = self.settings.last_paper
+        self.flow.last_paper = self.settings.last_paper
 
     def _save_settings(self) -> None:
         placement.save(self, self.settings, self.splitters)
@@ -635,21 +565,7 @@ class MainWindow(QMainWindow):
         self.settings.note_tab = self.tabs.currentIndex()
         self.settings.sync()
 
-    # -- drag and drop, palette, closing -----------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_paths(event):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event: Any) -> None:
-        if local_paths(event):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        paths = local_paths(event)
-        if paths:
-            event.acceptProposedAction()
-            self.import_paths(paths)
-
+    # -- palette, closing ---------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -666,8 +582,6 @@ class MainWindow(QMainWindow):
         self.importer.cancel()
         self.duplicates.close()
         self.vectors.stop()
-        if self._map is not None:
-            self._map.stop()
-            self._map.close()
+        self.map.close()
         self.executor.shutdown()
         event.accept()

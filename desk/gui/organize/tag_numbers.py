@@ -3,14 +3,27 @@ read again on the worker only when the library changed since it was read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
 
 from desk.gui.workers import LibraryExecutor
 
 if TYPE_CHECKING:  # desk.core.library.facade loads Whoosh: only the worker thread imports it
     from desk.core.library.facade import Library
+
+
+def add_digit_keys(window: QWidget, toggle: Callable[[int], object]) -> None:
+    """The keys 1-9 on ``window``: ``toggle(n)`` the n-th tag (in the digits' order) of the selection."""
+    for n in range(1, 10):
+        digit = QAction(f"Toggle tag {n}", window)
+        digit.setObjectName(f"action_tag_{n}")
+        digit.setShortcut(QKeySequence(str(n)))
+        digit.triggered.connect(lambda _c=False, k=n: toggle(k))
+        window.addAction(digit)
 
 
 class TagNumbers(QObject):

@@ -22,7 +22,7 @@ from desk.core.search import SearchIndex, flat_postings, manifest, segment_upkee
 from desk.core.search.flat_backfill import backfill
 from desk.core.search.flat_postings import EXT, FlatPostings, FlatWriter, open_trusted
 from desk.core.search.positions import positions
-from desk.core.search.postings import decode_postings
+from desk.core.search.posting_decode import decode_postings
 from desk.core.search.segment_merge import commit_merged, merge_segments
 from desk.core.search.writer import encode_positions
 

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from desk.core.search import IndexDoc, IndexState, SearchIndex
-from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, definitions, long_form, read, stems
+from desk.core.search.acronym_definitions import definitions, long_form, stems
+from desk.core.search.acronyms import ACRONYMS_NAME, Acronyms, read
 from desk.core.search.schema import analyze
 
 

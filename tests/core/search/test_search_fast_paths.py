@@ -16,7 +16,7 @@ from dev_texts import dev_abstracts, needs_dev_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from desk.core.search import IndexDoc, SearchIndex, postings
+from desk.core.search import IndexDoc, SearchIndex, posting_decode, postings
 from desk.core.search.postings import MAX_EXPANSION, Corpus
 from desk.core.search.segment_upkeep import TINY_SEGMENT
 
@@ -222,9 +222,9 @@ def test_segments_with_deletions_are_decoded_by_block_under_the_filter(with_dele
     for leaf in filtered:
         common = leaf.most_frequent_terms("abstract", 1)[0][1]  # a list of blocks
         matcher = leaf.postings("abstract", common)
-        inner, deleted = postings.unfiltered(matcher)
+        inner, deleted = posting_decode.unfiltered(matcher)
         assert inner is not matcher and deleted == leaf.deleted_docs_set
-        ids, _ = postings.decode_postings(leaf.postings("abstract", common))
+        ids, _ = posting_decode.decode_postings(leaf.postings("abstract", common))
         assert len(ids) > 128 and not set(ids.tolist()) & deleted
 
 

@@ -348,7 +348,7 @@ def test_deletes_find_the_documents_numpy_finds_with_few_ids_or_many(
 ) -> None:
     import numpy as np
 
-    from desk.core.search.postings import column_array
+    from desk.core.search.posting_decode import column_array
     from desk.core.search.segment_upkeep import _column_ints, docnums_of
 
     with id_index.reader() as reader:

@@ -24,7 +24,7 @@ from semantic_corpus import ALL, NERF, POINTS, SPEECH, TARGET, write_list
 from desk.core.library.facade import Library
 from desk.core.library.restore import restore_library
 from desk.core.runtime.paths import DATABASE_NAME
-from desk.core.semantic import background, minilm, rows8
+from desk.core.semantic import background, encoded_build, encoded_files, minilm, rows8
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic.encoded import MAX_TOKENS, EncodedVectors
 
@@ -110,7 +110,7 @@ def test_restore_drops_every_vector_store(tmp_path: Path) -> None:
         backup = lib.backup(tmp_path / "backup.sqlite3")
     encoded = library / encoded_module.DIR_NAME
     encoded.mkdir(exist_ok=True)
-    (encoded / encoded_module.MANIFEST_NAME).write_text("{}", encoding="utf-8")
+    (encoded / encoded_files.MANIFEST_NAME).write_text("{}", encoding="utf-8")
     (encoded / "ids.npy.partial").write_bytes(b"half")
     restore_library(library, backup)
     assert not (library / "vectors").exists()
@@ -158,7 +158,7 @@ def true_vectors(texts: list[str]) -> np.ndarray:
 def test_a_paper_trashed_and_put_back_during_a_build_gets_its_true_vector(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, encoder_on: None
 ) -> None:
-    monkeypatch.setattr(encoded_module, "CHUNK", 4)
+    monkeypatch.setattr(encoded_build, "CHUNK", 4)
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([write_list(tmp_path / "a.txt", ALL)])
         victim = lib.paper_ids()[5]  # in the second chunk: trashed before it is read, back after
@@ -183,9 +183,9 @@ def test_a_builder_cut_short_before_its_count_checkpoint_keeps_what_it_encoded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, encoder_on: None
 ) -> None:
     """Checkpoints by time as well as by count: 2,048 abstracts take minutes on a loaded machine."""
-    monkeypatch.setattr(encoded_module, "CHUNK", 4)
-    monkeypatch.setattr(encoded_module, "CHECKPOINT_CHUNKS", 1000)
-    monkeypatch.setattr(encoded_module, "CHECKPOINT_S", 0.0, raising=False)
+    monkeypatch.setattr(encoded_build, "CHUNK", 4)
+    monkeypatch.setattr(encoded_build, "CHECKPOINT_CHUNKS", 1000)
+    monkeypatch.setattr(encoded_build, "CHECKPOINT_S", 0.0, raising=False)
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([write_list(tmp_path / "a.txt", ALL)])
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from desk.core.semantic import encoded as encoded_module
-from desk.core.semantic import rows8
+from desk.core.semantic import encoded_files, rows8
 from desk.core.semantic.encoded import EncodedVectors
 from desk.core.semantic.store import SCALE, file_crc
 
@@ -84,7 +84,7 @@ def _write_int16_store(folder: Path, ids: np.ndarray, keys: np.ndarray, floats: 
         "count": len(ids),
         "files": files,
     }
-    (folder / encoded_module.MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+    (folder / encoded_files.MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def test_a_store_of_the_int16_format_is_converted_and_written_back(tmp_path: Path) -> None:
@@ -98,8 +98,8 @@ def test_a_store_of_the_int16_format_is_converted_and_written_back(tmp_path: Pat
     assert store.load()  # read, not encoded again
     assert store.vectors is not None and store.vectors.dtype == rows8.ROW
     assert np.allclose(store.cosines_of(floats[1], ids), floats @ floats[1], atol=5e-3)
-    manifest = json.loads((folder / encoded_module.MANIFEST_NAME).read_text(encoding="utf-8"))
-    assert manifest["version"] == encoded_module.STORE_VERSION
+    manifest = json.loads((folder / encoded_files.MANIFEST_NAME).read_text(encoding="utf-8"))
+    assert manifest["version"] == encoded_files.STORE_VERSION
     assert (folder / "vectors.npy").stat().st_size < old_size
     again = EncodedVectors(folder, model_folder=None)
     assert again.load() and np.array_equal(again.ids, ids) and np.array_equal(again.keys, keys)
@@ -110,12 +110,12 @@ def test_a_conversion_is_not_written_over_a_store_changed_meanwhile(tmp_path: Pa
     folder = tmp_path / "encoded"
     ids, keys, floats = np.array([1, 2], np.int64), np.array([5, 6], np.int64), _unit_rows(2)
     _write_int16_store(folder, ids, keys, floats)
-    read = (folder / encoded_module.MANIFEST_NAME).read_text(encoding="utf-8")
+    read = (folder / encoded_files.MANIFEST_NAME).read_text(encoding="utf-8")
     store = EncodedVectors(folder, model_folder=None)
     assert store.load()
-    (folder / encoded_module.MANIFEST_NAME).unlink()  # dropped since (a restore) ...
+    (folder / encoded_files.MANIFEST_NAME).unlink()  # dropped since (a restore) ...
     store._convert(read)
-    assert not (folder / encoded_module.MANIFEST_NAME).exists()  # ... and not written back
+    assert not (folder / encoded_files.MANIFEST_NAME).exists()  # ... and not written back
 
 
 class _Boom:
@@ -141,9 +141,9 @@ def test_a_damaged_or_foreign_vectors_file_is_refused_and_pending(tmp_path: Path
         path.write_bytes(bytes(raw))
         assert not EncodedVectors(folder, model_folder=None).load()  # the checksum
     if kind != "flipped byte":  # the manifest made to agree: the format itself is checked
-        manifest = json.loads((folder / encoded_module.MANIFEST_NAME).read_text(encoding="utf-8"))
+        manifest = json.loads((folder / encoded_files.MANIFEST_NAME).read_text(encoding="utf-8"))
         manifest["files"]["vectors"] = {"crc32": file_crc(path), "size": path.stat().st_size}
-        (folder / encoded_module.MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+        (folder / encoded_files.MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
     store = EncodedVectors(folder, model_folder=None)
     assert not store.load() and store.vectors is None
     assert not Path("/nonexistent-never-made").exists()

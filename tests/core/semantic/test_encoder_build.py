@@ -16,9 +16,10 @@ import pytest
 from semantic_corpus import ALL, write_list
 
 from desk.core.library.facade import Library
-from desk.core.semantic import background, fusion, minilm, rows8
+from desk.core.semantic import background, encoded_build, encoded_files, fusion, minilm, rows8
 from desk.core.semantic import encoded as encoded_module
-from desk.core.semantic.encoded import EncodedVectors, build_order
+from desk.core.semantic.encoded import EncodedVectors
+from desk.core.semantic.encoded_build import build_order
 from desk.core.semantic.keys import DatabasePapers
 
 needs_model = pytest.mark.skipif(
@@ -137,9 +138,9 @@ def test_a_searchs_best_papers_are_encoded_on_the_spot_until_the_store_holds_the
 def test_the_build_goes_unread_and_newest_first_and_checkpoints_by_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(encoded_module.CHUNK_VARIABLE, "4")
-    monkeypatch.setattr(encoded_module, "CHECKPOINT_CHUNKS", 1000)  # only the clock writes
-    monkeypatch.setenv(encoded_module.CHECKPOINT_VARIABLE, "0")
+    monkeypatch.setenv(encoded_build.CHUNK_VARIABLE, "4")
+    monkeypatch.setattr(encoded_build, "CHECKPOINT_CHUNKS", 1000)  # only the clock writes
+    monkeypatch.setenv(encoded_build.CHECKPOINT_VARIABLE, "0")
     with Library(tmp_path / "lib") as lib:
         lib.import_paths([write_list(tmp_path / "topics.txt", ALL)])
         ids = lib.paper_ids()
@@ -189,8 +190,8 @@ def test_a_builder_killed_mid_build_leaves_a_sound_store_and_the_build_resumes_w
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     library, count = _imported(tmp_path)
-    monkeypatch.setenv(encoded_module.CHUNK_VARIABLE, "3")  # the builder (which inherits these)
-    monkeypatch.setenv(encoded_module.CHECKPOINT_VARIABLE, "0")  # writes every 3 papers
+    monkeypatch.setenv(encoded_build.CHUNK_VARIABLE, "3")  # the builder (which inherits these)
+    monkeypatch.setenv(encoded_build.CHECKPOINT_VARIABLE, "0")  # writes every 3 papers
     store = library / encoded_module.DIR_NAME
     pid = background.start(library)
     assert pid is not None
@@ -199,7 +200,7 @@ def test_a_builder_killed_mid_build_leaves_a_sound_store_and_the_build_resumes_w
     while not 0 < written < count:  # killed once a checkpoint is written, before the end
         assert time.monotonic() < deadline, "the builder wrote no checkpoint in time"
         try:
-            written = json.loads((store / encoded_module.MANIFEST_NAME).read_text())["count"]
+            written = json.loads((store / encoded_files.MANIFEST_NAME).read_text())["count"]
         except (OSError, ValueError, KeyError):
             written = 0
         time.sleep(0.02)

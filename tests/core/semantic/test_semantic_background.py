@@ -27,7 +27,8 @@ from desk.core.semantic import background, minilm
 from desk.core.semantic import encoded as encoded_module
 from desk.core.semantic.build import build_vectors
 from desk.core.semantic.encoded import DIR_NAME as ENCODED_DIR_NAME
-from desk.core.semantic.encoded import MANIFEST_NAME, EncodedVectors
+from desk.core.semantic.encoded import EncodedVectors
+from desk.core.semantic.encoded_files import MANIFEST_NAME
 
 pytestmark = pytest.mark.skipif(
     minilm.model_folder() is None or not background.SUPPORTED,

@@ -14,7 +14,7 @@ from semantic_corpus import ALL, NERF, write_list
 
 from desk.core.library.facade import Library
 from desk.core.semantic import encoded as encoded_module
-from desk.core.semantic import minilm
+from desk.core.semantic import encoded_build, encoded_files, minilm
 from desk.core.semantic.encoded import EncodedVectors
 from desk.core.semantic.minilm import ModelError, read_safetensors
 from desk.core.semantic.wordpiece import WordPiece, basic_words
@@ -278,11 +278,11 @@ def test_the_store_is_built_after_import_checked_and_rebuilt_when_damaged(topics
 def test_a_store_of_another_version_or_cut_short_is_built_again(topics: Library) -> None:
     topics.discovery.ensure_vectors()
     folder = topics.directory / encoded_module.DIR_NAME
-    manifest = json.loads((folder / encoded_module.MANIFEST_NAME).read_text())
-    manifest["version"] = encoded_module.STORE_VERSION + 1
-    (folder / encoded_module.MANIFEST_NAME).write_text(json.dumps(manifest))
+    manifest = json.loads((folder / encoded_files.MANIFEST_NAME).read_text())
+    manifest["version"] = encoded_files.STORE_VERSION + 1
+    (folder / encoded_files.MANIFEST_NAME).write_text(json.dumps(manifest))
     assert not EncodedVectors(folder).load()
-    (folder / encoded_module.MANIFEST_NAME).unlink()  # a kill before the manifest: missing
+    (folder / encoded_files.MANIFEST_NAME).unlink()  # a kill before the manifest: missing
     store = EncodedVectors(folder)
     assert not store.load() and store.pending(topics.paper_ids())
     assert store.ensure(topics.discovery._papers()) == "encoded"
@@ -312,9 +312,9 @@ def test_an_interrupted_encoding_keeps_what_it_encoded(
 ) -> None:
     import threading
 
-    monkeypatch.setattr(encoded_module, "CHUNK", 4)
-    monkeypatch.setattr(encoded_module, "CHECKPOINT_CHUNKS", 1)
-    monkeypatch.setattr(encoded_module, "WRITE_SHARE", 0.0)  # every chunk written, however long it takes
+    monkeypatch.setattr(encoded_build, "CHUNK", 4)
+    monkeypatch.setattr(encoded_build, "CHECKPOINT_CHUNKS", 1)
+    monkeypatch.setattr(encoded_build, "WRITE_SHARE", 0.0)  # every chunk written, however long it takes
     cancel = threading.Event()
     seen: list[int] = []
 

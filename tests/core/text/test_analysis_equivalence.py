@@ -126,7 +126,8 @@ def test_the_cue_window_stops_where_the_character_loop_stopped(sentence: str, st
 
 def _old_runs(window: str) -> list[list[str]]:
     """short_names._runs as it was: every word stripped and tested."""
-    from desk.core.text.short_names import _qualifies, _upper_count
+    from desk.core.text.name_shape import qualifies as _qualifies
+    from desk.core.text.name_shape import upper_count as _upper_count
 
     runs: list[list[str]] = []
     cur: list[str] = []

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from desk.core.text import derive_title, find_short_name, readable_text
-from desk.core.text.short_names import NAME_MAX, name_shaped
+from desk.core.text.name_shape import NAME_MAX, name_shaped
 from desk.core.text.titles import BAD_STARTS, TITLE_MAX
 
 
