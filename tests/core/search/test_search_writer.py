@@ -505,3 +505,17 @@ def test_term_rows_must_increase_as_whoosh_requires() -> None:
     for keys in ([b"a"], [b"b"], [b"c", b"c"], [b"d", b"c"]):
         with pytest.raises(ValueError):
             add_rows(table, keys, [b""] * len(keys))
+
+
+def test_ascii_tokens_cut_by_the_byte_table_are_the_patterns_around_every_dot_and_character() -> None:
+    """Every ASCII character before, between and after dots and word characters: lowered_tokens's
+    byte-table cut (and its fall-back to the regex for two dots in a row) finds the regex's tokens."""
+    import re
+    from itertools import product
+
+    from desk.core.search.schema import TOKEN_PATTERN
+
+    pieces = [chr(c) for c in range(128) if not chr(c).isalnum()] + ["a", "Z", "7", "_", "..", "é"[:0]]
+    for shape in product(["a", "B9", ".", ""], pieces, ["", ".", "x"], pieces, ["", "c.", ".d"]):
+        text = "".join(shape)
+        assert lowered_tokens(text) == (re.findall(TOKEN_PATTERN, text.lower()) or [""]), repr(text)
