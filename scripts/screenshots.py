@@ -4,7 +4,8 @@ its tags' chips, the filter in force as a chip, a related list with one copy of 
 import going on above the list.
 
 Run from the repository: `python scripts/screenshots.py` (offscreen; writes resources/screenshots/*.png).
-The libraries are built from seeds/ in a temporary folder (see shots.py).
+The libraries are built from seeds/ in a temporary folder (see shots.py). One seed list is named in
+Chinese: install a CJK font first (`apt-get install fonts-wqy-microhei`) or it shows as boxes.
 """
 
 from __future__ import annotations
