@@ -18,6 +18,7 @@ from desk.core.search import IndexDoc, SearchIndex
 from desk.core.search.compiler import compile_query
 from desk.core.search.query import NotNode, PhraseNode, Word, parse
 from desk.core.search.ranking import PhraseTerms, Prefixes
+from desk.core.search.schema import BOOSTS
 from desk.core.search.spelling import MAX_LENGTH, Lexicon
 
 # ---- the parser --------------------------------------------------------------------------
@@ -70,21 +71,24 @@ def test_a_problem_in_the_middle_is_still_a_problem() -> None:
     assert parsed.hint is None
 
 
+TEXT_BOOSTS = (("title", BOOSTS["title"]), ("abstract", 1.0), ("note", 1.0))
+
+
 def test_open_quote_is_a_phrase_whose_last_word_is_a_prefix() -> None:
     parsed = parse('"large lang')
     assert parsed.parts == [PhraseNode("large lang", None, 1, 11, prefix=True)]
     compiled = compile_query(parsed)
     (plan,) = compiled.plan.shoulds
-    assert plan == PhraseTerms((("title", 5.0), ("abstract", 1.0), ("note", 1.0)), ("larg",), ("lang",))
+    assert plan == PhraseTerms(TEXT_BOOSTS, ("larg",), ("lang",))
     assert compiled.terms == ["larg"] and compiled.prefixes == ["lang"]
     assert compiled.spell_words == []  # an open quote is typed word for word: none is corrected
     # One word typed: a prefix; a space after the last word: the whole phrase.
     (one,) = compile_query(parse('"langu')).plan.shoulds
-    assert one == Prefixes((("title", 5.0), ("abstract", 1.0), ("note", 1.0)), ("langu",))
+    assert one == Prefixes(TEXT_BOOSTS, ("langu",))
     (whole,) = compile_query(parse('"large language ')).plan.shoulds
-    assert whole == PhraseTerms((("title", 5.0), ("abstract", 1.0), ("note", 1.0)), ("larg", "languag"))
+    assert whole == PhraseTerms(TEXT_BOOSTS, ("larg", "languag"))
     (field,) = compile_query(parse('title:"large lang')).plan.shoulds
-    assert isinstance(field, PhraseTerms) and field.fields == (("title", 5.0),)
+    assert isinstance(field, PhraseTerms) and field.fields == (("title", BOOSTS["title"]),)
 
 
 def test_the_word_being_typed_is_not_offered_for_correction() -> None:
