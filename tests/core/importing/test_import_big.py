@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from desk.core import reader
 from desk.core.library.facade import Library
 from desk.core.reader import MAX_FILE_BYTES, PART_LINES, ReadError, read_list_file, read_list_parts
+from desk.core.runtime.tuning import Tuning
 
 WORDS = ("graph", "kernel", "sparse", "token", "vision", "policy", "reward", "latent", "diffusion", "prior")
 
@@ -48,12 +50,17 @@ def test_a_100k_record_json_lines_file_is_read_a_part_at_a_time_never_whole(tmp_
 
 
 @pytest.mark.slow
-def test_a_json_lines_file_of_several_parts_is_imported_whole(tmp_path: Path) -> None:
-    """End to end over more than one part: every record a paper, searchable, with its citation."""
-    count = PART_LINES + 10  # two parts
+def test_a_json_lines_file_of_several_parts_is_imported_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end over more than one part: every record a paper, searchable, with its citation.
+    Parts of 400 lines stand for the reader's 10,000, and the workers take every path from a few
+    papers on, so the parts are analysed, hashed and indexed as a big file's are."""
+    monkeypatch.setattr(reader, "PART_LINES", 400)
+    count = 2 * 400 + 10  # three parts
     path = tmp_path / "arxiv.jsonl"
     _write_records(path, count)
-    with Library(tmp_path / "lib") as lib:
+    with Library(tmp_path / "lib", tuning=Tuning.eager()) as lib:
         report = lib.import_paths([path])
         assert (report.added, report.errors) == (count, ())
         assert lib.count() == count

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from rich_files import bibtex, dev_records, needs_dev_records
 
+from desk.core import reader
 from desk.core.library.facade import Library
-from desk.core.reader import PART_LINES
+from desk.core.runtime.tuning import Tuning
 
 
 def _line(n: int) -> str:
@@ -60,15 +61,17 @@ def test_a_broken_entry_is_reported_and_the_others_imported(tmp_path: Path) -> N
     assert report.skipped_files == 0  # the file was imported, without one entry
 
 
-@pytest.mark.slow
-def test_json_lines_import_in_parts_numbered_across_the_file(tmp_path: Path) -> None:
+def test_json_lines_import_in_parts_numbered_across_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "PART_LINES", 300)  # parts of 300 lines stand for the reader's 10,000
     path = tmp_path / "snapshot.jsonl"
-    path.write_text("\n".join(_line(n) for n in range(PART_LINES + 3)) + "\n", encoding="utf-8")
-    with Library(tmp_path / "lib") as lib:
+    path.write_text("\n".join(_line(n) for n in range(300 + 3)) + "\n", encoding="utf-8")
+    with Library(tmp_path / "lib", tuning=Tuning.eager()) as lib:
         report = lib.import_paths([path])
-        assert (report.files, report.added, report.errors) == (1, PART_LINES + 3, ())
+        assert (report.files, report.added, report.errors) == (1, 300 + 3, ())
         last = lib.paper(max(p.id for p in lib.list_papers()))
-        assert [(s.file, s.index) for s in last.sources] == [("snapshot.jsonl", PART_LINES + 2)]
+        assert [(s.file, s.index) for s in last.sources] == [("snapshot.jsonl", 300 + 2)]
         again = lib.import_paths([path])
         assert (again.added, again.already_imported) == (0, 1)
 
