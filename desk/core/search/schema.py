@@ -29,20 +29,19 @@ from desk.core.search.names import (  # noqa: F401 (their home before names.py, 
 from desk.core.search.whoosh_internals import fast
 from desk.core.text.stemming import TOKEN_PATTERN, stem
 
-#: Query-time BM25F field weights: a title occurrence counts as two abstract ones
-#: (length-normalised) before the term's one saturation, so a word in the title
-#: still ranks a paper first against one that says it once more in the abstract. Not more:
-#: a bare list's derived title is the abstract's opening, and among 90,000 distractors
-#: recombined from the corpus (each opening copied into ~38 of them) a weight of 5 let those
-#: copies tie with the paper on its title and saturate BM25F before its other sentences
-#: counted (`bench/relevance_tune.py --distractors 90000`: 4 words +0.023, rarest +0.027,
-#: researcher +0.037 MRR@10 at 2 against 5; the 2,359 papers alone within ±0.008).
+#: Query-time BM25F field weights. A title occurrence counts a quarter of an abstract one: a
+#: title's words are almost all in its abstract already (a bare list's derived title is the
+#: abstract's opening), so a heavy title counts the opening twice. Among 90,000 distractors
+#: recombined from the corpus (each opening copied into ~38 of them) the copies then tied with
+#: the paper and filled the first page: `bench/relevance_tune.py --distractors 90000`, MRR@10 at
+#: 0.25 against 2: 4 words +0.026, rarest words +0.030, researcher +0.059; on the 2,359 papers
+#: alone within 0.003 (bench/README.md, "Among 90,000 recombined distractors").
 #: ``short_kw`` (the exact short name, "racer") is scored as a term of its own.
 #: ``authors`` is searched apart from the others (a part of its own below each bare word, see
 #: compiler.py): a name found there adds half an abstract occurrence's weight and no credit for
 #: a query part matched, so "gan inversion" ranks the papers about GANs above those by a Gan.
 BOOSTS: dict[str, float] = {
-    "title": 2.0, "short_name": 2.0, "short_kw": 5.0, "abstract": 1.0, "note": 1.0, "authors": 0.5,
+    "title": 0.25, "short_name": 0.25, "short_kw": 5.0, "abstract": 1.0, "note": 1.0, "authors": 0.5,
 }  # fmt: skip
 
 #: Stemmed text fields searched by a bare word.
