@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "core" / "reader"))
 
 from relevance_dev import CORPUS, QUERIES, load_sets  # noqa: E402
-from relevance_tune import _get, _set, evaluate, parse_variant  # noqa: E402
+from relevance_tune import evaluate_with, parse_variant  # noqa: E402
 from rich_files import bibtex, dev_records  # noqa: E402
 
 SETS = ("title", "4words", "rare", "researcher")
@@ -46,14 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     index_of = {paper.id: s.index for paper in lib.list_papers() for s in paper.sources if s.file == BIB}
     lib.search_ids("warm up", limit=10)
     for name, settings in variants:
-        saved = [(m, c, _get(m, c)) for m, c, _ in settings]
-        for m, c, v in settings:
-            _set(m, c, v)
-        try:
-            results = evaluate(lib, sets, index_of)
-        finally:
-            for m, c, v in saved:
-                _set(m, c, v)
+        results = evaluate_with(lib, sets, index_of, settings)
         row = "  ".join(f"{s} {r['even']['mrr']:.4f}/{r['odd']['mrr']:.4f}" for s, r in results.items())
         print(f"{name:<14} {row}", flush=True)
     lib.close()

@@ -113,6 +113,26 @@ def evaluate(lib: Any, sets: dict[str, list[Query]], index_of: dict[int, int]) -
     return out
 
 
+def evaluate_with(
+    lib: Any, sets: dict[str, list[Query]], index_of: dict[int, int], settings: list[tuple[Any, str, Any]]
+) -> dict[str, Any]:
+    """``evaluate`` with a variant's settings in force (vectors refitted in memory for an LSA
+    setting), every setting put back after it."""
+    saved = [(m, c, _get(m, c)) for m, c, _ in settings]
+    for m, c, v in settings:
+        _set(m, c, v)
+    refit = any(getattr(m, "__name__", "") == "desk.core.semantic.lsa" for m, _, _ in settings)
+    try:
+        if refit:
+            refit_in_memory(lib)
+        return evaluate(lib, sets, index_of)
+    finally:
+        for m, c, v in saved:
+            _set(m, c, v)
+        if refit:
+            lib.vectors.load()  # the store on disk, as built with the shipped settings
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run each variant; print one table."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -149,21 +169,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(f"{engine:<14} {row}", flush=True)
     for name, settings in variants:
-        saved = [(m, c, _get(m, c)) for m, c, _ in settings]
-        for m, c, v in settings:
-            _set(m, c, v)
-        refit = any(getattr(m, "__name__", "") == "desk.core.semantic.lsa" for m, _, _ in settings)
-        try:
-            t0 = time.perf_counter()
-            if refit:
-                refit_in_memory(lib)
-            results[name] = evaluate(lib, sets, index_of)
-            took = time.perf_counter() - t0
-        finally:
-            for m, c, v in saved:
-                _set(m, c, v)
-            if refit:
-                lib.vectors.load()  # the store on disk, as built with the shipped settings
+        t0 = time.perf_counter()
+        results[name] = evaluate_with(lib, sets, index_of, settings)
+        took = time.perf_counter() - t0
         row = "  ".join(
             f"{s} {r['even']['mrr']:.4f}/{r['odd']['mrr']:.4f}"
             f" R {r['even']['recall']:.3f}/{r['odd']['recall']:.3f}"
