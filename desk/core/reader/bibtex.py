@@ -34,6 +34,9 @@ _CONCAT = re.compile(r"\s+#\s+")
 # LaTeX ($\alpha$, \emph{...}) is read by desk as in any list.
 _TEXT_ESCAPE = re.compile(r"\\([%&#])")
 _NAME_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+# What makes a name more than words and one comma: braces, TeX, ties and quotes go to
+# bibtexparser's name parser (a second comma too: "Last, Jr., First").
+_NOT_PLAIN_NAME = re.compile(r'[{}\\$~"]')
 
 
 def looks_like_bibtex(head: str) -> bool:
@@ -159,6 +162,10 @@ def authors_of(field: str) -> tuple[str, ...]:
             if cleaned:
                 out.append(cleaned)
             continue
+        plain = _plain_name(whole)
+        if plain is not None:
+            out.append(plain)
+            continue
         try:
             parts = parse_single_name_into_parts(name, strict=False).merge_first_name_first
         except Exception:
@@ -167,3 +174,19 @@ def authors_of(field: str) -> tuple[str, ...]:
         if cleaned:
             out.append(cleaned)
     return tuple(out)
+
+
+def _plain_name(name: str) -> str | None:
+    """A name of plain words ("Ann Lee", "van der Berg, Jan") as "First Last", without the name
+    parser; None when it needs the parser (braces, TeX, two commas, an empty side of its comma).
+
+    The parser's "First von Last Jr" order is the written order for a name without a comma and
+    the two sides swapped for "von Last, First" (tested equal): most of a conference's names,
+    where the parser was a third of reading its BibTeX.
+    """
+    if _NOT_PLAIN_NAME.search(name) or name.count(",") > 1:
+        return None
+    last, comma, first = name.partition(",")
+    if comma and not (last.strip() and first.strip()):
+        return None
+    return clean_field(f"{first} {last}" if comma else name)

@@ -151,3 +151,36 @@ def test_parsed_paragraphs_are_clean_single_lines(text: str) -> None:
         assert not any(unicodedata.category(ch) == "Cc" for ch in paragraph)
         assert unicodedata.is_normalized("NFC", paragraph)
     assert collection == (header if header is not None else "fallback")
+
+
+_NAME_WORD = st.text(
+    alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéüøçłÖÅñ-.'")),
+    min_size=1,
+    max_size=9,
+)
+_NAME = st.lists(_NAME_WORD, min_size=1, max_size=4).map(" ".join)
+_WRITTEN_NAME = st.one_of(_NAME, st.tuples(_NAME, _NAME).map(lambda parts: f"{parts[0]}, {parts[1]}"))
+
+
+def _names_by_the_parser(field: str) -> tuple[str, ...]:
+    """The author field read name by name through bibtexparser's own name parser."""
+    from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
+
+    from desk.core.reader.entries import clean_field
+
+    out = []
+    for name in split_multiple_persons_names(field):
+        cleaned = clean_field(parse_single_name_into_parts(name, strict=False).merge_first_name_first, latex=True)
+        if cleaned:
+            out.append(cleaned)
+    return tuple(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WRITTEN_NAME, min_size=1, max_size=5))
+@example(["van der Berg, Jan", "Ann-Marie O'Neil", "de la Cruz, J. R.", "A.B. Lee"])
+def test_plain_author_names_read_as_the_name_parser_reads_them(names: list[str]) -> None:
+    from desk.core.reader.bibtex import authors_of
+
+    field = " and ".join(names)
+    assert authors_of(field) == _names_by_the_parser(field)
