@@ -170,7 +170,8 @@ def _names_by_the_parser(field: str) -> tuple[str, ...]:
 
     out = []
     for name in split_multiple_persons_names(field):
-        cleaned = clean_field(parse_single_name_into_parts(name, strict=False).merge_first_name_first, latex=True)
+        parts = parse_single_name_into_parts(name, strict=False).merge_first_name_first
+        cleaned = clean_field(parts, latex=True)
         if cleaned:
             out.append(cleaned)
     return tuple(out)
