@@ -4,13 +4,15 @@ Each run imports into a fresh library with ``Library.import_paths`` (read, parse
 worker processes, store, index), as `desk import` does, and reports wall time and records/s,
 with the one-minute load average before and after each run and the CPU seconds of the process
 and its worker processes (less swayed by other jobs than the wall time);
-``--parse-only`` adds the reader alone (bytes to entries). The BibTeX file holds the real dev
-papers written as PMLR/DBLP write them (tests/core/reader/rich_files.py); the JSON lines hold
-abstracts of real sentences (realcorpus.py, each one distinct) with the dev papers' titles and
-authors, in the arXiv snapshot's shape (wrapped fields, authors in one string).
+``--parse-only`` adds the reader alone (bytes to entries), ``--cli`` the same import as a whole
+`desk import` process (the interpreter's start and end, the workers' start-up included). The
+BibTeX file holds the real dev papers written as PMLR/DBLP write them
+(tests/core/reader/rich_files.py); the JSON lines hold abstracts of real sentences (realcorpus.py,
+each one distinct) with the dev papers' titles and authors, in the arXiv snapshot's shape (wrapped
+fields, authors in one string).
 
 Usage: ``python bench/rich_import_bench.py [--bib 2000] [--jsonl 100000] [--reps 1] [--parse-only]
-[--baseline] [--work DIR]`` (``--baseline``: the JSON lines' abstracts as a bare list too)
+[--cli] [--baseline] [--work DIR]`` (``--baseline``: the JSON lines' abstracts as a bare list too)
 (``DESK_DEV_CORPUS`` names the dev corpus's folder when it is not ../shared/dev-corpus).
 """
 
@@ -21,6 +23,7 @@ import json
 import os
 import resource
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,8 +35,9 @@ sys.path.insert(0, str(ROOT / "tests" / "core" / "reader"))
 
 from rich_files import arxiv_line, bibtex, dev_corpus_dir, dev_records  # noqa: E402
 
-from desk.core.library.facade import Library  # noqa: E402
-from desk.core.reader import read_list_file, read_list_parts  # noqa: E402
+# desk itself is imported inside the functions that use it: the import's worker processes start
+# with "spawn", which runs this file's top level again in each, and a real `desk import` does
+# not make its workers load the Library (≈ 1.5 s of CPU a worker).
 
 
 def write_bib(size: int, out: Path) -> Path:
@@ -98,6 +102,8 @@ def _cpu() -> float:
 
 def timed_import(path: Path, work: Path) -> tuple[float, int, float]:
     """(wall seconds, papers added, CPU seconds of the whole process tree) of one fresh import."""
+    from desk.core.library.facade import Library
+
     library = work / "lib"
     shutil.rmtree(library, ignore_errors=True)
     cpu = _cpu()
@@ -107,7 +113,26 @@ def timed_import(path: Path, work: Path) -> tuple[float, int, float]:
     return time.perf_counter() - start, report.added, _cpu() - cpu
 
 
+def timed_cli_import(path: Path, work: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process tree) of `desk --library DIR import PATH` as a
+    whole process, as a user runs it: the interpreter's start and end included."""
+    library = work / "cli-lib"
+    shutil.rmtree(library, ignore_errors=True)
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's desk runs from its compiled modules
+    env.setdefault("DESK_SENTENCE_ENCODER", "0")  # no encoder started after it: measured apart
+    cpu = _cpu()
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "desk", "--library", str(library), "import", str(path)],
+        check=True, env=env, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    return time.perf_counter() - start, _cpu() - cpu
+
+
 def timed_parse(path: Path) -> float:
+    from desk.core.reader import read_list_file, read_list_parts
+
     start = time.perf_counter()
     if path.is_dir():
         for each in sorted(path.iterdir()):
@@ -126,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jsonl", type=int, default=100_000, help="JSON lines (0: none)")
     parser.add_argument("--reps", type=int, default=1)
     parser.add_argument("--parse-only", action="store_true", help="also time the reader alone")
+    parser.add_argument("--cli", action="store_true", help="also time `desk import` as a whole process")
     parser.add_argument("--baseline", action="store_true", help="also the JSON lines' abstracts as a .txt")
     parser.add_argument(
         "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "desk-rich-bench"
@@ -151,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
             row = {"file": name, "rep": rep, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
                    "added": added, "per_second": round(added / seconds), "load_before": round(load, 1),
                    "load_after": round(os.getloadavg()[0], 1)}  # fmt: skip
+            if args.cli:
+                wall, cli_cpu = timed_cli_import(path, args.work)
+                row.update(cli_seconds=round(wall, 2), cli_cpu_seconds=round(cli_cpu, 2),
+                           cli_per_second=round(added / wall))  # fmt: skip
             if args.parse_only:
                 row["parse_seconds"] = round(timed_parse(path), 2)
             results.append(row)

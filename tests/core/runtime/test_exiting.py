@@ -48,3 +48,25 @@ def test_a_listing_ends_whole_through_a_pipe(seeded_dir: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert len(json.loads(proc.stdout)["papers"]) == 94
+
+
+def test_an_import_ended_without_teardown_leaves_its_library_whole(tmp_path: Path, seeds_dir: Path) -> None:
+    """`desk import` ends its process without the interpreter's teardown: every paper, the index
+    and the near-duplicate cache it wrote are there for the next command, and `desk check` agrees."""
+    import os
+
+    library = tmp_path / "lib"
+    env = dict(os.environ, DESK_SENTENCE_ENCODER="0")
+    run = [sys.executable, "-m", "desk", "--library", str(library)]
+    imported = subprocess.run([*run, "import", "--json", str(seeds_dir)], capture_output=True, text=True,
+                              timeout=300, env=env)  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    added = json.loads(imported.stdout)["added"]
+    assert added == 94
+    listed = subprocess.run([*run, "list", "--json"], capture_output=True, text=True, timeout=300, env=env)
+    assert len(json.loads(listed.stdout)["papers"]) == added
+    checked = subprocess.run([*run, "check"], capture_output=True, text=True, timeout=300, env=env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    found = subprocess.run([*run, "search", "--json", "graph neural network"], capture_output=True,
+                           text=True, timeout=300, env=env)  # fmt: skip
+    assert found.returncode == 0 and json.loads(found.stdout)["results"], found.stderr
