@@ -3,8 +3,9 @@
 Runs each command ``--runs`` times as its own process (as a shell or a script would), after one
 warm-up run, and reports p50/p95/max of the wall time, like ``hyperfine`` does.
 
-Usage: ``python bench/cli_start.py --library DIR [--runs 20] [--json]``; the library should be
-imported first (e.g. ``python bench/realcorpus.py --size 10000 --out F && desk --library DIR import F``).
+Usage: ``python bench/cli_start.py --library DIR [--runs 20] [--json] [--python PYTHON]``; the
+library should be imported first (e.g. ``python bench/realcorpus.py --size 10000 --out F && desk
+--library DIR import F``).
 """
 
 from __future__ import annotations
@@ -44,13 +45,17 @@ def measure(
     # Bytecode cached as an installed desk has it (PYTHONDONTWRITEBYTECODE would compile every run).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["DESK_LIBRARY"] = str(library)
-    subprocess.run(argv(0), capture_output=True, check=True, env=env)  # warm-up: the page cache
+    # The library as the working folder: `python -m desk` finds desk where --python has it
+    # installed, not in a checkout it is run from. One warm-up run: the page cache.
+    subprocess.run(argv(0), capture_output=True, check=True, env=env, cwd=library)
     times: list[float] = []
     cpu: list[float] = []
     for n in range(1, runs + 1):
         before = os.times()
         started = time.perf_counter()
-        subprocess.run(argv(n), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
+        subprocess.run(
+            argv(n), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env, cwd=library
+        )
         times.append(time.perf_counter() - started)
         after = os.times()
         cpu.append(sum(after[2:4]) - sum(before[2:4]))  # the child's user + system time
@@ -59,9 +64,9 @@ def measure(
     return {"p50": statistics.median(times), "p95": p95, "max": times[-1], "cpu_p50": statistics.median(cpu)}
 
 
-def measure_all(library: Path, runs: int) -> dict[str, dict[str, float]]:
+def measure_all(library: Path, runs: int, python: str = sys.executable) -> dict[str, dict[str, float]]:
     """Every command of COMMANDS measured on library, by its words ("list --json")."""
-    return {" ".join(c): measure(library, c, runs) for c in COMMANDS}
+    return {" ".join(c): measure(library, c, runs, python) for c in COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,8 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--library", type=Path, required=True)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter of the desk to measure: an installed one's (pipx, uv, a venv with"
+        " `pip install .`) has no editable-install finder to go through at every import",
+    )
     args = p.parse_args(argv)
-    out = measure_all(args.library, args.runs)
+    out = measure_all(args.library, args.runs, args.python)
     load = os.getloadavg()[0]
     if args.json:
         print(json.dumps({"commands": out, "load": load}))

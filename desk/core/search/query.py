@@ -81,6 +81,8 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 @dataclass(frozen=True)
 class Word:
+    """A word of the query (in a field, a prefix, the word being typed)."""
+
     text: str
     field: str | None = None  # key of FIELDS
     prefix: bool = False
@@ -92,6 +94,8 @@ class Word:
 
 @dataclass(frozen=True)
 class PhraseNode:
+    """A quoted phrase (in a field; an open quote being typed ends in a prefix)."""
+
     text: str
     field: str | None = None
     start: int = 0
@@ -101,6 +105,8 @@ class PhraseNode:
 
 @dataclass(frozen=True)
 class Filter:
+    """is:starred, is:unread, has:note (FILTERS): a flag of the paper's, true or false."""
+
     fieldname: str
     value: bool
 
@@ -123,21 +129,29 @@ class ScopeFilter:
 
 @dataclass(frozen=True)
 class NotNode:
+    """What the paper must not match."""
+
     child: Node
 
 
 @dataclass(frozen=True)
 class AndNode:
+    """Parts every match holds."""
+
     children: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class OrNode:
+    """Parts any of which a match holds."""
+
     children: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Group:
+    """A parenthesised query."""
+
     children: tuple[Node, ...]
 
 
@@ -146,6 +160,8 @@ Node = Word | PhraseNode | Filter | TagFilter | ScopeFilter | NotNode | AndNode 
 
 @dataclass(frozen=True)
 class Token:
+    """A piece of the query string as the tokenizer cuts it, with where it stands."""
+
     kind: str  # "word" "phrase" "filter" "(" ")" "OR" "AND" "NOT" "-"
     text: str = ""
     field: str | None = None

@@ -79,6 +79,8 @@ class Scaled:
 
 @dataclass(frozen=True)
 class Flag:
+    """Documents whose flag field (starred, read, has_note) is ``value``."""
+
     fieldname: str
     value: bool
 
@@ -92,6 +94,8 @@ class IdSet:
 
 @dataclass(frozen=True)
 class Negate:
+    """Documents not matching ``child``."""
+
     child: Plan
 
 
