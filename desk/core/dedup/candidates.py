@@ -47,6 +47,33 @@ def unique_pairs(pairs: np.ndarray, rows: int) -> np.ndarray:
     return np.stack([codes // width, codes % width], axis=1)
 
 
+def with_evidence(
+    band_pairs: np.ndarray, sentence_pairs: np.ndarray, keys: np.ndarray, fps: np.ndarray, rows: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate pairs with enough evidence to verify, sorted, and whether each is equal after
+    cleanup: equal (``fps``), two equal LSH bands (``keys``: a Jaccard near 0.3 or more), three
+    sentence keys shared (``sentence_pairs`` holds a pair once per key), or one band and two keys.
+    ``band_pairs`` may repeat a pair; ``rows``: how many rows the pairs number."""
+    width = np.int64(max(rows, 1))
+    keyed, shared = np.unique(sentence_pairs[:, 0] * width + sentence_pairs[:, 1], return_counts=True)
+    banded = np.unique(band_pairs[:, 0] * width + band_pairs[:, 1])
+    codes = np.concatenate([banded[~np.isin(banded, keyed, assume_unique=True)], keyed])
+    codes.sort()  # the union of two sets with no repeat: not a third np.unique over both
+    pairs = np.stack([codes // width, codes % width], axis=1)
+    held = np.zeros(len(pairs), dtype=np.int64)
+    held[np.searchsorted(codes, keyed)] = shared
+    lo, hi = pairs[:, 0], pairs[:, 1]
+    exact = fps[lo] == fps[hi]
+    keep = exact | (held >= 3)
+    # The bands are counted only where they decide: counting them for every pair was most of an
+    # import's closing near-duplicate pass on recombined text, where a text shares sentences with
+    # hundreds of others (`bench/rich_import_bench.py --jsonl 20000`).
+    undecided = np.flatnonzero(~keep)
+    bands = (keys[lo[undecided]] == keys[hi[undecided]]).sum(axis=1)
+    keep[undecided] = (bands >= 2) | ((bands >= 1) & (held[undecided] >= 2))
+    return pairs[keep], exact[keep]
+
+
 def fingerprint_pairs(fps: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Texts (``rows``) equal after cleanup, each linked to the first of its kind (a star, not a clique)."""
     values = fps[rows]

@@ -15,7 +15,13 @@ from typing import cast
 
 import numpy as np
 
-from desk.core.dedup.candidates import band_pairs, fingerprint_pairs, sentence_pairs, unique_pairs
+from desk.core.dedup.candidates import (
+    band_pairs,
+    fingerprint_pairs,
+    sentence_pairs,
+    unique_pairs,
+    with_evidence,
+)
 from desk.core.dedup.groups import Candidate, join
 from desk.core.dedup.sentences import sentence_words, structure
 from desk.core.dedup.shingles import shingle_words
@@ -392,21 +398,11 @@ class NearDuplicateIndex:
         self._pending.clear()
 
     def _worth_verifying(self, band_pairs: np.ndarray, sentence_pairs: np.ndarray) -> np.ndarray:
-        """The candidate pairs with enough evidence to verify: equal after cleanup, two LSH bands
-        (a Jaccard near 0.3 or more), or sentence keys beyond one shared sentence's three."""
-        width = np.int64(max(self._used, 1))
-        keyed, shared = np.unique(sentence_pairs[:, 0] * width + sentence_pairs[:, 1], return_counts=True)
-        codes = np.unique(np.concatenate([band_pairs[:, 0] * width + band_pairs[:, 1], keyed]))
-        pairs = np.stack([codes // width, codes % width], axis=1)
+        """The candidate pairs worth verifying: those with enough evidence (``with_evidence``) whose
+        sketches share enough content words, the likeliest MAX_CANDIDATES of each row."""
+        pairs, exact = with_evidence(band_pairs, sentence_pairs, self._keys, self._fps, self._used)
         if not len(pairs):
             return pairs
-        keys = np.zeros(len(pairs), dtype=np.int64)
-        keys[np.searchsorted(codes, keyed)] = shared
-        lo, hi = pairs[:, 0], pairs[:, 1]
-        bands = (self._keys[lo] == self._keys[hi]).sum(axis=1)
-        exact = self._fps[lo] == self._fps[hi]
-        keep = exact | (bands >= 2) | (keys >= 3) | ((bands >= 1) & (keys >= 2))
-        pairs, exact = pairs[keep], exact[keep]
         sketch = self._sketches(np.unique(pairs))
         a, b = sketch[pairs[:, 0]], sketch[pairs[:, 1]]
         both = np.bitwise_count(a & b).sum(axis=1)

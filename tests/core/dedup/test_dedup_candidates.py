@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from desk.core.dedup.candidates import MAX_SENTENCE_BUCKET, sentence_pairs
+from desk.core.dedup.candidates import MAX_SENTENCE_BUCKET, sentence_pairs, with_evidence
 from desk.core.dedup.verify import content_mask, function_words
 
 
@@ -72,3 +73,44 @@ def test_content_mask_is_not_isin_the_function_words(words: list[int], picked: i
     mixed = np.array(words + known[:picked], dtype=np.uint32)
     expected = ~np.isin(mixed, np.array(known, dtype=np.uint32))
     assert np.array_equal(content_mask(mixed), expected)
+
+
+def _evidence_by_hand(
+    band: list[tuple[int, int]], sentence: list[tuple[int, int]], keys: np.ndarray, fps: np.ndarray
+) -> tuple[list[tuple[int, int]], list[bool]]:
+    """The rule with_evidence applies, pair by pair: equal, two bands, three keys, or one and two."""
+    held = Counter(sentence)
+    kept: list[tuple[int, int]] = []
+    exact: list[bool] = []
+    for lo, hi in sorted(set(band) | set(held)):
+        equal = bool(fps[lo] == fps[hi])
+        bands = int((keys[lo] == keys[hi]).sum())
+        if equal or bands >= 2 or held[lo, hi] >= 3 or (bands >= 1 and held[lo, hi] >= 2):
+            kept.append((lo, hi))
+            exact.append(equal)
+    return kept, exact
+
+
+@st.composite
+def _candidates(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    rows = draw(st.integers(2, 12))
+    pair = st.tuples(st.integers(0, rows - 1), st.integers(0, rows - 1)).filter(lambda p: p[0] < p[1])
+    band = draw(st.lists(pair, max_size=30))  # a pair may repeat (rows found one by one)
+    sentence = draw(st.lists(pair, max_size=40))  # once per shared key
+    keys = np.array(draw(st.lists(st.lists(st.integers(0, 2), min_size=4, max_size=4), min_size=rows,
+                                  max_size=rows)), dtype=np.uint32)  # fmt: skip
+    fps = np.array(draw(st.lists(st.integers(0, 3), min_size=rows, max_size=rows)), dtype=np.uint64)
+    as_array = lambda ps: np.array(ps, dtype=np.int64).reshape(-1, 2)  # noqa: E731
+    return as_array(band), as_array(sentence), keys, fps
+
+
+@settings(max_examples=300, deadline=None)
+@given(_candidates())
+def test_pairs_with_evidence_follow_the_rule_pair_by_pair(case: tuple[np.ndarray, ...]) -> None:
+    band, sentence, keys, fps = case
+    pairs, exact = with_evidence(band, sentence, keys, fps, len(keys))
+    want_pairs, want_exact = _evidence_by_hand(
+        [tuple(p) for p in band.tolist()], [tuple(p) for p in sentence.tolist()], keys, fps
+    )
+    assert [tuple(p) for p in pairs.tolist()] == want_pairs
+    assert exact.tolist() == want_exact
