@@ -14,8 +14,9 @@ def exit_if_idle(code: int) -> None:
 
     A search's process frees its index readers, lexicon and arrays object by object at exit
     (≈ 75 ms of a `desk search` at 14k papers, a quarter of the command: ``bench/cli_start.py``);
-    only read-only commands call this, so no file is left half written. Output is flushed and
-    the log's handlers closed first.
+    only commands with nothing left to write call this (the read-only ones, and an import once
+    its library is closed and its workers stopped: desk.cli.main.ENDS_WITHOUT_TEARDOWN), so no
+    file is left half written. Output is flushed and the log's handlers closed first.
     """
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return
