@@ -373,3 +373,11 @@ def test_a_command_leaves_no_collection_over_everything_it_made(seeded_dir: Path
     finally:
         gc.callbacks.remove(watch)
     assert [(young, limit) for young, limit in piled if young > limit + 10] == []
+
+
+def test_an_import_loads_no_map_layout(tmp_path: Path, seeds_dir: Path) -> None:
+    """The map's layout (SciPy's sparse graphs) is loaded where a map is made or checked, not by
+    every Library that opens: an import does not need it."""
+    modules = _modules(tmp_path / "lib", "import", str(seeds_dir))
+    assert "desk.core.importing.importer" in modules  # it did import
+    assert _loaded(modules, ("desk.core.atlas.build", "desk.core.atlas.layout")) == []

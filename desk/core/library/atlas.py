@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from desk.core.atlas import build, store
+from desk.core.atlas import store
 from desk.core.atlas.store import PaperMap
 from desk.core.edits import tags as tagging
 from desk.core.runtime import failures
@@ -66,6 +66,10 @@ class Atlas:
         ids, keys = DatabasePapers(self.db).keys()
         if found is None:
             return True
+        # build.py (the layout: scipy, ~0.1 s of imports) is loaded where a map is checked or
+        # made, not by every Library: `desk import` and the window's start open one.
+        from desk.core.atlas import build
+
         added, removed = build.changes(found, ids)
         return bool(len(added) or len(removed)) or found.source != self._best_source(ids, keys)
 
@@ -98,6 +102,8 @@ class Atlas:
                 raise MapCancelled
             if progress is not None:
                 progress(done, total)
+
+        from desk.core.atlas import build
 
         with self._lock:
             self.discovery.ensure_vectors(detach=True)
