@@ -13,4 +13,4 @@ $SUDO apt-get install -y -q --no-install-recommends \
     libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 \
     libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 \
     libxcb-xkb1 libx11-xcb1 fonts-dejavu-core desktop-file-utils \
-    xvfb openbox xdotool
+    xvfb openbox xdotool x11-utils

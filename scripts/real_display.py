@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLS = ("Xvfb", "openbox", "xdotool")
+TOOLS = ("Xvfb", "openbox", "xdotool", "xprop")
 
 
 def missing_tools() -> list[str]:
@@ -79,7 +79,12 @@ class Display:
             ["openbox", "--sm-disable"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         self.procs.append(wm)
-        time.sleep(1.0)  # openbox takes the screen
+        # openbox has taken the screen once it names itself on the root window (EWMH).
+        wait_for(
+            lambda: "window id" in self.run("xprop", "-root", "_NET_SUPPORTING_WM_CHECK", check=False).stdout,
+            20,
+            "openbox",
+        )
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -105,14 +110,30 @@ class Display:
         self.run("xdotool", "type", "--delay", "60", text)
         time.sleep(0.3)
 
+    def visible(self, name: str) -> str:
+        """The id of a visible window whose title holds ``name`` ("" for none)."""
+        out = self.run("xdotool", "search", "--onlyvisible", "--name", name, check=False).stdout.split()
+        return out[0] if out else ""
+
     def window(self, name: str, timeout: float = 60) -> str:
         """The id of the visible window named ``name``, once it shows."""
+        return str(wait_for(lambda: self.visible(name), timeout, f"a window named {name!r}"))
 
-        def found() -> str:
-            out = self.run("xdotool", "search", "--onlyvisible", "--name", name, check=False).stdout.split()
-            return out[0] if out else ""
+    def title(self, wid: str) -> str:
+        """The window's title as the window manager shows it."""
+        return self.run("xdotool", "getwindowname", wid, check=False).stdout.strip()
 
-        return str(wait_for(found, timeout, f"a window named {name!r}"))
+    def listed(self, wid: str, query: str, timeout: float = 30) -> str:
+        """The title once the window lists the hits of ``query`` (a landed search titles it
+        "QUERY · N papers — …"; ``query`` "": any search landed): waits for that, not a time."""
+        head = f"{query} · " if query else ""
+
+        def landed() -> str:
+            title = self.title(wid)
+            counted = " papers — " in title or " paper — " in title
+            return title if counted and title.startswith(head) else ""
+
+        return str(wait_for(landed, timeout, f"the hits of {query!r} in the title"))
 
     def activate(self, wid: str) -> None:
         """Give the window the keyboard, as a click on it would."""

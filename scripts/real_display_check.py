@@ -20,7 +20,6 @@ import argparse
 import configparser
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -70,11 +69,11 @@ def check(display_name: str) -> list[str]:
         with Display(display_name) as display, desk_window(library, env, failures) as app:
             wid = display.window("reading-group — desk")
             display.activate(wid)
-            time.sleep(2.0)  # the first search lands
+            display.listed(wid, "")  # the first list is on screen
 
             # 1. policy ↓ ↓ s
             display.type("policy")
-            time.sleep(1.5)
+            display.listed(wid, "policy")
             display.key("Down", "Down", "s")
             eventually(lambda: starred(library), 15)
             # The third hit as the window ranked it: words, and the meaning of words once the
@@ -88,10 +87,9 @@ def check(display_name: str) -> list[str]:
             # 2. Ctrl+K diffusion ↓ ↓ Enter s
             display.key("ctrl+k")
             display.type("diffusion")
-            time.sleep(1.5)
-            display.key("Down", "Down", "Return")
-            time.sleep(0.8)
-            display.key("s")
+            display.listed(wid, "diffusion")
+            # X delivers the keys in order and Enter reads on the UI thread: s acts after it.
+            display.key("Down", "Down", "Return", "s")
             eventually(lambda: len(starred(library)) == 2, 15)
             second = starred(library) - first
             expect(
@@ -102,7 +100,6 @@ def check(display_name: str) -> list[str]:
 
             # 3. a note on it, then back out with Esc
             display.key("n")
-            time.sleep(0.8)
             display.type("typed on a real display")
             display.key("Escape")
             eventually(lambda: note_of(library, noted) == "typed on a real display", 10)
@@ -110,25 +107,26 @@ def check(display_name: str) -> list[str]:
 
             # 4. Esc from the reading pane, then ? opens the sheet
             display.key("Return")  # read the highlighted hit again
-            time.sleep(0.6)
             display.key("Escape", "question")
             try:
                 display.window("Keyboard shortcuts", timeout=10)
                 expect(True, "Esc then ? opens the shortcut sheet")
                 display.key("Escape")
-                time.sleep(0.5)
+                expect(
+                    eventually(lambda: not display.visible("Keyboard shortcuts"), 10),
+                    "Esc closes the shortcut sheet",
+                )
                 display.activate(wid)
-                time.sleep(0.5)
             except AssertionError:
                 expect(False, "Esc then ? opens the shortcut sheet")
 
             # 5. characters typed in the list go to the search box
             display.key("ctrl+k")
             display.type("diffusion")
-            time.sleep(1.2)
+            display.listed(wid, "diffusion")
             display.key("Down")
             display.type(" model")
-            time.sleep(1.0)
+            display.listed(wid, "diffusion model")
 
             # 6. quit; the last query is kept for this library
             display.key("ctrl+q")

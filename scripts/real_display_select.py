@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real_display import ROOT, Display, Expectations, app_env, desk_window, eventually, main_for
+from real_display import ROOT, Display, Expectations, app_env, desk_window, eventually, main_for, wait_for
 
 TAG = "reading group"
 
@@ -63,11 +63,13 @@ def check(display_name: str, library: Path, home: Path) -> list[str]:
     with Display(display_name) as display, desk_window(library, env, failures) as app:
         wid = display.window(f"{library.name} — desk")
         display.activate(wid)
-        # The first run imports the sample lists; the vectors follow 1.5 s later.
-        time.sleep(8.0)
+        # The first run imports the sample lists, then lists them: a count above 0 in the title.
+        # (Only the title is polled: a command line opening the library meanwhile would slow the
+        # window's import.)
+        wait_for(lambda: re.match(r"[1-9][0-9,]* papers — ", display.title(wid)), 60, "the import")
         display.activate(wid)
         display.type("learning")
-        time.sleep(1.5)
+        display.listed(wid, "learning")
         display.key("Down", "shift+Down", "shift+Down", "shift+Down", "shift+Down", "s")
         eventually(lambda: len(starred(library)) >= 5, 20)
         five = starred(library)

@@ -24,8 +24,36 @@ def test_main_widgets_have_their_names(open_window, library_dir: Path) -> None:
     assert isinstance(window.findChild(QPlainTextEdit, "noteEditor"), QPlainTextEdit)
     assert isinstance(window.findChild(QStatusBar, "statusBar"), QStatusBar)
     assert window.search_box.hasFocus()
-    # The library's folder, then the application's name once (Qt adds " — desk" to no other title).
-    assert window.windowTitle() == f"{library_dir.name} — desk"
+    # The first list's count, the library's folder, then the application's name once (Qt adds
+    # " — desk" to no other title).
+    assert window.windowTitle() == f"{window.model.total} papers — {library_dir.name} — desk"
+
+
+def test_the_title_says_what_the_list_holds_once_a_search_lands(
+    open_window, library_dir: Path, qtbot
+) -> None:
+    """A window switcher (and a script on a real display) reads what the window lists."""
+    window = open_window(library_dir)
+    type_text(qtbot, "policy")
+    wait_search(qtbot, window, "policy")
+    total = window.model.total
+    assert 1 < total < 94
+    assert window.windowTitle() == f"policy · {total} papers — {library_dir.name} — desk"
+    type_text(qtbot, " diffusion")  # the next search: the title follows it
+    wait_search(qtbot, window, "policy diffusion")
+    assert window.model.total != total
+    shown = window.model.total
+    assert window.windowTitle() == f"policy diffusion · {shown} papers — {library_dir.name} — desk"
+
+
+def test_a_long_query_is_cut_in_the_title_and_one_paper_is_one() -> None:
+    from desk.gui.main.result_flow import TITLE_QUERY_CHARS, counted_title
+
+    assert counted_title("lib — desk", "  graph   neural ", 1) == "graph neural · 1 paper — lib — desk"
+    assert counted_title("desk", "", 12345) == "12,345 papers — desk"
+    long = counted_title("desk", "word " * 30, 2)
+    shown = long.split(" · ")[0]
+    assert len(shown) == TITLE_QUERY_CHARS and shown.endswith("…")
 
 
 def test_keyboard_flow_reaches_the_library(open_window, library_dir: Path, qtbot) -> None:

@@ -21,11 +21,26 @@ from desk.gui.search.controller import Outcome, SearchController
 from desk.gui.search.results import ResultList, empty_text
 from desk.gui.workers import LibraryExecutor
 
+TITLE_QUERY_CHARS = 40  # a longer query is cut in the title, as a window switcher would cut it
+
+
+def counted_title(base: str, query: str, total: int) -> str:
+    """The window's title once a search landed: the query and its count before ``base`` (the
+    library's name and desk's), so that a window switcher (and a script on a real display) tells
+    what the window lists: "policy · 12 papers — reading-group — desk"."""
+    words = " ".join(query.split())
+    if len(words) > TITLE_QUERY_CHARS:
+        words = words[: TITLE_QUERY_CHARS - 1].rstrip() + "…"
+    count = f"{total:,} paper{'s' if total != 1 else ''}"
+    return f"{words} · {count} — {base}" if words else f"{count} — {base}"
+
 
 class ResultFlow(QObject):
-    """What follows a search: ``landed`` once its list is shown and the waiting keys have run."""
+    """What follows a search: ``landed`` once its list is shown and the waiting keys have run;
+    ``counted`` with the query and its count, as the window's title says them."""
 
     landed = Signal()
+    counted = Signal(str, int)  # what was typed (without the filter), the papers listed
 
     def __init__(
         self,
@@ -57,6 +72,7 @@ class ResultFlow(QObject):
         total = self.model.total
         self.hits_label.setText(f"{total} paper{'s' if total != 1 else ''} · {outcome.took_ms:.0f} ms")
         self.bar.show_outcome(outcome)
+        self.counted.emit(outcome.query, total)
         self._suggestion = outcome.suggestion
         if self.model.rowCount() == 0 and self.ready():
             self.reading.show_message(empty_text(outcome.query.strip(), self.controller.filter))

@@ -45,7 +45,7 @@ from desk.gui.main.external_changes import ExternalChanges
 from desk.gui.main.focus import FocusModel
 from desk.gui.main.meaning import MeaningProgress
 from desk.gui.main.opening import FileOpener
-from desk.gui.main.result_flow import ResultFlow
+from desk.gui.main.result_flow import ResultFlow, counted_title
 from desk.gui.main.semantic import VectorBuilder
 from desk.gui.main.startup import Startup
 from desk.gui.main.undo_keys import UndoKeys
@@ -91,7 +91,8 @@ class MainWindow(QMainWindow):
         self.settings = WindowSettings(library_dir)
         # Qt adds " — desk" (the application's name) to a title not ending in it.
         name = library_dir.name
-        self.setWindowTitle("desk" if name.lower() == "desk" else f"{name} — desk")
+        self.base_title = "desk" if name.lower() == "desk" else f"{name} — desk"
+        self.setWindowTitle(self.base_title)
         self.setAcceptDrops(True)
         self.installEventFilter(FileDropFilter(self.import_paths, self))  # files dropped on the window
         self._build()
@@ -302,6 +303,9 @@ class MainWindow(QMainWindow):
         results.openRequested.connect(self.flow.open_current)
         self.model.modelReset.connect(self.flow.results_reset)
         self.controller.searched.connect(self.flow.searched)
+        self.flow.counted.connect(
+            lambda query, total: self.setWindowTitle(counted_title(self.base_title, query, total))
+        )
         self.controller.failed.connect(self.show_status)
         self.controller.failed.connect(lambda _m: self.flow.run_deferred())
         self.executor.failed.connect(self.show_status)
