@@ -166,14 +166,23 @@ def import_args(p: argparse.ArgumentParser) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """desk import PATH..."""
-    with opened(args) as lib:
-        report = lib.import_paths(
-            args.paths,
-            progress=progress_printer("Importing", "files"),
-            dedup_progress=progress_printer("Near-duplicates", ""),
-            merge_progress=progress_printer("Merging the search index", "merges"),
-        )
-        encoding = lib.discovery.encode_in_background() if report.added else None
+    from desk.core.reader import find_list_files, total_size
+    from desk.core.runtime.processes import WorkerPool
+
+    # The workers of a big import start up (each a new interpreter loading its code) while
+    # this process loads the library's code and opens it: before it, not after.
+    with WorkerPool() as workers:
+        if total_size(find_list_files(args.paths)) >= workers.tuning.start_workers_from_bytes:
+            workers.start()
+        with opened(args) as lib:
+            report = lib.import_paths(
+                args.paths,
+                progress=progress_printer("Importing", "files"),
+                dedup_progress=progress_printer("Near-duplicates", ""),
+                merge_progress=progress_printer("Merging the search index", "merges"),
+                workers=workers,
+            )
+            encoding = lib.discovery.encode_in_background() if report.added else None
     if args.json:
         emit_json(report.as_json())
     else:

@@ -381,3 +381,56 @@ def test_an_import_loads_no_map_layout(tmp_path: Path, seeds_dir: Path) -> None:
     modules = _modules(tmp_path / "lib", "import", str(seeds_dir))
     assert "desk.core.importing.importer" in modules  # it did import
     assert _loaded(modules, ("desk.core.atlas.build", "desk.core.atlas.layout")) == []
+
+
+_WORKERS_FIRST = (
+    "import json, sys\n"
+    "import desk.core.runtime.processes as processes\n"
+    "seen = []\n"
+    "start = processes.WorkerPool.start\n"
+    "def recorded(self):\n"
+    "    seen.append('desk.core.library.facade' in sys.modules)\n"
+    "    start(self)\n"
+    "processes.WorkerPool.start = recorded\n"
+    "from desk.cli.main import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(json.dumps({'code': code, 'facade_loaded_at_start': seen}), file=sys.stderr)\n"
+)
+
+
+def test_a_big_import_starts_its_workers_before_it_loads_the_library(tmp_path: Path) -> None:
+    """The workers' start-up (a new interpreter each) overlaps this process loading the
+    library's code and opening it, instead of following it; a small list starts none."""
+
+    def run(lines: int) -> list[bool]:
+        src = tmp_path / f"list-{lines}.txt"
+        src.write_text(
+            "".join(
+                f"Paper {n} studies graph {n % 97} neural routing with {n} words.\n\n" for n in range(lines)
+            ),
+            encoding="utf-8",
+        )
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _WORKERS_FIRST,
+                "--library",
+                str(tmp_path / f"lib-{lines}"),
+                "import",
+                str(src),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        report = json.loads(proc.stderr.strip().splitlines()[-1])
+        assert report["code"] == 0, proc.stderr
+        return list(report["facade_loaded_at_start"])
+
+    from desk.core.runtime.tuning import DEFAULT
+
+    big = DEFAULT.start_workers_from_bytes // 60 + 100  # lines of ~60 bytes: over the threshold
+    assert run(big)[:1] == [False]  # started first, before the façade was imported
+    assert run(20) == []  # a small list: no workers

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -15,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from desk.core.importing.metadata import exact_ids, with_metadata, write_metadata
-from desk.core.reader import Metadata, ParsedList, ReadError, find_list_files, read_list_parts
+from desk.core.reader import Metadata, ParsedList, ReadError, find_list_files, read_list_parts, total_size
 from desk.core.reader.entries import NO_METADATA
 from desk.core.records.detail import ImportFileError, ImportReport
 from desk.core.runtime import failures
@@ -295,14 +294,6 @@ log = logging.getLogger(__name__)
 STOPS_AN_IMPORT = (DiskFull, LibraryReadOnly, LibraryDamaged, LibraryBusy)
 
 
-def _total_size(files: Sequence[Path]) -> int:
-    total = 0
-    for path in files:
-        with contextlib.suppress(OSError):  # reported when it is read
-            total += path.stat().st_size
-    return total
-
-
 def _imported_before(db: Database, sha256: str) -> bool:
     with db.reading() as session:
         cur = _driver_cursor(session)
@@ -327,7 +318,7 @@ def import_paths(
     workers load the modules ``preload`` names once the first file is analysed.
     """
     files = list(find_list_files(paths))
-    if pool is not None and _total_size(files) >= pool.tuning.start_workers_from_bytes:
+    if pool is not None and total_size(files) >= pool.tuning.start_workers_from_bytes:
         pool.start()  # they start up (≈0.5 s) while the first file is read
     errors: list[ImportFileError] = []
     paragraphs = added = merged = already = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -220,18 +221,22 @@ class Library:
         cancelled: Callable[[], bool] | None = None,
         dedup_progress: DedupProgress | None = None,
         merge_progress: Callable[[int, int], None] | None = None,
+        workers: WorkerPool | None = None,
     ) -> ImportReport:
         """Import files and folders; each file is one transaction, indexed once stored.
 
         A big file is analysed and indexed on worker processes (both cores). ``dedup_progress``
         hears how finding the new papers' near-duplicates goes, after the last file;
-        ``merge_progress`` how merging the index's segments goes, after that.
+        ``merge_progress`` how merging the index's segments goes, after that. ``workers``: a
+        pool the caller started (and closes) before this library was opened, so that its
+        workers start up meanwhile; None: one of this import's own.
         """
         from desk.core.importing import importer
         from desk.core.importing.indexing import ImportIndexing
         from desk.core.search.staging import write_segment
 
-        with WorkerPool(tuning=self.tuning) as pool:
+        own = WorkerPool(tuning=self.tuning) if workers is None else contextlib.nullcontext(workers)
+        with own as pool:
             follow_up = ImportIndexing(self._sync, self.duplicates.finder, pool)
             try:
                 report = importer.import_paths(

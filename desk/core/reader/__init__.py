@@ -11,6 +11,7 @@ May import: runtime, text.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import os
@@ -51,6 +52,7 @@ __all__ = [
     "parse_list_text",
     "read_list_file",
     "read_list_parts",
+    "total_size",
 ]
 
 MAX_FILE_BYTES: int = 32 * 1024 * 1024
@@ -332,6 +334,15 @@ def find_list_files(paths: Iterable[Path]) -> Iterator[Path]:
             yield from _walk(path, seen_dirs, seen_files)
         elif _first_visit(path, seen_files):
             yield path
+
+
+def total_size(files: Iterable[Path]) -> int:
+    """The bytes of ``files`` together (one that cannot be read counts 0: it is reported when it is read)."""
+    total = 0
+    for path in files:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+    return total
 
 
 def _walk(top: Path, seen_dirs: set[tuple[int, int]], seen_files: set[tuple[int, int]]) -> Iterator[Path]:

@@ -52,6 +52,7 @@ class WorkerPool:
         self.tuning = tuning if tuning is not None else _tuning.DEFAULT
         self._pool: ProcessPoolExecutor | None = None
         self._broken = False
+        self._warming = False  # start() asked the workers to start up
 
     @property
     def parallel(self) -> bool:
@@ -88,8 +89,10 @@ class WorkerPool:
         return done
 
     def start(self) -> None:
-        """Start the worker processes now, so they load their code while this process reads."""
-        if self.parallel:
+        """Start the worker processes now, so they load their code while this process reads
+        (once: a second call does nothing)."""
+        if self.parallel and not self._warming:
+            self._warming = True
             for _ in range(self.workers):
                 self.submit(os.getpid)
 
@@ -121,6 +124,7 @@ class WorkerPool:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        self._warming = False
 
     def __enter__(self) -> WorkerPool:
         return self

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from desk.core.library.facade import Library
+from desk.core.runtime.processes import WorkerPool
 from desk.core.runtime.tuning import Tuning
 
 EAGER = Tuning.eager(5)  # analysis, index segments and near-duplicate hashing on the workers, by file
@@ -54,6 +55,29 @@ def test_a_parallel_import_is_the_same_as_a_serial_one(tmp_path: Path, seeds_dir
 
 
 @pytest.mark.slow
+def test_an_import_given_a_started_pool_works_on_it_and_leaves_it_to_its_owner(
+    tmp_path: Path, seeds_dir: Path
+) -> None:
+    """`desk import` starts the workers before it opens the library: the import uses that pool
+    (no second one) and leaves it open; the owner closes it."""
+    with Library(tmp_path / "serial") as lib:
+        lib.import_paths([seeds_dir])
+        serial = _state(lib)
+    with WorkerPool(2, EAGER) as pool:
+        pool.start()
+        with Library(tmp_path / "lib", tuning=EAGER) as lib:
+            before = {p.pid for p in multiprocessing.active_children()}
+            report = lib.import_paths([seeds_dir], workers=pool)
+            assert report.added == len(serial)
+            assert _state(lib) == serial
+            assert lib.check() == []
+        assert pool.started  # not closed by the import
+        assert {p.pid for p in multiprocessing.active_children()} == before  # its workers, no others
+        assert pool.submit(sum, [1, 2]).result() == 3
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.slow
 def test_a_bad_file_between_good_ones_is_reported_and_the_rest_imported(
     tmp_path: Path, seeds_dir: Path
 ) -> None:
@@ -87,7 +111,6 @@ def test_cancelling_after_a_file_stores_nothing_of_the_next(tmp_path: Path, seed
 def test_segments_of_papers_changed_while_they_were_written_are_dropped(
     tmp_path: Path, seeds_dir: Path
 ) -> None:
-    from desk.core.runtime.processes import WorkerPool
     from desk.core.store import IndexQueue
 
     with Library(tmp_path / "lib", tuning=EAGER) as lib:
