@@ -42,9 +42,10 @@ _RUN = (
 )
 
 
-def _modules(library: Path, *args: str) -> set[str]:
+def _reported(script: str, library: Path, *args: str) -> dict:
+    """What ``script`` (a command run in a fresh interpreter) printed last on stderr, as JSON."""
     proc = subprocess.run(
-        [sys.executable, "-c", _RUN, "--library", str(library), *args],
+        [sys.executable, "-c", script, "--library", str(library), *args],
         capture_output=True,
         text=True,
         timeout=300,
@@ -52,7 +53,11 @@ def _modules(library: Path, *args: str) -> set[str]:
     )
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == 0, proc.stderr
-    return set(report["modules"])
+    return dict(report)
+
+
+def _modules(library: Path, *args: str) -> set[str]:
+    return set(_reported(_RUN, library, *args)["modules"])
 
 
 # The near-duplicate detector: every module of desk.core.dedup but its cache's constants (which
@@ -404,33 +409,14 @@ def test_a_big_import_starts_its_workers_before_it_loads_the_library(tmp_path: P
 
     def run(lines: int) -> list[bool]:
         src = tmp_path / f"list-{lines}.txt"
-        src.write_text(
-            "".join(
-                f"Paper {n} studies graph {n % 97} neural routing with {n} words.\n\n" for n in range(lines)
-            ),
-            encoding="utf-8",
+        text = "".join(f"Paper {n} studies graph {n % 97} routing with {n} words.\n\n" for n in range(lines))
+        src.write_text(text, encoding="utf-8")
+        return list(
+            _reported(_WORKERS_FIRST, tmp_path / f"lib-{lines}", "import", str(src))["facade_loaded_at_start"]
         )
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                _WORKERS_FIRST,
-                "--library",
-                str(tmp_path / f"lib-{lines}"),
-                "import",
-                str(src),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        report = json.loads(proc.stderr.strip().splitlines()[-1])
-        assert report["code"] == 0, proc.stderr
-        return list(report["facade_loaded_at_start"])
 
     from desk.core.runtime.tuning import DEFAULT
 
-    big = DEFAULT.start_workers_from_bytes // 60 + 100  # lines of ~60 bytes: over the threshold
+    big = DEFAULT.start_workers_from_bytes // 40  # lines of over 40 bytes: over the threshold
     assert run(big)[:1] == [False]  # started first, before the façade was imported
     assert run(20) == []  # a small list: no workers
