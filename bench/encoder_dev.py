@@ -143,7 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--library", type=Path, required=True)
     p.add_argument("--corpus", type=Path, default=CORPUS)
-    p.add_argument("--tokens", default="128,64", help="word-piece cuts, each at 100 %% coverage")
+    p.add_argument(
+        "--tokens",
+        default="128,64",
+        help="word-piece cuts, each at 100 %% coverage (0: words and LSA alone)",
+    )
     p.add_argument("--cover", default="0,25,50,100", help="coverages (%%) at the first cut")
     p.add_argument("--sets", default=",".join(SETS))
     p.add_argument("--distractors", type=int, default=0)
@@ -157,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     sets = {k: v for k, v in load_sets(args.corpus, QUERIES, titles=True).items() if k in wanted}
     lib = open_library(args.library, args.corpus, args.distractors)
     index_of = {p.id: s.index for p in lib.list_papers() for s in p.sources if s.file == "cvpr2023.txt"}
-    tokens = [int(t) for t in args.tokens.split(",")]
+    tokens = [int(t) for t in args.tokens.split(",") if int(t)]
     covers = [int(c) for c in args.cover.split(",")]
     results: dict[str, Any] = {"library": {"papers": lib.count(), "distractors": args.distractors}}
     if args.fts:
@@ -186,6 +190,16 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
+    if not tokens:  # --tokens 0: no encoder store (minutes at 100k): the words, then words + LSA
+        semantic, encoded = lib.index.semantic, lib.index.encoded
+        lib.index.encoded = None
+        try:
+            lib.index.semantic = None
+            run("words", {})
+            lib.index.semantic = semantic
+            run("lsa", {})
+        finally:
+            lib.index.semantic, lib.index.encoded = semantic, encoded
     for n, cut in enumerate(tokens):
         info = full_store(lib, cut)
         print(f"encoded at {cut} pieces: {info}", flush=True)
