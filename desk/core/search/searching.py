@@ -26,6 +26,7 @@ from desk.core.search.rescore import RESCORE_DEPTH, Rescorer
 from desk.core.search.schema import STEMMED_FIELDS, analyze
 from desk.core.search.snippets import Highlighter
 from desk.core.search.spelling import Lexicon, apply, corrections, other_word, spelling_variants
+from desk.core.semantic import fusion
 from desk.core.semantic.fusion import JOIN_BELOW, fuse, mixed_cosines, nearest
 
 if TYPE_CHECKING:  # the library hands its vectors over; nothing of them is needed to import this
@@ -232,8 +233,10 @@ def _fuse(
 
     The cosine is LSA's alone, or, once the sentence encoder has a vector for any paper, LSA's and
     the encoder's mixed (fusion.mixed_cosines): a paper still waiting for its vector is given one
-    estimated from its LSA cosine, so a build under way helps the papers it reached without
-    pushing down those it has not.
+    estimated from its LSA cosine. While a build is under way the encoder reorders a query's hits
+    only when the first fusion.ENCODED_HEAD of LSA's ranking all have their vector (the window
+    encodes those on the spot): else papers that have one would climb over the others on the
+    noise of their cosines, and the ranking is LSA's.
     Papers holding none of the words may join only a plain ranked query: not one with
     required parts, filters or exclusions, which meaning alone cannot satisfy; and only when
     the words found fewer than JOIN_BELOW papers (``found`` then holds every match, whatever
@@ -245,22 +248,35 @@ def _fuse(
         enc_vec = encoded.query_vector(_text(compiled))
     if lsa_vec is None and enc_vec is None:
         return found, 0
-    weight = 1.0 if enc_vec is not None else None
-
-    def cosines(ids: np.ndarray, every: bool = False) -> np.ndarray:
-        """The cosines of ``ids`` (``every``: the corpus's, LSA's product over the whole store, kept)."""
-        lsa = None
-        if semantic is not None and lsa_vec is not None:
-            lsa = semantic.cosines(lsa_vec, ids) if every else semantic.cosines_of(lsa_vec, ids)
-        if encoded is None or enc_vec is None:
-            return np.asarray(lsa, np.float32)  # LSA's alone, at fusion.WEIGHT
-        return mixed_cosines(lsa, encoded.cosines_of(enc_vec, ids), encoded.held(ids))
-
     plan = compiled.plan
     docnums = np.fromiter((d for d, _, _ in found), np.int64, len(found))
-    if total < JOIN_BELOW and not (plan.musts or plan.filters or plan.negatives):
-        cosine = cosines(corpus.ids, every=True)
-        alive = corpus.alive if shown is None else corpus.alive & shown.mask  # a twin is as near
+    joining = total < JOIN_BELOW and not (plan.musts or plan.filters or plan.negatives)
+    alive = corpus.alive if shown is None else corpus.alive & shown.mask  # a twin is as near
+
+    def lsa_cosines(ids: np.ndarray, every: bool) -> np.ndarray | None:
+        """LSA's cosines of ``ids`` (``every``: the corpus's, the product over the whole store, kept)."""
+        if semantic is None or lsa_vec is None:
+            return None
+        return semantic.cosines(lsa_vec, ids) if every else semantic.cosines_of(lsa_vec, ids)
+
+    def ranked(cosine: np.ndarray | None, weight: float | None) -> tuple[list[Found], int]:
+        """``found`` fused with ``cosine`` (one per docnum when joining, else one per hit)."""
+        if cosine is None:
+            return found, 0
+        if not joining:
+            return fuse(found, cosine, (), weight), 0
         joiners = nearest(cosine, np.flatnonzero(alive), found)
         return fuse(found, cosine[docnums], joiners, weight), len(joiners)
-    return fuse(found, cosines(corpus.ids[docnums]), (), weight), 0
+
+    ids = corpus.ids if joining else corpus.ids[docnums]
+    lsa = lsa_cosines(ids, joining)
+    if enc_vec is None or encoded is None:
+        return ranked(lsa, None)
+    held = encoded.held(ids)
+    if not bool(np.all(held[np.flatnonzero(alive)] if joining else held)):
+        words_and_lsa = ranked(lsa, None)
+        head = corpus.ids[[d for d, _, _ in words_and_lsa[0][: fusion.ENCODED_HEAD]]]
+        if not bool(np.all(encoded.held(head))):
+            return words_and_lsa
+    mixed = mixed_cosines(lsa, encoded.cosines_of(enc_vec, ids), held)
+    return ranked(mixed, fusion.ENCODED_WEIGHT)  # read at the call: a benchmark may set it

@@ -13,9 +13,9 @@ the conversion is written back inside the derived-store lock, unless the store c
 Encoding costs ~20-40 ms an abstract on two cores (the network is small, the abstracts are
 many): a large library is hours of work, so every library is encoded, in the order a reader
 needs (encoded_build.py: the papers in view, then unread before read, newest first), and
-searches fuse the rows there are while the build goes on (fusion.mixed_cosines). A few papers a
-search needs now are encoded on the spot (``encode_now``), held in memory beside the store
-until the builder's rows hold them.
+searches fuse the rows there are while the build goes on (fusion.mixed_cosines), once a query's
+first hits all have theirs (fusion.ENCODED_HEAD). Those few are encoded on the spot
+(``encode_now``), held in memory beside the store until the builder's rows hold them.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from desk.core.runtime.logs import logger
-from desk.core.semantic import minilm, neighbours, rows8
+from desk.core.semantic import fusion, minilm, neighbours, rows8
 from desk.core.semantic.encoded_build import (
     Checkpoints,
     build_order,
@@ -56,7 +56,7 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 DIR_NAME = "encoded"
 SWITCH = "DESK_SENTENCE_ENCODER"  # "0": no sentence encoder, even when its model is installed
 MAX_TOKENS = 128  # an abstract's first 128 word pieces: its title-like opening and aims
-SPOT_MAX = 10  # a search's candidates encoded on the spot at most (~0.4 s on two cores)
+SPOT_MAX = fusion.ENCODED_HEAD  # a search's candidates encoded on the spot at most (~0.4 s on two cores)
 QUERIES_KEPT = 512  # query vectors kept, 1.5 KB each (typing a query searches its words again and again)
 PROBLEM_PREFIX = "sentence-encoder vectors:"  # how each of ``problems`` begins
 

@@ -33,9 +33,19 @@ JOIN_SHARE = 0.5
 JOIN_REFERENCE = 10
 JOIN_BELOW = 50  # papers join on meaning alone only when the words match fewer than this
 #: With the sentence encoder's vectors (encoded.py): the cosine is LSA_SHARE × LSA's plus
-#: ENCODER_SHARE × the encoder's, at weight 1 (dev set, even papers: 4 words 0.890 → 0.895).
-LSA_SHARE = 0.15
+#: ENCODER_SHARE × the encoder's, at ENCODED_WEIGHT. LSA_SHARE 0.3 keeps LSA's own weight (WEIGHT)
+#: beside the encoder's: among 90,000 distractors, even papers, every set rose over 0.15 (researcher
+#: 0.729 → 0.733, 4 words 0.761 → 0.766); on the 2,359 alone within 0.003 (bench/relevance_tune.py
+#: --variant l0.3=fusion.LSA_SHARE=0.3 on an encoded library).
+LSA_SHARE = 0.3
 ENCODER_SHARE = 0.5
+ENCODED_WEIGHT = 1.0
+#: While the encoder's build is under way, it reorders a query's hits only when the first
+#: ENCODED_HEAD of LSA's ranking all have their vector (the window encodes those on the spot:
+#: encoded.SPOT_MAX). With a quarter of the vectors drawn at random it lowered every set among
+#: 90,000 distractors below words + LSA: papers holding a vector climbed over those that did not
+#: on the noise of their cosines (bench/encoder_dev.py --cover 25).
+ENCODED_HEAD = 10
 RELATED_WEIGHT = 1.0  # "more like this": the cosine's share beside the key terms' normalised BM25F
 #: While the encoder's build is under way some papers have no vector of it yet. Their encoder
 #: cosine is estimated from their LSA cosine by a line fitted, query by query, on the papers
